@@ -1,0 +1,61 @@
+// Environment → typed configuration. Every default lives here, once.
+import path from 'node:path';
+
+export interface Config {
+  /** HTTP port; 0 picks a free one (tests). */
+  port: number;
+  /** Control-plane PostgreSQL; undefined starts the embedded PostgreSQL in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Data folder of the embedded database and of local secrets. */
+  dataDir: string;
+  /** Where `postgres` sources keep their data; undefined means the control-plane database. */
+  postgresTargetUrl: string | undefined;
+  /** Where `mysql` sources keep their data; undefined means mysql sources need their own connection. */
+  mysqlUrl: string | undefined;
+  /** A `svc_api_…` key that start-up makes sure exists for team `default`. */
+  bootstrapTeamKey: string | undefined;
+  /** Encrypts stored connection strings; undefined means generated once into `dataDir`. */
+  secretKey: string | undefined;
+  /** Bearer token of the `/api/api-keys` admin endpoints; undefined disables them (401). */
+  adminToken: string | undefined;
+  /** Public root address used in runtime docs; undefined means derived from each request. */
+  publicUrl: string | undefined;
+  /** Validate every response against the OpenAPI document (tests and development). */
+  validateResponses: boolean;
+  /** Structured log level (pino): fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+  /** Largest accepted request body. */
+  bodyLimit: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'production';
+  return {
+    port: parsePort(env.PORT ?? '3000'),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    dataDir: path.resolve(nonEmpty(env.SDS_DATA_DIR) ?? '.data'),
+    postgresTargetUrl: nonEmpty(env.POSTGRES_TARGET_URL),
+    mysqlUrl: nonEmpty(env.MYSQL_URL),
+    bootstrapTeamKey: nonEmpty(env.SDS_BOOTSTRAP_TEAM_KEY),
+    secretKey: nonEmpty(env.SDS_SECRET_KEY),
+    adminToken: nonEmpty(env.SDS_ADMIN_TOKEN),
+    publicUrl: nonEmpty(env.SDS_PUBLIC_URL)?.replace(/\/+$/, ''),
+    validateResponses: env.SDS_VALIDATE_RESPONSES
+      ? env.SDS_VALIDATE_RESPONSES === 'true' || env.SDS_VALIDATE_RESPONSES === '1'
+      : nodeEnv === 'development' || nodeEnv === 'test',
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    bodyLimit: env.SDS_BODY_LIMIT ?? '1mb',
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer between 0 and 65535, got "${value}"`);
+  }
+  return port;
+}

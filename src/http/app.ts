@@ -1,0 +1,129 @@
+// createApp(deps) → the Express application. Routes come from the OpenAPI operation table:
+// each operation gets auth by its declared security, request validation, then its handler or a 501.
+import cors from 'cors';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
+import { errors } from '../errors.ts';
+import type { Operation, OperationContext } from '../management/operation.ts';
+import { adminOrTeamAuth, adminTokenAuth, teamKeyAuth } from './auth.ts';
+import { docsRouter } from './docs.ts';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { requestContext } from './request-context.ts';
+import type { KeyUsageRecorder } from '../management/key-usage.ts';
+import type { TeamStore } from '../store/teams.ts';
+
+export interface AppDeps {
+  config: Config;
+  document: OpenApiDocument;
+  logger: Logger;
+  teams: TeamStore;
+  keyUsage: KeyUsageRecorder;
+  /** Handlers by operationId; operations without one answer 501. */
+  operations: Partial<Record<string, Operation>>;
+  /** Anonymous operations served outside the operation table (health). */
+  health: () => Promise<boolean>;
+}
+
+const EXPOSED_HEADERS = [
+  'Location',
+  'X-Total-Count',
+  'X-Request-Id',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+];
+
+export function createApp(deps: AppDeps): express.Express {
+  const { config, document } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('query parser', 'extended');
+
+  app.use(requestContext(deps.logger));
+  app.use(securityHeaders);
+  app.use(cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
+  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+
+  const table = operationTable(document);
+  const auth = authenticators(deps);
+  for (const operation of table) {
+    const authenticate = auth(operation);
+    if (authenticate) app[operation.method](operation.expressPath, authenticate);
+  }
+
+  app.get('/healthz', async (_req, res) => {
+    if (await deps.health()) res.json({ status: 'ok', database: 'ok' });
+    else res.status(503).json({ error: 'Control-plane database is unavailable' });
+  });
+  app.use(docsRouter(document));
+
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: document as never,
+      validateApiSpec: false,
+      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false },
+      validateResponses: config.validateResponses ? { allErrors: true } : false,
+      validateSecurity: false,
+      ignorePaths: /^\/docs(\/|$)/,
+      validateFormats: true,
+    }),
+  );
+
+  for (const operation of table) {
+    if (isServedOutsideTable(operation)) continue;
+    app[operation.method](operation.expressPath, handle(deps.operations[operation.operationId], config));
+  }
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(config.bodyLimit));
+  return app;
+}
+
+/** Health and documents are plain routes above; their operations document them. */
+function isServedOutsideTable(operation: OperationSpec): boolean {
+  return ['getHealth', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
+}
+
+function authenticators(deps: AppDeps) {
+  const team = teamKeyAuth(deps.teams, deps.keyUsage);
+  const admin = adminTokenAuth(deps.config.adminToken);
+  const either = adminOrTeamAuth(admin, team);
+  return (operation: OperationSpec) => {
+    // Unimplemented operations answer 501 whoever asks; they get their auth with their handler.
+    if (!deps.operations[operation.operationId]) return undefined;
+    const schemes = new Set(operation.security.flat());
+    if (schemes.has('adminToken') && schemes.has('teamApiKey')) return either;
+    if (schemes.has('teamApiKey')) return team;
+    if (schemes.has('adminToken')) return admin;
+    return undefined;
+  };
+}
+
+function handle(operation: Operation | undefined, config: Config) {
+  return async (req: Request, res: Response, _next: NextFunction) => {
+    if (!operation) throw errors.notImplemented();
+    const context: OperationContext = {
+      params: req.params as Record<string, string>,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+      principal: res.locals.principal,
+      baseUrl: config.publicUrl ?? `${req.protocol}://${req.get('host')}`,
+    };
+    const reply = await operation(context);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    if (reply.body === undefined) res.status(reply.status).end();
+    else res.status(reply.status).json(reply.body);
+  };
+}
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+}

@@ -1,0 +1,47 @@
+// What a management or runtime operation sees and returns: plain data, no Express.
+import type { TeamPrincipal } from '../store/teams.ts';
+
+export interface OperationContext {
+  /** Path parameters, already validated against the OpenAPI document. */
+  params: Record<string, string>;
+  /** Query parameters, validated and coerced by the OpenAPI validator. */
+  query: Record<string, unknown>;
+  body: unknown;
+  /** The team key's principal on team-key operations. */
+  principal?: TeamPrincipal;
+  /** API root as the client sees it (`SDS_PUBLIC_URL` or derived from the request). */
+  baseUrl: string;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Operation = (context: OperationContext) => Promise<Reply>;
+
+export interface PageQuery {
+  limit: number;
+  offset: number;
+}
+
+export const DEFAULT_PAGE_LIMIT = 100;
+export const MAX_PAGE_LIMIT = 1000;
+
+/** Management lists: `limit` (default 100, max 1000) and `offset`; the validator has checked bounds. */
+export function pageOf(query: Record<string, unknown>): PageQuery {
+  const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_PAGE_LIMIT;
+  const offset = typeof query.offset === 'number' ? query.offset : 0;
+  return { limit: Math.min(Math.max(limit, 1), MAX_PAGE_LIMIT), offset: Math.max(offset, 0) };
+}
+
+/** A list reply: the documented JSON array plus the total in `X-Total-Count`. */
+export function listReply<T>(page: { items: T[]; total: number }): Reply {
+  return { status: 200, body: page.items, headers: { 'X-Total-Count': String(page.total) } };
+}
+
+export function requirePrincipal(context: OperationContext): TeamPrincipal {
+  if (!context.principal) throw new Error('operation needs a team principal but the route has no team-key auth');
+  return context.principal;
+}

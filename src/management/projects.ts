@@ -1,0 +1,56 @@
+// Projects: list, create, read, update, delete under /public/v1/projects.
+import { errors } from '../errors.ts';
+import type { ProjectStore } from '../store/projects.ts';
+import { accessibleProject } from './access.ts';
+import { listReply, pageOf, requirePrincipal, type Operation } from './operation.ts';
+
+interface ProjectBody {
+  name?: string;
+  description?: string;
+  icon?: string;
+}
+
+export function projectOperations(projects: ProjectStore) {
+  const listProjects: Operation = async (context) => {
+    const principal = requirePrincipal(context);
+    return listReply(await projects.list(principal.teamId, principal.projectsScope, pageOf(context.query)));
+  };
+
+  const createProject: Operation = async (context) => {
+    const principal = requirePrincipal(context);
+    if (principal.projectsScope !== null) throw errors.scopedKeyCannotCreateProjects();
+    const body = context.body as ProjectBody;
+    const name = requireText(body.name, 'name');
+    const project = await projects.create(principal.teamId, { name, description: body.description, icon: body.icon });
+    return { status: 201, body: project, headers: { Location: `/public/v1/projects/${project.id}` } };
+  };
+
+  const getProject: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    return { status: 200, body: project };
+  };
+
+  const updateProject: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    const body = context.body as ProjectBody;
+    const name = body.name === undefined ? undefined : requireText(body.name, 'name');
+    const updated = await projects.update(project.id, { name, description: body.description, icon: body.icon });
+    if (!updated) throw errors.notFound('Project');
+    return { status: 200, body: updated };
+  };
+
+  const deleteProject: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    if (!(await projects.delete(project.id))) throw errors.notFound('Project');
+    return { status: 204 };
+  };
+
+  return { listProjects, createProject, getProject, updateProject, deleteProject };
+}
+
+/** The validator checks types and lengths; a name of only spaces is still no name. */
+function requireText(value: string | undefined, field: string): string {
+  const text = value?.trim();
+  if (!text) throw errors.badRequest(`${field} must not be empty`, [{ path: `/body/${field}`, message: `${field} must contain at least one non-space character` }]);
+  return text;
+}

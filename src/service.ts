@@ -1,0 +1,115 @@
+// Assembles the running service: control-plane database (embedded when no DATABASE_URL),
+// migrations, the bootstrap team key, stores, operations and the HTTP server.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { openApiDocument } from './contract.ts';
+import { createApp } from './http/app.ts';
+import { KeyUsageRecorder } from './management/key-usage.ts';
+import type { Operation } from './management/operation.ts';
+import { projectOperations } from './management/projects.ts';
+import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
+import { createDb, type Db } from './store/db.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './store/embedded.ts';
+import { migrate } from './store/migrate.ts';
+import { ProjectStore } from './store/projects.ts';
+import { TeamStore } from './store/teams.ts';
+
+export interface RunningService {
+  /** Root address, e.g. http://127.0.0.1:3000 */
+  url: string;
+  db: Db;
+  /** The key created for the default team on first start (shown once), if any. */
+  firstStartKey: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens the control-plane database, embedded or at DATABASE_URL, with migrations applied. */
+export async function openControlPlane(config: Config, logger: Logger): Promise<{ db: Db; embedded?: EmbeddedDatabase }> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres(config.dataDir, (message) => logger.debug({ postgres: message }));
+    url = embedded.url;
+  }
+  const db = createDb(url);
+  try {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+  } catch (error) {
+    await db.close();
+    await embedded?.stop();
+    throw error;
+  }
+  return { db, embedded };
+}
+
+/**
+ * Makes sure team `default` exists. With a bootstrap key, makes sure that key exists (idempotent);
+ * without one, creates a key only when this start created the team, and returns it to be shown once.
+ */
+export async function bootstrapTeam(teams: TeamStore, bootstrapKey: string | undefined): Promise<string | undefined> {
+  const { team, created } = await teams.ensureTeam(DEFAULT_TEAM, 'Default team');
+  if (bootstrapKey) {
+    if (!(await teams.keyExists(bootstrapKey))) await teams.createKey(team.id, { name: 'bootstrap', key: bootstrapKey });
+    return undefined;
+  }
+  if (!created) return undefined;
+  return (await teams.createKey(team.id, { name: 'first start' })).key;
+}
+
+/** Handlers by operationId; every other operation of the contract answers 501. */
+export function createOperations(stores: { teams: TeamStore; projects: ProjectStore }): Record<string, Operation> {
+  return { ...projectOperations(stores.projects), ...teamKeyOperations(stores.teams, stores.projects) };
+}
+
+export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
+  const { db, embedded } = await openControlPlane(config, logger);
+  const teams = new TeamStore(db);
+  const projects = new ProjectStore(db);
+  const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
+  const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, (error) =>
+    logger.warn({ error: String(error) }, 'could not record API key usage'),
+  );
+
+  const app = createApp({
+    config,
+    document: openApiDocument(),
+    logger,
+    teams,
+    keyUsage,
+    operations: createOperations({ teams, projects }),
+    health: async () => {
+      try {
+        await db.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  logger.info({ url, embedded: Boolean(embedded) }, 'sds listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting connections, let in-flight requests finish, then release the database.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await keyUsage.close();
+      await db.close();
+      await embedded?.stop();
+    })());
+  return { url, db, firstStartKey, close };
+}

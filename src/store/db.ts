@@ -1,0 +1,42 @@
+// The control-plane connection: a pg pool plus the two helpers every repository uses.
+import pg from 'pg';
+
+export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+export interface Db extends Queryable {
+  readonly pool: pg.Pool;
+  /** Runs `work` in one transaction; rolls back when it throws. */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function createDb(connectionString: string, options: { max?: number } = {}): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'sds',
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return {
+    pool,
+    query: pool.query.bind(pool) as Queryable['query'],
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
