@@ -1058,7 +1058,9 @@ export interface components {
         /** @description Body of `validateSchemaConfig`. */
         SchemaConfigValidationRequest: {
             /** @description The schema config to check; any JSON object is accepted. */
-            schema: Record<string, never>;
+            schema: {
+                [key: string]: unknown;
+            };
         };
         /** @description Outcome of a schema config validation. */
         ValidationResult: {
@@ -1178,9 +1180,9 @@ export interface components {
             description?: string;
             seed?: components["schemas"]["Seed"];
             /** @default 600 */
-            rateLimitRpm: number;
+            rateLimitRpm?: number;
             /** @default true */
-            requireAuth: boolean;
+            requireAuth?: boolean;
             config?: components["schemas"]["SourceConfigInput"];
             generatorConfig?: components["schemas"]["GeneratorConfig"];
         };
@@ -1368,7 +1370,7 @@ export interface components {
              * @description Slug of the team that owns the key.
              * @default default
              */
-            team: string;
+            team?: string;
             name?: string;
             /** @description Project ids of the team the key is limited to; omitted or `null` for all projects. */
             projectsScope?: string[] | null;
@@ -1418,25 +1420,25 @@ export interface components {
              * @default many-to-one
              * @enum {string}
              */
-            relation: "many-to-one" | "one-to-one";
+            relation?: "many-to-one" | "one-to-one";
             /**
              * @description How parents are picked: `random` (default, seeded) or `sequential` (in parent order, wrapping around).
              * @default random
              * @enum {string}
              */
-            pick: "random" | "sequential";
+            pick?: "random" | "sequential";
             /**
              * @description What deleting a referenced row does: `restrict` (default), `cascade` or `set-null`.
              * @default restrict
              * @enum {string}
              */
-            onDelete: "restrict" | "cascade" | "set-null";
+            onDelete?: "restrict" | "cascade" | "set-null";
             /**
              * @description What changing a referenced key does: `restrict` (default), `cascade` or `set-null`.
              * @default restrict
              * @enum {string}
              */
-            onUpdate: "restrict" | "cascade" | "set-null";
+            onUpdate?: "restrict" | "cascade" | "set-null";
         };
         /**
          * LiteralStrategy
@@ -1467,12 +1469,12 @@ export interface components {
              * @description Value of the first row. Default 1.
              * @default 1
              */
-            start: number;
+            start?: number;
             /**
              * @description Difference between consecutive rows; not 0. Default 1.
              * @default 1
              */
-            step: number;
+            step?: number;
         } & {
             [key: string]: unknown;
         };
@@ -1615,7 +1617,7 @@ export interface components {
              * @default random
              * @enum {string}
              */
-            pick: "random" | "sequential";
+            pick?: "random" | "sequential";
         } & {
             [key: string]: unknown;
         };
@@ -1633,7 +1635,7 @@ export interface components {
              * @description Chance of emitting an empty value, 0 to 1 inclusive (default 0); nullable fields emit null, required fields fall back to a generated value.
              * @default 0
              */
-            emptyRate: number;
+            emptyRate?: number;
             /** @description Avoid duplicate generated values when the value source has a finite pool (enum values, weightedChoice choices, reference values); when the pool is exhausted the entity inserts fewer rows and generation continues. */
             uniqueValues?: boolean;
             strategy?: components["schemas"]["strategy"];
@@ -1659,7 +1661,7 @@ export interface components {
              * @description Whether the field accepts null. Default false.
              * @default false
              */
-            nullable: boolean;
+            nullable?: boolean;
             references?: components["schemas"]["reference"];
             generation?: components["schemas"]["fieldGeneration"];
             /**
@@ -1692,7 +1694,7 @@ export interface components {
              * @description Date and datetime fields: generate Monday to Friday only. Default false.
              * @default false
              */
-            weekdaysOnly: boolean;
+            weekdaysOnly?: boolean;
             /** @description Enum fields: the allowed values (non-empty, no duplicates). */
             values?: string[];
             /** @description Enum fields: relative weight of each of `values` (each > 0); the count must equal the count of `values`. */
@@ -1711,7 +1713,7 @@ export interface components {
              * @description Whether the indexed values are unique. Default false.
              * @default false
              */
-            unique: boolean;
+            unique?: boolean;
         };
         /**
          * RowCountRange
@@ -1974,362 +1976,6 @@ export interface components {
             generationDefaults?: components["schemas"]["generationConfig"];
             /** @description The entities (tables) of the config. */
             entities: components["schemas"]["entity"][];
-            $defs: {
-                /**
-                 * Entity
-                 * @description An entity: one table of generated rows.
-                 */
-                entity: {
-                    /** @description Stable identifier of the entity, also its table name. Starts with a letter; letters, digits and underscores only; at most 63 characters so it fits an SQL identifier (PostgreSQL limit). */
-                    id: string;
-                    /** @description Human-readable name. */
-                    label?: string;
-                    /** @description What the entity represents. */
-                    description?: string;
-                    /** @description The fields (columns) of the entity. */
-                    fields: components["schemas"]["field"][];
-                    /** @description Ids of the fields forming the primary key, in order. Primary-key fields must not be nullable. */
-                    primaryKey?: string[];
-                    /** @description Groups of field ids unique at row level. */
-                    uniqueKeys?: string[][];
-                    /** @description Secondary indexes. */
-                    indexes?: components["schemas"]["index"][];
-                    generation?: components["schemas"]["generationConfig"];
-                };
-                /**
-                 * Index
-                 * @description A secondary index of an entity.
-                 */
-                index: {
-                    /** @description Ids of the indexed fields, in order. */
-                    fields: string[];
-                    /** @description Name of the index. Starts with a letter; letters, digits and underscores only; at most 63 characters so it fits an SQL identifier (PostgreSQL limit). */
-                    id?: string;
-                    /**
-                     * @description Whether the indexed values are unique. Default false.
-                     * @default false
-                     */
-                    unique: boolean;
-                };
-                /**
-                 * GenerationConfig
-                 * @description Generation settings. As `generationDefaults` they apply to every entity; as an entity's `generation` each property set there overrides the default.
-                 */
-                generationConfig: {
-                    /** @description Number of rows to generate: an integer >= 0, or a range {min, max} from which the count is drawn (seeded). */
-                    rowCount?: number | components["schemas"]["rowCountRange"];
-                    /** @description Faker locale of generated values, e.g. `en`, `de`, `en_US` (`en-US` is accepted too). */
-                    locale?: string;
-                    /** @description IANA time zone used for dates and datetimes, e.g. `UTC`, `Europe/Berlin`. */
-                    timezone?: string;
-                    /** @description Seed of the generator; the same seed, config and row counts give the same rows. */
-                    seed?: string | number;
-                };
-                /**
-                 * RowCountRange
-                 * @description A range of row counts; both bounds inclusive, `min` <= `max`.
-                 */
-                rowCountRange: {
-                    /** @description Smallest row count (>= 0). */
-                    min: number;
-                    /** @description Largest row count (>= 0, >= `min`). */
-                    max: number;
-                };
-                /**
-                 * Field
-                 * @description A field: one column of an entity. Type-specific properties are accepted according to `type` (checked when the config is validated).
-                 */
-                field: {
-                    /** @description Stable identifier of the field, also its column name. Starts with a letter; letters, digits and underscores only; at most 63 characters so it fits an SQL identifier (PostgreSQL limit). */
-                    id: string;
-                    /**
-                     * FieldType
-                     * @description Data type of the field.
-                     * @enum {string}
-                     */
-                    type: "string" | "text" | "integer" | "number" | "boolean" | "date" | "datetime" | "time" | "uuid" | "json" | "enum";
-                    /** @description Human-readable name. */
-                    label?: string;
-                    /** @description What the field holds. */
-                    description?: string;
-                    /**
-                     * @description Whether the field accepts null. Default false.
-                     * @default false
-                     */
-                    nullable: boolean;
-                    references?: components["schemas"]["reference"];
-                    generation?: components["schemas"]["fieldGeneration"];
-                    /**
-                     * @description String fields only: shape of the generated text.
-                     * @enum {string}
-                     */
-                    format?: "plain" | "email" | "url" | "slug" | "phone";
-                    /** @description String and text fields: smallest length in characters (>= 0). */
-                    minLength?: number;
-                    /** @description String and text fields: largest length in characters (>= 1); a string field is stored as varchar(maxLength). */
-                    maxLength?: number;
-                    /** @description Integer and number fields: smallest value. */
-                    min?: number;
-                    /** @description Integer and number fields: largest value (>= `min`). */
-                    max?: number;
-                    /** @description Number fields: digits kept after the decimal point (>= 1). */
-                    precision?: number;
-                    /** @description String fields: text put before every generated value. */
-                    prefix?: string;
-                    /** @description String fields: text put after every generated value. */
-                    suffix?: string;
-                    /** @description Boolean fields: chance of true, 0 to 1 inclusive. */
-                    trueRate?: number;
-                    /**
-                     * @description Date and datetime fields: shape of values in runtime responses: `iso` 2024-01-31, `slash` 01/31/2024, `sql` 2024-01-31 00:00:00.
-                     * @enum {string}
-                     */
-                    outputFormat?: "iso" | "slash" | "sql";
-                    /**
-                     * @description Date and datetime fields: generate Monday to Friday only. Default false.
-                     * @default false
-                     */
-                    weekdaysOnly: boolean;
-                    /** @description Enum fields: the allowed values (non-empty, no duplicates). */
-                    values?: string[];
-                    /** @description Enum fields: relative weight of each of `values` (each > 0); the count must equal the count of `values`. */
-                    weights?: number[];
-                };
-                /**
-                 * Reference
-                 * @description Makes the field a foreign key to a field of an entity (another one or its own); the target must be that entity's single-field primary key or a single-field unique key.
-                 */
-                reference: {
-                    /** @description Id of the referenced entity. */
-                    entity: string;
-                    /** @description Id of the referenced field: the single-field primary key or a single-field unique key of that entity. */
-                    field: string;
-                    /**
-                     * @description `many-to-one` (default): many rows may point at the same parent; `one-to-one`: each parent is used at most once.
-                     * @default many-to-one
-                     * @enum {string}
-                     */
-                    relation: "many-to-one" | "one-to-one";
-                    /**
-                     * @description How parents are picked: `random` (default, seeded) or `sequential` (in parent order, wrapping around).
-                     * @default random
-                     * @enum {string}
-                     */
-                    pick: "random" | "sequential";
-                    /**
-                     * @description What deleting a referenced row does: `restrict` (default), `cascade` or `set-null`.
-                     * @default restrict
-                     * @enum {string}
-                     */
-                    onDelete: "restrict" | "cascade" | "set-null";
-                    /**
-                     * @description What changing a referenced key does: `restrict` (default), `cascade` or `set-null`.
-                     * @default restrict
-                     * @enum {string}
-                     */
-                    onUpdate: "restrict" | "cascade" | "set-null";
-                };
-                /**
-                 * FieldGeneration
-                 * @description How the values of a field are generated; without it, defaults come from type, format, constraints and the field id.
-                 */
-                fieldGeneration: {
-                    /**
-                     * @description Chance of emitting an empty value, 0 to 1 inclusive (default 0); nullable fields emit null, required fields fall back to a generated value.
-                     * @default 0
-                     */
-                    emptyRate: number;
-                    /** @description Avoid duplicate generated values when the value source has a finite pool (enum values, weightedChoice choices, reference values); when the pool is exhausted the entity inserts fewer rows and generation continues. */
-                    uniqueValues?: boolean;
-                    strategy?: components["schemas"]["strategy"];
-                };
-                /**
-                 * Strategy
-                 * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
-                 */
-                strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"];
-                /**
-                 * LiteralStrategy
-                 * @description Every row gets the same value. Properties other than those listed are allowed and ignored.
-                 */
-                literalStrategy: {
-                    /**
-                     * @description Strategy kind: `literal`.
-                     * @constant
-                     */
-                    kind: "literal";
-                    /** @description The value; it must suit the field type. */
-                    value: string | number | boolean | null | Record<string, never> | unknown[];
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * SequenceStrategy
-                 * @description Counts up (or down): row i gets start + i * step. Numeric fields get the number, string fields its text (with prefix/suffix). Properties other than those listed are allowed and ignored.
-                 */
-                sequenceStrategy: {
-                    /**
-                     * @description Strategy kind: `sequence`.
-                     * @constant
-                     */
-                    kind: "sequence";
-                    /**
-                     * @description Value of the first row. Default 1.
-                     * @default 1
-                     */
-                    start: number;
-                    /**
-                     * @description Difference between consecutive rows; not 0. Default 1.
-                     * @default 1
-                     */
-                    step: number;
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * RandomIntStrategy
-                 * @description Uniform random integers between min and max inclusive. Properties other than those listed are allowed and ignored.
-                 */
-                randomIntStrategy: {
-                    /**
-                     * @description Strategy kind: `randomInt`.
-                     * @constant
-                     */
-                    kind: "randomInt";
-                    /** @description Smallest value; default the field's `min`, else 0. */
-                    min?: number;
-                    /** @description Largest value (>= `min`); default the field's `max`, else 1000. */
-                    max?: number;
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * RandomFloatStrategy
-                 * @description Uniform random numbers between min and max, rounded to precision decimals. Properties other than those listed are allowed and ignored.
-                 */
-                randomFloatStrategy: {
-                    /**
-                     * @description Strategy kind: `randomFloat`.
-                     * @constant
-                     */
-                    kind: "randomFloat";
-                    /** @description Smallest value; default the field's `min`, else 0. */
-                    min?: number;
-                    /** @description Largest value (>= `min`); default the field's `max`, else 1000. */
-                    max?: number;
-                    /** @description Digits after the decimal point (>= 0); default the field's `precision`, else 2. */
-                    precision?: number;
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * RandomBooleanStrategy
-                 * @description Random booleans. Properties other than those listed are allowed and ignored.
-                 */
-                randomBooleanStrategy: {
-                    /**
-                     * @description Strategy kind: `randomBoolean`.
-                     * @constant
-                     */
-                    kind: "randomBoolean";
-                    /** @description Chance of true, 0 to 1 inclusive; default the field's `trueRate`, else 0.5. */
-                    trueRate?: number;
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * WeightedChoiceStrategy
-                 * @description Picks one of the choices with probability proportional to its weight. Properties other than those listed are allowed and ignored.
-                 */
-                weightedChoiceStrategy: {
-                    /**
-                     * @description Strategy kind: `weightedChoice`.
-                     * @constant
-                     */
-                    kind: "weightedChoice";
-                    /** @description The choices (at least one). */
-                    choices: {
-                        /** @description The value; it must suit the field type. */
-                        value: string | number | boolean | null;
-                        /** @description Relative weight (> 0). */
-                        weight: number;
-                    }[];
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * FakerStrategy
-                 * @description Calls a @faker-js/faker method, `faker.<module>.<method>(...args)`. Properties other than those listed are allowed and ignored.
-                 */
-                fakerStrategy: {
-                    /**
-                     * @description Strategy kind: `faker`.
-                     * @constant
-                     */
-                    kind: "faker";
-                    /** @description Faker method as `module.method`, e.g. `person.firstName`, `internet.email`, `location.city`. */
-                    method: string;
-                    /** @description Arguments passed to the method. */
-                    args?: (string | number | boolean | null | Record<string, never> | unknown[])[];
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * TemplateStrategy
-                 * @description Fills a text template. Properties other than those listed are allowed and ignored.
-                 */
-                templateStrategy: {
-                    /**
-                     * @description Strategy kind: `template`.
-                     * @constant
-                     */
-                    kind: "template";
-                    /** @description The template: `{{fieldId}}` inserts another field of the same row, `{{faker.module.method}}` a faker value, e.g. `{{firstName}}.{{lastName}}@example.com`. */
-                    template: string;
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * DateRangeStrategy
-                 * @description Random dates or datetimes between from and to inclusive. Properties other than those listed are allowed and ignored.
-                 */
-                dateRangeStrategy: {
-                    /**
-                     * @description Strategy kind: `dateRange`.
-                     * @constant
-                     */
-                    kind: "dateRange";
-                    /** @description Earliest value: an ISO date or datetime (`2024-01-31`, `2024-01-31T12:00:00Z`), `now`, or relative to now: sign, number, unit s|m|h|d|w|M|y (`-30d`, `+1y`). Default `-1y`. */
-                    from?: string;
-                    /** @description Latest value, in the same forms as `from`; not before `from`. Default `now`. */
-                    to?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-                /**
-                 * ReferenceStrategy
-                 * @description Takes values of a field of generated rows of another entity. Properties other than those listed are allowed and ignored.
-                 */
-                referenceStrategy: {
-                    /**
-                     * @description Strategy kind: `reference`.
-                     * @constant
-                     */
-                    kind: "reference";
-                    /** @description Id of the entity whose rows supply the values. */
-                    entity: string;
-                    /** @description Id of the field whose values are used. */
-                    field: string;
-                    /**
-                     * @description `random` (default, seeded) or `sequential`.
-                     * @default random
-                     * @enum {string}
-                     */
-                    pick: "random" | "sequential";
-                } & {
-                    [key: string]: unknown;
-                };
-            };
         };
     };
     responses: {
@@ -3044,7 +2690,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createSchema: {
@@ -3083,7 +2728,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSchema: {
@@ -3121,7 +2765,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteSchema: {
@@ -3158,7 +2801,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateSchema: {
@@ -3202,7 +2844,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listSchemaVersions: {
@@ -3246,7 +2887,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createSchemaVersion: {
@@ -3290,7 +2930,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSchemaVersion: {
@@ -3333,7 +2972,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     validateSchemaConfig: {
@@ -3364,7 +3002,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listSources: {

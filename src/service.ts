@@ -9,11 +9,13 @@ import { createApp } from './http/app.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
 import type { Operation } from './management/operation.ts';
 import { projectOperations } from './management/projects.ts';
+import { configPrechecks, schemaOperations } from './management/schemas.ts';
 import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { createDb, type Db } from './store/db.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './store/embedded.ts';
 import { migrate } from './store/migrate.ts';
 import { ProjectStore } from './store/projects.ts';
+import { SchemaStore } from './store/schemas.ts';
 import { TeamStore } from './store/teams.ts';
 
 export interface RunningService {
@@ -61,14 +63,25 @@ export async function bootstrapTeam(teams: TeamStore, bootstrapKey: string | und
 }
 
 /** Handlers by operationId; every other operation of the contract answers 501. */
-export function createOperations(stores: { teams: TeamStore; projects: ProjectStore }): Record<string, Operation> {
-  return { ...projectOperations(stores.projects), ...teamKeyOperations(stores.teams, stores.projects) };
+export function createOperations(stores: Stores): Record<string, Operation> {
+  return {
+    ...projectOperations(stores.projects),
+    ...teamKeyOperations(stores.teams, stores.projects),
+    ...schemaOperations(stores.projects, stores.schemas),
+  };
+}
+
+export interface Stores {
+  teams: TeamStore;
+  projects: ProjectStore;
+  schemas: SchemaStore;
 }
 
 export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
   const { db, embedded } = await openControlPlane(config, logger);
   const teams = new TeamStore(db);
   const projects = new ProjectStore(db);
+  const schemas = new SchemaStore(db);
   const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, (error) =>
     logger.warn({ error: String(error) }, 'could not record API key usage'),
@@ -80,7 +93,8 @@ export async function startService(config: Config, logger: Logger = pino({ level
     logger,
     teams,
     keyUsage,
-    operations: createOperations({ teams, projects }),
+    operations: createOperations({ teams, projects, schemas }),
+    prechecks: configPrechecks,
     health: async () => {
       try {
         await db.query('SELECT 1');

@@ -23,6 +23,8 @@ export interface AppDeps {
   keyUsage: KeyUsageRecorder;
   /** Handlers by operationId; operations without one answer 501. */
   operations: Partial<Record<string, Operation>>;
+  /** Body checks by operationId that run after auth and before request validation. */
+  prechecks?: Partial<Record<string, (body: unknown) => void>>;
   /** Anonymous operations served outside the operation table (health). */
   health: () => Promise<boolean>;
 }
@@ -48,12 +50,25 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(securityHeaders);
   app.use(cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // The request validator fills schema defaults into bodies; handlers get the body as sent, so a
+  // PATCH never resets what the client left out and stored configs are exactly what was posted.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.locals.body = req.body === undefined ? undefined : structuredClone(req.body);
+    next();
+  });
 
   const table = operationTable(document);
   const auth = authenticators(deps);
   for (const operation of table) {
     const authenticate = auth(operation);
     if (authenticate) app[operation.method](operation.expressPath, authenticate);
+    const precheck = deps.operations[operation.operationId] && deps.prechecks?.[operation.operationId];
+    if (precheck) {
+      app[operation.method](operation.expressPath, (req: Request, _res: Response, next: NextFunction) => {
+        precheck(req.body);
+        next();
+      });
+    }
   }
 
   app.get('/healthz', async (_req, res) => {
@@ -110,7 +125,7 @@ function handle(operation: Operation | undefined, config: Config) {
     const context: OperationContext = {
       params: req.params as Record<string, string>,
       query: req.query as Record<string, unknown>,
-      body: req.body,
+      body: res.locals.body,
       principal: res.locals.principal,
       baseUrl: config.publicUrl ?? `${req.protocol}://${req.get('host')}`,
     };

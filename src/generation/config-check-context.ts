@@ -1,0 +1,152 @@
+// What the semantic checks of a config share: where issues go, entity look-ups, planned row counts,
+// keys, and how field types relate.
+import type { Entity, Field, FieldType, SchemaConfig } from './config-types.ts';
+import type { Issue } from './config-issues.ts';
+import type { RowCountBounds } from './config-graph.ts';
+import { didYouMean, pointer } from './config-issues.ts';
+import { resolveRowCount } from './config-graph.ts';
+import { parseDateBound } from './date-bounds.ts';
+
+export interface CheckContext {
+  config: SchemaConfig;
+  errors: Issue[];
+  warnings: Issue[];
+  /** First entity of each id, with its index. */
+  entities: Map<string, { entity: Entity; index: number }>;
+}
+
+export function createContext(config: SchemaConfig): CheckContext {
+  const entities = new Map<string, { entity: Entity; index: number }>();
+  config.entities.forEach((entity, index) => {
+    if (!entities.has(entity.id)) entities.set(entity.id, { entity, index });
+  });
+  return { config, errors: [], warnings: [], entities };
+}
+
+/** Where a field sits, for messages and pointers. */
+export interface FieldSite {
+  entity: Entity;
+  entityIndex: number;
+  field: Field;
+  fieldIndex: number;
+  /** JSON pointer to the field. */
+  path: string;
+  /** `entity.field`, as messages name it. */
+  name: string;
+}
+
+export function fieldSite(entity: Entity, entityIndex: number, field: Field, fieldIndex: number): FieldSite {
+  const path = pointer('entities', entityIndex, 'fields', fieldIndex);
+  return { entity, entityIndex, field, fieldIndex, path, name: `${entity.id}.${field.id}` };
+}
+
+export function plannedRows(context: CheckContext, entity: Entity): RowCountBounds {
+  return resolveRowCount(entity, context.config.generationDefaults);
+}
+
+/** Fields that are unique on their own: a one-field primary key, unique key or unique index. */
+export function singleFieldKeys(entity: Entity): Set<string> {
+  const keys = new Set<string>();
+  // A field listed twice is still one field (and reported as a duplicate elsewhere).
+  const single = (ids: readonly string[] | undefined) => {
+    if (ids && new Set(ids).size === 1) keys.add(ids[0]!);
+  };
+  single(entity.primaryKey);
+  entity.uniqueKeys?.forEach(single);
+  for (const index of entity.indexes ?? []) if (index.unique) single(index.fields);
+  return keys;
+}
+
+// Types that share a column type family; a reference must have the family of its target.
+const TYPE_FAMILY: Record<FieldType, string> = {
+  string: 'text',
+  text: 'text',
+  integer: 'integer',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'datetime',
+  time: 'time',
+  uuid: 'uuid',
+  json: 'json',
+  enum: 'enum',
+};
+
+export function sameTypeFamily(a: FieldType, b: FieldType): boolean {
+  return TYPE_FAMILY[a] === TYPE_FAMILY[b];
+}
+
+/**
+ * Resolves `{entity, field}` named at `path` (a pointer to the object holding them); records an
+ * error and returns undefined when either does not exist.
+ */
+export function resolveTarget(
+  context: CheckContext,
+  target: { entity: string; field: string },
+  path: string,
+): { entity: Entity; field: Field } | undefined {
+  const found = context.entities.get(target.entity);
+  if (!found) {
+    const ids = [...context.entities.keys()];
+    context.errors.push({
+      path: `${path}/entity`,
+      message: `entity "${target.entity}" does not exist${didYouMean(target.entity, ids)}; use one of: ${ids.join(', ')}`,
+    });
+    return undefined;
+  }
+  const field = found.entity.fields.find((candidate) => candidate.id === target.field);
+  if (!field) {
+    const ids = found.entity.fields.map((candidate) => candidate.id);
+    context.errors.push({
+      path: `${path}/field`,
+      message: `entity "${target.entity}" has no field "${target.field}"${didYouMean(target.field, ids)}; use one of: ${ids.join(', ')}`,
+    });
+    return undefined;
+  }
+  return { entity: found.entity, field };
+}
+
+/** Why `value` cannot be stored in `field` ("an integer"), or undefined when it can. */
+export function valueMismatch(field: Field, value: unknown): string | undefined {
+  if (value === null) return field.nullable ? undefined : 'a non-null value (the field is not nullable)';
+  switch (field.type) {
+    case 'string':
+    case 'text':
+      if (typeof value !== 'string') return 'a string';
+      return field.maxLength !== undefined && value.length > field.maxLength
+        ? `a string of at most ${field.maxLength} characters (maxLength)`
+        : undefined;
+    case 'integer':
+      return Number.isInteger(value) ? undefined : 'an integer';
+    case 'number':
+      return typeof value === 'number' ? undefined : 'a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'a boolean';
+    case 'date':
+      return typeof value === 'string' && isCalendarDate(value) ? undefined : 'a date such as "2024-01-31"';
+    case 'datetime':
+      return typeof value === 'string' && isDateTime(value) ? undefined : 'a datetime such as "2024-01-31T12:00:00Z"';
+    case 'time':
+      return typeof value === 'string' && /^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,6})?)?$/.test(value)
+        ? undefined
+        : 'a time such as "13:45:00"';
+    case 'uuid':
+      return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+        ? undefined
+        : 'a UUID such as "1b4e28ba-2fa1-11d2-883f-0016d3cca427"';
+    case 'json':
+      return undefined;
+    case 'enum':
+      return typeof value === 'string' && (field.values ?? []).includes(value)
+        ? undefined
+        : `one of its values: ${(field.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+}
+
+function isCalendarDate(text: string): boolean {
+  return /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(text) && isDateTime(text);
+}
+
+function isDateTime(text: string): boolean {
+  return parseDateBound(text)?.kind === 'absolute';
+}

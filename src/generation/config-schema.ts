@@ -1,0 +1,204 @@
+// Structural validation of schema configs against schemas/schema-config.v1.json (Ajv, draft 2020-12),
+// with Ajv's errors rewritten as issues that name the property, the allowed values and the fix.
+import fs from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { SchemaConfig, StrategyKind } from './config-types.ts';
+import type { Issue } from './config-issues.ts';
+import { describePath, didYouMean, escapePointerToken, pointerTokens, quoteList } from './config-issues.ts';
+
+interface JsonSchemaNode {
+  $ref?: string;
+  properties?: Record<string, JsonSchemaNode>;
+  oneOf?: JsonSchemaNode[];
+  anyOf?: JsonSchemaNode[];
+  not?: { const?: unknown };
+  const?: unknown;
+  pattern?: string;
+  $defs?: Record<string, JsonSchemaNode>;
+}
+
+/** The `$id` of the schema config JSON Schema, version 1. */
+export const SCHEMA_CONFIG_ID = 'https://sds.dev/schemas/schema-config.v1.json';
+
+/** The schema config JSON Schema (draft 2020-12) as parsed from schemas/schema-config.v1.json. */
+export const schemaConfigJsonSchema: JsonSchemaNode = JSON.parse(
+  fs.readFileSync(new URL('../../schemas/schema-config.v1.json', import.meta.url), 'utf8'),
+);
+
+const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+const validateStructure = ajv.compile<SchemaConfig>(schemaConfigJsonSchema);
+
+const defs = schemaConfigJsonSchema.$defs ?? {};
+const strategyDefs = (defs.strategy?.oneOf ?? []).map((branch) => (branch.$ref ?? '').replace('#/$defs/', ''));
+
+/** The strategy kinds, in the order of the JSON Schema. */
+export const STRATEGY_KINDS: readonly StrategyKind[] = strategyDefs.map(
+  (name) => defs[name]?.properties?.kind?.const as StrategyKind,
+);
+
+const strategyValidators = new Map<string, ValidateFunction>(
+  strategyDefs.map((name, i) => [STRATEGY_KINDS[i] as string, ajv.getSchema(`${SCHEMA_CONFIG_ID}#/$defs/${name}`)!]),
+);
+
+const IDENTIFIER_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
+const patternHints: Record<string, string> = {
+  [IDENTIFIER_PATTERN]: 'is not a valid identifier: it must start with a letter and contain only letters, digits and underscores',
+  [String(defs.dateRangeStrategy?.properties?.from?.pattern)]:
+    'is not a valid date bound: use an ISO date or datetime (2024-01-31, 2024-01-31T12:00:00Z), "now", ' +
+    'or an offset such as "-30d" or "+1y" (units s, m, h, d, w, M, y)',
+  [String(defs.fakerStrategy?.properties?.method?.pattern)]:
+    'is not a faker method: write it as "module.method", e.g. "person.firstName"',
+};
+
+/** Checks `input` against the JSON Schema; an empty list means it is structurally a `SchemaConfig`. */
+export function checkConfigSchema(input: unknown): Issue[] {
+  if (validateStructure(input)) return [];
+  return formatErrors(validateStructure.errors ?? [], input, '');
+}
+
+/** Type guard: whether `input` is structurally a `SchemaConfig` (no semantic checks). */
+export function matchesConfigSchema(input: unknown): input is SchemaConfig {
+  return validateStructure(input);
+}
+
+function formatErrors(errors: ErrorObject[], data: unknown, base: string): Issue[] {
+  const strategyPaths = errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath);
+  const inStrategy = (path: string) => strategyPaths.some((p) => path === p || path.startsWith(`${p}/`));
+  let remaining = errors.filter((e) => !inStrategy(e.instancePath));
+
+  // A failed anyOf reports every branch; keep the errors of the branch whose type matched, if any.
+  for (const anyOf of remaining.filter((e) => e.keyword === 'anyOf')) {
+    const at = anyOf.instancePath;
+    remaining = remaining.filter((e) => !(e.instancePath === at && e.keyword === 'type'));
+    const explained = remaining.some(
+      (e) => e !== anyOf && (e.instancePath === at || e.instancePath.startsWith(`${at}/`)),
+    );
+    if (explained) remaining = remaining.filter((e) => e !== anyOf);
+  }
+
+  const issues = remaining.map((e) => toIssue(e, base));
+  for (const path of strategyPaths) issues.push(...strategyIssues(valueAt(data, path), base + path));
+  const seen = new Set<string>();
+  const unique = issues.filter((issue) => {
+    const key = `${issue.path}\n${issue.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  return unique.sort((a, b) => compareIndices(a.path, b.path));
+}
+
+// Document order as far as array positions tell it (`/entities/1/...` before `/entities/10/...`,
+// paths without positions first); the sort is stable, so ties keep Ajv's order.
+function compareIndices(a: string, b: string): number {
+  const indices = (path: string) => pointerTokens(path).filter((t) => /^[0-9]+$/.test(t)).map(Number);
+  const [left, right] = [indices(a), indices(b)];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const difference = (left[i] ?? -1) - (right[i] ?? -1);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+// A strategy is a oneOf over its kinds; validate it against its own kind only, for one clear answer.
+function strategyIssues(strategy: unknown, path: string): Issue[] {
+  const where = describePath(path);
+  if (typeof strategy !== 'object' || strategy === null || Array.isArray(strategy)) {
+    return [{ path, message: `${where} must be an object with a "kind"; got ${jsonType(strategy)}` }];
+  }
+  const kind = (strategy as { kind?: unknown }).kind;
+  if (kind === undefined) {
+    return [{ path, message: `${where} is missing required property "kind" (one of ${quoteList(STRATEGY_KINDS)})` }];
+  }
+  const validate = typeof kind === 'string' ? strategyValidators.get(kind) : undefined;
+  if (!validate) {
+    const hint = typeof kind === 'string' ? didYouMean(kind, STRATEGY_KINDS) : '';
+    return [
+      {
+        path: `${path}/kind`,
+        message: `${where}.kind must be one of ${quoteList(STRATEGY_KINDS)}; got ${JSON.stringify(kind)}${hint}`,
+      },
+    ];
+  }
+  if (validate(strategy)) return [];
+  return formatErrors(validate.errors ?? [], strategy, path);
+}
+
+function toIssue(error: ErrorObject, base: string): Issue {
+  const path = base + error.instancePath;
+  const where = describePath(path);
+  const params = error.params as Record<string, unknown>;
+  const got = error.data;
+  switch (error.keyword) {
+    case 'required':
+      return { path, message: `${where} is missing required property "${String(params.missingProperty)}"` };
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty);
+      const allowed = Object.keys((error.parentSchema as JsonSchemaNode | undefined)?.properties ?? {});
+      return {
+        path: `${path}/${escapePointerToken(name)}`,
+        message: `${where} has unknown property "${name}"${didYouMean(name, allowed)}; allowed properties: ${allowed.join(', ')}`,
+      };
+    }
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]) ?? [];
+      const hint = typeof got === 'string' ? didYouMean(got, allowed.map(String)) : '';
+      return { path, message: `${where} must be one of ${quoteList(allowed)}; got ${JSON.stringify(got)}${hint}` };
+    }
+    case 'const':
+      return { path, message: `${where} must be ${JSON.stringify(params.allowedValue)}; got ${JSON.stringify(got)}` };
+    case 'type':
+      return { path, message: `${where} must be ${article(String(params.type))}; got ${jsonType(got)}` };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { path, message: `${where} must be ${String(params.comparison)} ${String(params.limit)}; got ${JSON.stringify(got)}` };
+    case 'pattern': {
+      const hint = patternHints[String(params.pattern)] ?? `must match the pattern ${String(params.pattern)}`;
+      return { path, message: `${where} ${JSON.stringify(got)} ${hint}` };
+    }
+    case 'minLength':
+      return params.limit === 1
+        ? { path, message: `${where} must not be empty` }
+        : { path, message: `${where} must be at least ${String(params.limit)} characters long` };
+    case 'maxLength':
+      return { path, message: `${where} must be at most ${String(params.limit)} characters long; got ${String(got).length}` };
+    case 'minItems':
+      return { path, message: `${where} must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}` };
+    case 'not':
+      return { path, message: `${where} must not be ${JSON.stringify((error.schema as JsonSchemaNode).const)}` };
+    case 'anyOf':
+      return { path, message: `${where} must be ${anyOfText(path, error.schema as JsonSchemaNode[])}; got ${jsonType(got)}` };
+    default:
+      return { path, message: `${where} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+function anyOfText(path: string, branches: JsonSchemaNode[]): string {
+  if (pointerTokens(path).at(-1) === 'rowCount') return 'an integer >= 0 or a range {"min": …, "max": …}';
+  const names = branches.map((branch) => article((branch as { type?: string }).type ?? 'object'));
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'valid');
+}
+
+function article(type: string): string {
+  if (type === 'null') return 'null';
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isInteger(value) ? `the integer ${value}` : `the number ${value}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+function valueAt(data: unknown, path: string): unknown {
+  let value = data;
+  for (const token of pointerTokens(path)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[token];
+  }
+  return value;
+}

@@ -1,0 +1,216 @@
+// Semantic checks of value strategies: the kind suits the field type, the kind's properties make
+// sense together, faker methods exist, templates name fields of the row, reference targets exist.
+import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from './config-types.ts';
+import type { CheckContext, FieldSite } from './config-check-context.ts';
+import { didYouMean, pointer } from './config-issues.ts';
+import { resolveTarget, sameTypeFamily, valueMismatch } from './config-check-context.ts';
+import { FAKER_MODULES, fakerMethods } from './config-lookups.ts';
+import { parseDateBound, resolveDateBound } from './date-bounds.ts';
+
+const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
+
+/** Field types each strategy kind can fill. */
+export const KIND_FIELD_TYPES: Record<StrategyKind, readonly FieldType[]> = {
+  literal: ALL_TYPES,
+  sequence: ['integer', 'number', 'string', 'text'],
+  randomInt: ['integer', 'number'],
+  randomFloat: ['number'],
+  randomBoolean: ['boolean'],
+  weightedChoice: ALL_TYPES,
+  faker: ALL_TYPES,
+  template: ['string', 'text'],
+  dateRange: ['date', 'datetime'],
+  reference: ALL_TYPES,
+};
+
+/** Defaults of dateRange bounds, as the JSON Schema describes them. */
+export const DATE_RANGE_DEFAULTS = { from: '-1y', to: 'now' } as const;
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+export function checkStrategy(context: CheckContext, site: FieldSite, strategy: Strategy): void {
+  const path = `${site.path}/generation/strategy`;
+  const { field } = site;
+  const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
+  if (!KIND_FIELD_TYPES[strategy.kind].includes(field.type)) {
+    const fitting = (Object.keys(KIND_FIELD_TYPES) as StrategyKind[]).filter((kind) => KIND_FIELD_TYPES[kind].includes(field.type));
+    error(
+      '/kind',
+      `strategy "${strategy.kind}" cannot fill ${field.type} field ${site.name}; it fills ${KIND_FIELD_TYPES[strategy.kind].join(', ')} fields. ` +
+        `Change the type, or use one of: ${fitting.join(', ')}`,
+    );
+    return;
+  }
+  if (field.references && strategy.kind !== 'reference') {
+    error(
+      '/kind',
+      `field ${site.name} references ${field.references.entity}.${field.references.field}, so its values come from that entity; ` +
+        `remove the "${strategy.kind}" strategy or use kind "reference"`,
+    );
+    return;
+  }
+  switch (strategy.kind) {
+    case 'literal': {
+      const mismatch = valueMismatch(field, strategy.value);
+      if (mismatch) error('/value', `literal value ${JSON.stringify(strategy.value)} does not fit ${field.type} field ${site.name}; give ${mismatch}`);
+      return;
+    }
+    case 'sequence':
+      for (const key of ['start', 'step'] as const) {
+        const value = strategy[key];
+        if (field.type === 'integer' && value !== undefined && !Number.isInteger(value)) {
+          error(`/${key}`, `sequence ${key} ${value} does not fit integer field ${site.name}; use an integer`);
+        }
+      }
+      return;
+    case 'randomInt':
+    case 'randomFloat':
+      if (strategy.min !== undefined && strategy.max !== undefined && strategy.min > strategy.max) {
+        error('/max', `${strategy.kind} min (${strategy.min}) is greater than max (${strategy.max}) for ${site.name}; make min ≤ max`);
+      }
+      return;
+    case 'weightedChoice':
+      return checkChoices(context, site, strategy, path);
+    case 'faker': {
+      const problem = fakerMethodProblem(strategy.method);
+      if (problem) error('/method', problem);
+      return;
+    }
+    case 'template':
+      return checkTemplate(context, site, strategy.template, `${path}/template`);
+    case 'dateRange':
+      return checkDateRange(context, site, strategy, path);
+    case 'reference': {
+      const target = resolveTarget(context, strategy, path);
+      if (field.references && (field.references.entity !== strategy.entity || field.references.field !== strategy.field)) {
+        error(
+          '',
+          `strategy of ${site.name} takes values from ${strategy.entity}.${strategy.field} but its "references" names ` +
+            `${field.references.entity}.${field.references.field}; make them agree or remove the strategy`,
+        );
+      } else if (target && !sameTypeFamily(field.type, target.field.type)) {
+        error(
+          '/field',
+          `${site.name} is ${field.type} but ${target.entity.id}.${target.field.id} is ${target.field.type}; ` +
+            `a field filled from another must have its type: change ${site.name} to "${target.field.type}"`,
+        );
+      }
+      return;
+    }
+    case 'randomBoolean':
+      return;
+  }
+}
+
+function checkChoices(context: CheckContext, site: FieldSite, strategy: StrategyOf<'weightedChoice'>, path: string): void {
+  const seen = new Map<string, number>();
+  strategy.choices.forEach((choice, i) => {
+    const at = `${path}/choices/${i}`;
+    const mismatch = valueMismatch(site.field, choice.value);
+    if (mismatch) {
+      context.errors.push({
+        path: `${at}/value`,
+        message: `choice ${JSON.stringify(choice.value)} does not fit ${site.field.type} field ${site.name}; give ${mismatch}`,
+      });
+    }
+    const key = JSON.stringify(choice.value);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      context.warnings.push({
+        path: at,
+        message: `choice ${key} of ${site.name} is listed twice (choices ${first} and ${i}); merge them into one choice with the summed weight`,
+      });
+    } else seen.set(key, i);
+  });
+}
+
+/** Why `module.method` is not a faker function (with suggestions), or undefined when it is. */
+export function fakerMethodProblem(method: string): string | undefined {
+  const [module = '', name = ''] = method.split('.');
+  if (!FAKER_MODULES.includes(module)) {
+    const hint = didYouMean(module, FAKER_MODULES);
+    return `faker has no module "${module}"${hint || `; modules: ${FAKER_MODULES.join(', ')}`}`;
+  }
+  const methods = fakerMethods(module);
+  if (!methods.includes(name)) {
+    const hint = didYouMean(name, methods);
+    return `faker.${module} has no method "${name}"${hint || `; methods: ${methods.join(', ')}`}`;
+  }
+  return undefined;
+}
+
+/** Field ids and faker methods a template names, in order: `{{firstName}}`, `{{faker.person.lastName}}`. */
+export function templatePlaceholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1] ?? '');
+}
+
+function checkTemplate(context: CheckContext, site: FieldSite, template: string, path: string): void {
+  const fields = site.entity.fields.map((field) => field.id);
+  for (const name of templatePlaceholders(template)) {
+    const placeholder = `{{${name}}}`;
+    if (name.startsWith('faker.')) {
+      const problem = fakerMethodProblem(name.slice('faker.'.length));
+      if (problem) context.errors.push({ path, message: `template placeholder ${placeholder}: ${problem}` });
+    } else if (name === site.field.id) {
+      context.errors.push({ path, message: `template of ${site.name} uses ${placeholder}, its own value; name another field` });
+    } else if (!fields.includes(name)) {
+      context.errors.push({
+        path,
+        message:
+          `template placeholder ${placeholder} names no field of entity "${site.entity.id}"${didYouMean(name, fields)}; ` +
+          `use {{fieldId}} with one of: ${fields.join(', ')}, or {{faker.module.method}}`,
+      });
+    }
+  }
+}
+
+/** Templates of one entity that need each other's values: a cycle of `{{field}}` placeholders. */
+export function checkTemplateCycles(context: CheckContext, entity: Entity, entityIndex: number): void {
+  const uses = new Map<string, string[]>();
+  for (const field of entity.fields) {
+    const strategy = field.generation?.strategy;
+    if (strategy?.kind !== 'template') continue;
+    uses.set(field.id, templatePlaceholders(strategy.template).filter((name) => name !== field.id));
+  }
+  const done = new Set<string>();
+  const visit = (id: string, trail: string[]): string[] | undefined => {
+    if (trail.includes(id)) return [...trail.slice(trail.indexOf(id)), id];
+    if (done.has(id)) return undefined;
+    for (const next of uses.get(id) ?? []) {
+      const cycle = visit(next, [...trail, id]);
+      if (cycle) return cycle;
+    }
+    done.add(id);
+    return undefined;
+  };
+  for (const id of uses.keys()) {
+    const cycle = visit(id, []);
+    if (!cycle) continue;
+    const fieldIndex = entity.fields.findIndex((field) => field.id === cycle[0]);
+    context.errors.push({
+      path: pointer('entities', entityIndex, 'fields', fieldIndex, 'generation', 'strategy', 'template'),
+      message: `templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); remove one of these placeholders`,
+    });
+    cycle.forEach((member) => done.add(member));
+  }
+}
+
+function checkDateRange(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
+  const from = strategy.from ?? DATE_RANGE_DEFAULTS.from;
+  const to = strategy.to ?? DATE_RANGE_DEFAULTS.to;
+  const fromBound = parseDateBound(from);
+  const toBound = parseDateBound(to);
+  for (const [key, text, bound] of [['from', from, fromBound], ['to', to, toBound]] as const) {
+    if (!bound) context.errors.push({ path: `${path}/${key}`, message: `dateRange ${key} "${text}" of ${site.name} is not a real date or time` });
+  }
+  // Only bounds of the same kind compare the same way whenever the generation runs.
+  if (!fromBound || !toBound || fromBound.kind !== toBound.kind) return;
+  const now = new Date();
+  if (resolveDateBound(fromBound, now) > resolveDateBound(toBound, now)) {
+    const label = (key: 'from' | 'to', text: string) => (strategy[key] === undefined ? `${text}, the default` : text);
+    context.errors.push({
+      path: `${path}/${strategy.from === undefined ? 'to' : 'from'}`,
+      message: `dateRange of ${site.name} starts after it ends: from (${label('from', from)}) is later than to (${label('to', to)}); make from ≤ to`,
+    });
+  }
+}

@@ -1,0 +1,15 @@
+// Names for the parts of a schema config, derived from the generated `SchemaConfig` (src/contract.ts
+// is the only importer of generated/), so the rest of src/generation never spells out a shape twice.
+import type { SchemaConfig } from '../contract.ts';
+
+export type { SchemaConfig };
+export type Entity = SchemaConfig['entities'][number];
+export type Field = Entity['fields'][number];
+export type FieldType = Field['type'];
+export type GenerationConfig = NonNullable<SchemaConfig['generationDefaults']>;
+export type Reference = NonNullable<Field['references']>;
+export type FieldGeneration = NonNullable<Field['generation']>;
+export type Strategy = NonNullable<FieldGeneration['strategy']>;
+export type StrategyKind = Strategy['kind'];
+/** The strategy of one kind, e.g. `StrategyOf<'randomInt'>`. */
+export type StrategyOf<K extends StrategyKind> = Extract<Strategy, { kind: K }>;

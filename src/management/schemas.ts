@@ -1,0 +1,118 @@
+// Schemas, their immutable versions, and schema-config validation.
+import type { SchemaConfig } from '../contract.ts';
+import { errors } from '../errors.ts';
+import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
+import type { ProjectStore } from '../store/projects.ts';
+import type { SchemaStore } from '../store/schemas.ts';
+import { accessibleProject } from './access.ts';
+import { listReply, pageOf, requirePrincipal, type Operation, type OperationContext } from './operation.ts';
+
+interface SchemaBody {
+  name?: string;
+  description?: string | null;
+  initialVersion?: { schema: SchemaConfig };
+}
+
+/**
+ * Configs in create requests are checked by the full validator before request validation, so the
+ * answer carries every error at once with JSON pointers into the config, as the validate endpoint does.
+ */
+export const configPrechecks: Record<string, (body: unknown) => void> = {
+  createSchema: (body) => assertValidConfig((body as SchemaBody | undefined)?.initialVersion?.schema),
+  createSchemaVersion: (body) => assertValidConfig((body as { schema?: unknown } | undefined)?.schema),
+};
+
+function assertValidConfig(config: unknown): void {
+  // Absent or not an object: left to request validation, which names the missing property.
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return;
+  const result = validateConfig(config);
+  if (!result.valid) throw invalidConfig(result);
+}
+
+function invalidConfig(result: ValidationResult) {
+  const [first] = result.errors;
+  const count = result.errors.length === 1 ? '1 error' : `${result.errors.length} errors`;
+  return errors.badRequest(`Invalid schema config (${count}): ${first!.path || '/'} ${first!.message}`, result.errors);
+}
+
+export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
+  const accessibleSchema = async (context: OperationContext) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    const schema = await schemas.find(project.id, context.params.schemaId!);
+    if (!schema) throw errors.notFound('Schema');
+    return schema;
+  };
+
+  const listSchemas: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    return listReply(await schemas.list(project.id, pageOf(context.query)));
+  };
+
+  const createSchema: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    const body = context.body as SchemaBody;
+    const name = body.name!.trim();
+    if (!name) throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
+    const schema = await schemas.create(project.id, {
+      name,
+      description: body.description,
+      initialConfig: body.initialVersion?.schema,
+    });
+    return { status: 201, body: schema, headers: { Location: `/public/v1/projects/${project.id}/schemas/${schema.id}` } };
+  };
+
+  const getSchema: Operation = async (context) => ({ status: 200, body: await accessibleSchema(context) });
+
+  const updateSchema: Operation = async (context) => {
+    const schema = await accessibleSchema(context);
+    const body = context.body as SchemaBody;
+    const name = body.name?.trim();
+    if (name === '') throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
+    await schemas.update(schema.id, { name, description: body.description });
+    return { status: 200, body: await schemas.find(schema.projectId, schema.id) };
+  };
+
+  const deleteSchema: Operation = async (context) => {
+    const schema = await accessibleSchema(context);
+    const outcome = await schemas.delete(schema.id);
+    if (outcome === 'missing') throw errors.notFound('Schema');
+    if (outcome === 'bound') throw errors.conflict('Schema is in use: a source is bound to one of its versions; delete or rebind the source first');
+    return { status: 204 };
+  };
+
+  const listSchemaVersions: Operation = async (context) => {
+    const schema = await accessibleSchema(context);
+    return listReply(await schemas.listVersions(schema.id, pageOf(context.query)));
+  };
+
+  const createSchemaVersion: Operation = async (context) => {
+    const schema = await accessibleSchema(context);
+    const version = await schemas.createVersion(schema.id, (context.body as { schema: SchemaConfig }).schema);
+    const location = `/public/v1/projects/${schema.projectId}/schemas/${schema.id}/versions/${version.version}`;
+    return { status: 201, body: version, headers: { Location: location } };
+  };
+
+  const getSchemaVersion: Operation = async (context) => {
+    const schema = await accessibleSchema(context);
+    const version = await schemas.findVersion(schema.id, Number(context.params.version));
+    if (!version) throw errors.notFound(`Version ${context.params.version} of the schema`);
+    return { status: 200, body: version };
+  };
+
+  const validateSchemaConfig: Operation = async (context) => {
+    requirePrincipal(context);
+    return { status: 200, body: validateConfig((context.body as { schema: unknown }).schema) };
+  };
+
+  return {
+    listSchemas,
+    createSchema,
+    getSchema,
+    updateSchema,
+    deleteSchema,
+    listSchemaVersions,
+    createSchemaVersion,
+    getSchemaVersion,
+    validateSchemaConfig,
+  };
+}
