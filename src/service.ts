@@ -24,6 +24,8 @@ export interface RunningService {
   db: Db;
   /** The key created for the default team on first start (shown once), if any. */
   firstStartKey: string | undefined;
+  /** Writes pending `lastUsedAt` times now instead of at the next interval. */
+  flushKeyUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,5 +127,5 @@ export async function startService(config: Config, logger: Logger = pino({ level
       await db.close();
       await embedded?.stop();
     })());
-  return { url, db, firstStartKey, close };
+  return { url, db, firstStartKey, flushKeyUsage: () => keyUsage.flush(), close };
 }

@@ -1,5 +1,6 @@
 // The specification's authentication rules, on every project operation, with exact texts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapTeam } from '../../src/service.ts';
 import { TeamStore } from '../../src/store/teams.ts';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 
@@ -151,5 +152,33 @@ describe('admin team-key endpoints', () => {
     }
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(t.teamKey);
+  });
+});
+
+describe('key bookkeeping', () => {
+  it('records lastUsedAt in batches, not per request', async () => {
+    const created = await admin('/api/api-keys', { method: 'POST', body: JSON.stringify({ name: 'usage' }) });
+    const { id, key, lastUsedAt } = (await created.json()) as { id: string; key: string; lastUsedAt: string | null };
+    expect(lastUsedAt).toBeNull();
+    const before = Date.now();
+    for (let i = 0; i < 3; i++) await t.client(key).GET('/public/v1/projects');
+    const unflushed = (await (await admin('/api/api-keys')).json()) as { id: string; lastUsedAt: string | null }[];
+    expect(unflushed.find((item) => item.id === id)!.lastUsedAt).toBeNull();
+    await t.service.flushKeyUsage();
+    const listed = (await (await admin('/api/api-keys')).json()) as { id: string; lastUsedAt: string | null }[];
+    const usedAt = Date.parse(listed.find((item) => item.id === id)!.lastUsedAt!);
+    expect(usedAt).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('makes the bootstrap key idempotent across starts', async () => {
+    const teams = new TeamStore(t.service.db);
+    const count = async () => (await t.service.db.query<{ n: string }>('SELECT count(*) AS n FROM team_api_keys')).rows[0]!.n;
+    const before = await count();
+    expect(await bootstrapTeam(teams, t.teamKey)).toBeUndefined();
+    expect(await bootstrapTeam(teams, t.teamKey)).toBeUndefined();
+    expect(await count()).toBe(before);
+    // Without a bootstrap key, an existing default team gets no new key either.
+    expect(await bootstrapTeam(teams, undefined)).toBeUndefined();
+    expect(await count()).toBe(before);
   });
 });
