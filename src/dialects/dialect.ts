@@ -1,0 +1,164 @@
+// The Dialect interface: everything sds does to a target database (PostgreSQL or MySQL) goes
+// through it. Differences between databases are capabilities and small hooks written once here;
+// callers never ask `kind === 'mysql'`.
+
+/** Field types of the schema config, which are also the column types of generated tables. */
+export type ColumnType =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'uuid'
+  | 'json'
+  | 'enum';
+
+export type ReferentialAction = 'restrict' | 'cascade' | 'set-null';
+
+export interface ColumnSpec {
+  /** Field id: a schema-known identifier (^[A-Za-z][A-Za-z0-9_]*$, at most 63 characters). Always quoted in SQL. */
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  /** string: varchar(maxLength) when set; otherwise text (MySQL: VARCHAR(255) when indexed, else TEXT). */
+  maxLength?: number;
+  /** number: digits after the decimal point → numeric(18 + precision, precision); unset → double precision. */
+  precision?: number;
+  /** integer: values may exceed 32 bits → bigint. */
+  big?: boolean;
+  /** enum: the allowed values (PostgreSQL: text with a CHECK; MySQL: ENUM). */
+  values?: string[];
+}
+
+export interface IndexSpec {
+  /** Deterministic constraint/index name, at most 63 characters. */
+  name: string;
+  columns: string[];
+  unique: boolean;
+}
+
+export interface ForeignKeySpec {
+  name: string;
+  columns: string[];
+  references: { table: string; columns: string[] };
+  onDelete: ReferentialAction;
+  onUpdate: ReferentialAction;
+}
+
+export interface TableSpec {
+  /** Entity id, used as the table name. */
+  name: string;
+  /** Columns in the order rows are passed to `loadRows`. */
+  columns: ColumnSpec[];
+  /** Primary key columns; may be empty (no primary key). */
+  primaryKey: string[];
+  /** Unique keys (entity uniqueKeys and indexes with unique: true are both expressed as indexes). */
+  indexes: IndexSpec[];
+  foreignKeys: ForeignKeySpec[];
+}
+
+/**
+ * Values in row arrays, by column type: string/text/enum/uuid → string; integer/number → number
+ * (bigint columns may also get bigint); boolean → boolean; date → 'YYYY-MM-DD'; datetime →
+ * 'YYYY-MM-DDTHH:mm:ss.sssZ' (UTC); time → 'HH:mm:ss'; json → any JSON value (serialised by the
+ * loader); null for NULL.
+ */
+export type RowValue = string | number | bigint | boolean | null | object;
+export type Row = RowValue[];
+export type RowBatches = AsyncIterable<Row[]> | Iterable<Row[]>;
+
+export interface DialectCapabilities {
+  /** INSERT/UPDATE … RETURNING (PostgreSQL yes, MySQL no: insert, then read back in the same transaction). */
+  supportsReturning: boolean;
+  /** DDL inside transactions (PostgreSQL yes, MySQL no). */
+  transactionalDdl: boolean;
+  /** Longest identifier. */
+  maxIdentifierLength: number;
+}
+
+export interface Dialect {
+  readonly kind: 'postgres' | 'mysql';
+  readonly capabilities: DialectCapabilities;
+  /** Quotes a schema-known identifier ("x" / `x`); throws on anything that is not one. */
+  quoteIdentifier(name: string): string;
+  /** Opens a connection pool to a target server (connection URL). */
+  connect(url: string): Promise<TargetConnection>;
+  /**
+   * Maps a driver error to a DriverError (never carrying row data from the database's message).
+   * `table`, when given, resolves constraint names to columns where the driver does not say them.
+   */
+  mapError(error: unknown, table?: TableSpec): DriverError;
+}
+
+export type DriverErrorKind =
+  | 'unique_violation'
+  | 'foreign_key_violation'
+  | 'not_null_violation'
+  | 'check_violation'
+  /** A value the column cannot hold (too long, out of range, malformed date or number). */
+  | 'invalid_value'
+  | 'undefined_table'
+  | 'connection'
+  | 'other';
+
+/**
+ * A driver error mapped once by its dialect. `message` is written by sds, safe to show to users:
+ * it names constraints and columns, never values.
+ */
+export interface DriverError {
+  kind: DriverErrorKind;
+  message: string;
+  constraint?: string;
+  /** The table the constraint belongs to (for a foreign key: the referencing table), when known. */
+  table?: string;
+  /**
+   * The columns concerned: a key's columns; for a foreign key, the referencing columns when the
+   * referenced row is missing, or the referenced key's columns when a row is still referenced.
+   */
+  columns?: string[];
+  /** SQLSTATE (PostgreSQL) or error number / driver code (MySQL), for logs. */
+  code?: string;
+}
+
+/** A namespace is a PostgreSQL schema or a MySQL database owned by sds (e.g. `sds_blog`). */
+export interface TargetConnection {
+  readonly dialect: Dialect;
+  namespaceExists(namespace: string): Promise<boolean>;
+  /** Drops the namespace if it exists and creates it empty. */
+  recreateNamespace(namespace: string): Promise<void>;
+  dropNamespace(namespace: string): Promise<void>;
+  /** Creates tables with columns and primary keys only: indexes and foreign keys come after the load. */
+  createTables(namespace: string, tables: TableSpec[]): Promise<void>;
+  /**
+   * Streams rows (arrays in `table.columns` order) into a table in bounded memory
+   * (PostgreSQL COPY FROM STDIN; MySQL LOAD DATA LOCAL INFILE or batched multi-row INSERT).
+   * Calls `onBatch` with the running total after each batch; resolves to the rows written.
+   */
+  loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number>;
+  /**
+   * Sets `setColumns` of existing rows addressed by `keyColumns` (deferred self and cyclic
+   * references). Each row is `[...keyValues, ...setValues]`. Resolves to the rows updated.
+   */
+  updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number>;
+  /** Adds unique keys, secondary indexes, then foreign keys (in that order) after the bulk load. */
+  finalizeTables(namespace: string, tables: TableSpec[]): Promise<void>;
+  /**
+   * Atomically replaces namespace `live` with `staging`: readers see the old tables or the new ones,
+   * never a mix. `staging` no longer exists afterwards; the old live data is dropped.
+   */
+  swapNamespaces(staging: string, live: string): Promise<void>;
+  countRows(namespace: string, table: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Schema-known identifiers only: the config's id pattern. Anything else never reaches SQL. */
+export const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+export function assertIdentifier(name: string, maxLength: number): void {
+  if (!IDENTIFIER.test(name) || name.length > maxLength) {
+    throw new Error(`"${name}" is not a valid identifier (letters, digits and underscores, starting with a letter, at most ${maxLength} characters)`);
+  }
+}

@@ -1,0 +1,101 @@
+// PostgreSQL DDL: identifier and literal quoting, column types, CREATE TABLE and the constraints
+// added after the bulk load (unique keys, secondary indexes, foreign keys).
+import { assertIdentifier, type ColumnSpec, type TableSpec } from '../dialect.ts';
+import { checkedInteger, enumValues, pickColumns, referentialAction } from '../spec-helpers.ts';
+
+export const POSTGRES_MAX_IDENTIFIER_LENGTH = 63;
+
+export function quotePostgresIdentifier(name: string): string {
+  assertIdentifier(name, POSTGRES_MAX_IDENTIFIER_LENGTH);
+  return `"${name}"`;
+}
+
+/** A string literal that reads the same whatever `standard_conforming_strings` says. */
+export function quotePostgresLiteral(value: string): string {
+  if (value.includes('\0')) throw new Error(`SQL literal ${JSON.stringify(value)} contains a NUL byte, which PostgreSQL cannot store`);
+  const quoted = value.replaceAll("'", "''");
+  return value.includes('\\') ? `E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
+
+/** `"namespace"."table"` */
+export function postgresTableName(namespace: string, table: string): string {
+  return `${quotePostgresIdentifier(namespace)}.${quotePostgresIdentifier(table)}`;
+}
+
+export function postgresColumnList(names: string[]): string {
+  return names.map(quotePostgresIdentifier).join(', ');
+}
+
+export function postgresColumnType(column: ColumnSpec): string {
+  switch (column.type) {
+    case 'string':
+      return column.maxLength === undefined ? 'text' : `varchar(${checkedInteger(column, 'maxLength', column.maxLength, 1, 10_485_760)})`;
+    case 'text':
+    case 'enum':
+      return 'text';
+    case 'integer':
+      return column.big ? 'bigint' : 'integer';
+    case 'number': {
+      if (column.precision === undefined) return 'double precision';
+      const scale = checkedInteger(column, 'precision', column.precision, 0, 100);
+      return `numeric(${18 + scale}, ${scale})`;
+    }
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+      return 'date';
+    case 'datetime':
+      return 'timestamptz';
+    case 'time':
+      return 'time';
+    case 'uuid':
+      return 'uuid';
+    case 'json':
+      return 'jsonb';
+  }
+}
+
+/** The type a parameter is cast to: like the column's, but never a length-limited varchar (casts truncate silently). */
+export function postgresParameterType(column: ColumnSpec): string {
+  return column.type === 'string' ? 'text' : postgresColumnType(column);
+}
+
+export function createPostgresTable(namespace: string, table: TableSpec): string {
+  const lines = table.columns.map((column) => {
+    const name = quotePostgresIdentifier(column.name);
+    let line = `${name} ${postgresColumnType(column)}${column.nullable ? '' : ' NOT NULL'}`;
+    if (column.type === 'enum') line += ` CHECK (${name} IN (${enumValues(table, column).map(quotePostgresLiteral).join(', ')}))`;
+    return line;
+  });
+  if (table.primaryKey.length > 0) {
+    pickColumns(table, table.primaryKey);
+    lines.push(`PRIMARY KEY (${postgresColumnList(table.primaryKey)})`);
+  }
+  return `CREATE TABLE ${postgresTableName(namespace, table.name)} (\n  ${lines.join(',\n  ')}\n)`;
+}
+
+/** Unique keys and secondary indexes of one table, unique ones first. */
+export function postgresIndexStatements(namespace: string, table: TableSpec): string[] {
+  const target = postgresTableName(namespace, table.name);
+  const ordered = [...table.indexes.filter((index) => index.unique), ...table.indexes.filter((index) => !index.unique)];
+  return ordered.map((index) => {
+    pickColumns(table, index.columns);
+    const columns = postgresColumnList(index.columns);
+    // A UNIQUE constraint (not just a unique index) so foreign keys may reference it and catalogs list it.
+    return index.unique
+      ? `ALTER TABLE ${target} ADD CONSTRAINT ${quotePostgresIdentifier(index.name)} UNIQUE (${columns})`
+      : `CREATE INDEX ${quotePostgresIdentifier(index.name)} ON ${target} (${columns})`;
+  });
+}
+
+export function postgresForeignKeyStatements(namespace: string, table: TableSpec): string[] {
+  return table.foreignKeys.map((foreignKey) => {
+    pickColumns(table, foreignKey.columns);
+    return (
+      `ALTER TABLE ${postgresTableName(namespace, table.name)} ADD CONSTRAINT ${quotePostgresIdentifier(foreignKey.name)} ` +
+      `FOREIGN KEY (${postgresColumnList(foreignKey.columns)}) ` +
+      `REFERENCES ${postgresTableName(namespace, foreignKey.references.table)} (${postgresColumnList(foreignKey.references.columns)}) ` +
+      `ON DELETE ${referentialAction(foreignKey.onDelete)} ON UPDATE ${referentialAction(foreignKey.onUpdate)}`
+    );
+  });
+}

@@ -1,0 +1,84 @@
+// Maps pg errors to DriverError, once: SQLSTATE codes become kinds, columns come from the error's
+// fields and the key part of its detail ("Key (a, b)="), never from the values that follow.
+import type { DriverError, TableSpec } from '../dialect.ts';
+import { constraintColumns, driverError, identifiersOnly, networkErrorCode } from '../driver-errors.ts';
+
+interface PgErrorFields {
+  code?: unknown;
+  detail?: unknown;
+  constraint?: unknown;
+  table?: unknown;
+  column?: unknown;
+  message?: unknown;
+}
+
+export function mapPostgresError(error: unknown, table?: TableSpec): DriverError {
+  const network = networkErrorCode(error);
+  if (network) return driverError('connection', { code: network });
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as PgErrorFields;
+  const code = typeof fields.code === 'string' ? fields.code : undefined;
+  const message = typeof fields.message === 'string' ? fields.message : '';
+  if (!code || !/^[0-9A-Z]{5}$/.test(code)) {
+    if (/^Connection terminated|^timeout expired|connection timeout/i.test(message)) return driverError('connection');
+    return driverError('other');
+  }
+  const constraint = identifiersOnly([text(fields.constraint)])[0];
+  const tableName = identifiersOnly([text(fields.table)])[0];
+  const keyColumns = detailKeyColumns(text(fields.detail));
+  const common = { code, constraint, table: tableName };
+  switch (code) {
+    case '23505':
+      return driverError('unique_violation', { ...common, columns: keyColumns ?? constraintColumns(table, constraint) ?? primaryKeyOf(table, constraint) });
+    case '23503': {
+      const referenced = /is still referenced/.test(text(fields.detail) ?? '');
+      return driverError('foreign_key_violation', {
+        ...common,
+        columns: referenced ? keyColumns : (constraintColumns(table, constraint) ?? keyColumns),
+        detail: referenced ? 'referenced' : undefined,
+      });
+    }
+    case '23502':
+      return driverError('not_null_violation', { ...common, columns: identifiersOnly([text(fields.column)]) });
+    case '23514':
+      return driverError('check_violation', { ...common, columns: checkColumns(table, constraint) });
+    case '42P01':
+    case '3F000':
+      return driverError('undefined_table', { code, table: tableName ?? missingRelation(message) });
+  }
+  if (code.startsWith('22')) {
+    const detail = code === '22001' ? 'too-long' : code === '22003' ? 'out-of-range' : undefined;
+    return driverError('invalid_value', { code, table: tableName, columns: identifiersOnly([text(fields.column)]), detail });
+  }
+  if (code.startsWith('08') || code.startsWith('28') || code === '3D000' || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03') {
+    return driverError('connection', { code });
+  }
+  return driverError('other', { code });
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `Key (a, "b")=(…) …` → ['a', 'b']; the values after '=' are never read. */
+function detailKeyColumns(detail: string | undefined): string[] | undefined {
+  const match = detail ? /^Key \(([A-Za-z0-9_", ]+)\)=/.exec(detail) : null;
+  if (!match) return undefined;
+  const columns = identifiersOnly(match[1]!.split(',').map((part) => part.trim().replace(/^"(.*)"$/, '$1')));
+  return columns.length > 0 ? columns : undefined;
+}
+
+/** PostgreSQL names a primary key `<table>_pkey`. */
+function primaryKeyOf(table: TableSpec | undefined, constraint: string | undefined): string[] | undefined {
+  return table && constraint === `${table.name}_pkey`.slice(0, 63) ? table.primaryKey : undefined;
+}
+
+/** Enum checks are column constraints, named `<table>_<column>_check` by PostgreSQL. */
+function checkColumns(table: TableSpec | undefined, constraint: string | undefined): string[] | undefined {
+  const column = table?.columns.find((candidate) => `${table.name}_${candidate.name}_check`.slice(0, 63) === constraint);
+  return column ? [column.name] : undefined;
+}
+
+function missingRelation(message: string): string | undefined {
+  const match = /^relation "(?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)" does not exist/.exec(message);
+  return match?.[1];
+}

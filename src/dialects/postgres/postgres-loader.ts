@@ -1,0 +1,165 @@
+// PostgreSQL bulk writes: COPY … FROM STDIN in text format for loads, and batched
+// UPDATE … FROM (VALUES …) for deferred references.
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec } from '../dialect.ts';
+import { rechunkRows } from '../row-chunks.ts';
+import { pickColumns } from '../spec-helpers.ts';
+import { postgresColumnList, postgresParameterType, postgresTableName, quotePostgresIdentifier } from './postgres-ddl.ts';
+
+/** COPY text is handed to the socket in pieces of about this size, and at the end of every batch. */
+const COPY_CHUNK_CHARS = 256 * 1024;
+/** PostgreSQL's limit on bind parameters is 65535; keep well under it. */
+const MAX_UPDATE_PARAMETERS = 30_000;
+const MAX_UPDATE_ROWS = 5_000;
+
+const COPY_SPECIAL = /[\\\n\r\t]/;
+const COPY_SPECIAL_ALL = /[\\\n\r\t]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** Escapes a value for COPY's text format: backslash, newline, carriage return and tab. */
+export function escapeCopyText(text: string): string {
+  return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (special) => COPY_ESCAPES[special]!) : text;
+}
+
+type CopyEncoder = (value: RowValue) => string;
+
+/** How a non-null value of a column is written in COPY text. */
+export function copyEncoder(column: ColumnSpec): CopyEncoder {
+  switch (column.type) {
+    case 'json':
+      return (value) => escapeCopyText(JSON.stringify(value));
+    case 'boolean':
+      return (value) => (value === true ? 't' : value === false ? 'f' : escapeCopyText(String(value)));
+    case 'integer':
+    case 'number':
+      return (value) => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : escapeCopyText(String(value)));
+    case 'datetime':
+      return (value) => (value instanceof Date ? value.toISOString() : escapeCopyText(String(value)));
+    case 'date':
+      return (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : escapeCopyText(String(value)));
+    default:
+      return (value) => escapeCopyText(typeof value === 'string' ? value : String(value));
+  }
+}
+
+/** Encodes batches into COPY text chunks, lazily: the next batch is read only when the stream wants more. */
+async function* encodeCopyText(table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): AsyncGenerator<string> {
+  const encoders = table.columns.map(copyEncoder);
+  const width = encoders.length;
+  let written = 0;
+  let text = '';
+  for await (const batch of batches) {
+    for (const row of batch) {
+      if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
+      for (let index = 0; index < width; index++) {
+        const value = row[index];
+        if (index > 0) text += '\t';
+        text += value === null || value === undefined ? '\\N' : encoders[index]!(value);
+      }
+      text += '\n';
+      if (text.length >= COPY_CHUNK_CHARS) {
+        yield text;
+        text = '';
+      }
+    }
+    if (text.length > 0) {
+      yield text;
+      text = '';
+    }
+    written += batch.length;
+    onBatch?.(written);
+  }
+}
+
+/**
+ * Streams rows through COPY FROM STDIN. `pipeline` writes each chunk and awaits 'drain' whenever
+ * the socket is full, so at most one batch (plus the socket's buffer) is in memory at a time; a
+ * failing source destroys the stream, which sends CopyFail and rolls the COPY back.
+ */
+export async function copyRows(pool: pg.Pool, namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
+  const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN`;
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    const stream = client.query(copyFrom(sql));
+    await pipeline(encodeCopyText(table, batches, onBatch), stream);
+    return stream.rowCount;
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // A connection that failed mid-COPY is not trusted with the next query: discard it.
+    client.release(failure);
+  }
+}
+
+/** A row value as a pg parameter of the column's type. */
+export function postgresParameter(column: ColumnSpec, value: RowValue | undefined): unknown {
+  if (value === null || value === undefined) return null;
+  switch (column.type) {
+    case 'json':
+      return JSON.stringify(value);
+    case 'datetime':
+      return value instanceof Date ? value.toISOString() : value;
+    case 'date':
+      return value instanceof Date ? value.toISOString().slice(0, 10) : value;
+    default:
+      return typeof value === 'bigint' ? value.toString() : value;
+  }
+}
+
+/**
+ * Sets `setColumns` of the rows addressed by `keyColumns`: each row is `[...keys, ...values]`.
+ * One `UPDATE … FROM (VALUES …)` per chunk of rows, all in one transaction.
+ */
+export async function updatePostgresRows(
+  pool: pg.Pool,
+  namespace: string,
+  table: TableSpec,
+  keyColumns: string[],
+  setColumns: string[],
+  batches: RowBatches,
+): Promise<number> {
+  if (keyColumns.length === 0 || setColumns.length === 0) throw new Error('updateRows needs at least one key column and one column to set');
+  const columns = pickColumns(table, [...keyColumns, ...setColumns]);
+  const width = columns.length;
+  const types = columns.map(postgresParameterType);
+  const head =
+    `UPDATE ${postgresTableName(namespace, table.name)} AS t SET ` +
+    setColumns.map((name) => `${quotePostgresIdentifier(name)} = v.${quotePostgresIdentifier(name)}`).join(', ') +
+    ' FROM (VALUES ';
+  const tail =
+    `) AS v (${postgresColumnList([...keyColumns, ...setColumns])}) WHERE ` +
+    keyColumns.map((name) => `t.${quotePostgresIdentifier(name)} = v.${quotePostgresIdentifier(name)}`).join(' AND ');
+  const maxRows = Math.max(1, Math.min(MAX_UPDATE_ROWS, Math.floor(MAX_UPDATE_PARAMETERS / width)));
+
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    let updated = 0;
+    for await (const chunk of rechunkRows(batches, { maxRows })) {
+      const parameters: unknown[] = [];
+      const tuples = chunk.map((row: Row) => {
+        if (row.length !== width) throw new Error(`Update row for "${table.name}" has ${row.length} values, expected ${width}`);
+        const placeholders = columns.map((column, index) => {
+          parameters.push(postgresParameter(column, row[index]));
+          return `$${parameters.length}::${types[index]}`;
+        });
+        return `(${placeholders.join(', ')})`;
+      });
+      const result = await client.query(head + tuples.join(', ') + tail, parameters);
+      updated += result.rowCount ?? 0;
+    }
+    await client.query('COMMIT');
+    return updated;
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release(failure);
+  }
+}
