@@ -1,4 +1,5 @@
-// The `sds` command: team and team-key administration straight against the control-plane database.
+// The `sds` command: team and team-key administration against the control-plane database, and
+// schema-config validation, generation and preview (generation-commands.ts).
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
@@ -6,6 +7,7 @@ import { checkScope } from '../management/team-keys.ts';
 import { ProjectStore } from '../store/projects.ts';
 import { TeamStore } from '../store/teams.ts';
 import { openControlPlane } from '../service.ts';
+import { registerGenerationCommands } from './generation-commands.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -98,6 +100,7 @@ export function buildCli(): Command {
       console.log(`Revoked key ${keyId}.`);
     });
 
+  registerGenerationCommands(program);
   return program;
 }
 

@@ -1,0 +1,160 @@
+// `sds validate`, `sds generate` and `sds preview`: schema configs from files, straight to a database.
+import fs from 'node:fs';
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { SchemaConfig } from '../contract.ts';
+import { dialectFor } from '../dialects/index.ts';
+import { previewRows } from '../generation/generator.ts';
+import { runGeneration, type ProgressEvent } from '../generation/run.ts';
+import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function printIssues(result: ValidationResult, file: string): void {
+  for (const issue of result.errors) console.error(`error   ${issue.path || '/'}  ${issue.message}`);
+  for (const issue of result.warnings) console.error(`warning ${issue.path || '/'}  ${issue.message}`);
+  const verdict = result.valid ? 'valid' : 'invalid';
+  console.error(`${file}: ${verdict} (${result.errors.length} errors, ${result.warnings.length} warnings)`);
+}
+
+/** Reads and validates a config file; throws (after printing every error) when it is invalid. */
+function loadConfigFile(file: string, quiet = false): SchemaConfig {
+  const result = validateConfig(readJson(file));
+  if (!result.valid || (!quiet && result.warnings.length)) printIssues(result, file);
+  if (!result.valid) throw new Error(`${file} is not a valid schema config`);
+  return readJson(file) as SchemaConfig;
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  return number;
+}
+
+function rowCounts(value: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const pair of value.split(',')) {
+    const [entity, count] = pair.split('=');
+    const number = Number(count);
+    if (!entity || !Number.isInteger(number) || number < 0) throw new InvalidArgumentError(`"${pair}" is not entity=count`);
+    counts[entity.trim()] = number;
+  }
+  return counts;
+}
+
+/** Namespace for a config file: sds_<file name>, as an identifier. */
+function defaultNamespace(file: string): string {
+  const base = path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  return `sds_${base || 'data'}`.slice(0, 40);
+}
+
+function progressReporter(): { onProgress: (event: ProgressEvent) => void; stop: () => void } {
+  if (!process.stderr.isTTY) {
+    return {
+      onProgress: (event) => {
+        if (event.type === 'entity.completed') console.error(`${event.entity}: ${event.rowsWritten} rows`);
+      },
+      stop: () => {},
+    };
+  }
+  const bars = new cliProgress.MultiBar(
+    { stream: process.stderr, format: '{entity} [{bar}] {value}/{total} rows', hideCursor: true, clearOnComplete: false },
+    cliProgress.Presets.shades_classic,
+  );
+  const byEntity = new Map<string, cliProgress.SingleBar>();
+  return {
+    onProgress: (event) => {
+      if (event.type === 'phase') return;
+      const bar = byEntity.get(event.entity) ?? bars.create(event.rowsPlanned, 0, { entity: event.entity.padEnd(16) });
+      byEntity.set(event.entity, bar);
+      if (event.type === 'entity.progress') bar.update(event.rowsWritten);
+      if (event.type === 'entity.completed') bar.setTotal(event.rowsWritten), bar.update(event.rowsWritten);
+    },
+    stop: () => bars.stop(),
+  };
+}
+
+export function registerGenerationCommands(program: Command): void {
+  program
+    .command('validate')
+    .argument('<config>', 'schema config file (JSON)')
+    .option('--json', 'print the result as JSON')
+    .description('check a schema config: every error and warning with its JSON pointer')
+    .action((file: string, options: { json?: boolean }) => {
+      const result = validateConfig(readJson(file));
+      if (options.json) console.log(JSON.stringify(result, null, 2));
+      else printIssues(result, file);
+      if (!result.valid) process.exitCode = 1;
+    });
+
+  program
+    .command('generate')
+    .argument('<config>', 'schema config file (JSON)')
+    .requiredOption('--database-url <url>', 'target database: postgres://… or mysql://…')
+    .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
+    .option('--seed <seed>', 'seed (overrides the config)')
+    .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
+    .option('--batch-size <n>', 'rows per batch', positiveInteger)
+    .option('--json', 'print the summary as JSON')
+    .description('create the tables and load generated data into PostgreSQL or MySQL')
+    .action(async (file: string, options: { databaseUrl: string; schema?: string; seed?: string; rows?: Record<string, number>; batchSize?: number; json?: boolean }) => {
+      const config = loadConfigFile(file);
+      const namespace = options.schema ?? defaultNamespace(file);
+      const connection = await dialectFor(options.databaseUrl).connect(options.databaseUrl);
+      const progress = progressReporter();
+      try {
+        const summary = await runGeneration(connection, namespace, config, {
+          seed: options.seed,
+          rowCounts: options.rows,
+          batchSize: options.batchSize,
+          onProgress: progress.onProgress,
+          atomic: true,
+        });
+        progress.stop();
+        if (options.json) {
+          console.log(JSON.stringify(summary, null, 2));
+          return;
+        }
+        for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
+        const seconds = summary.durationMs / 1000;
+        console.table(summary.entities.map((entity) => ({ entity: entity.id, planned: entity.rowsPlanned, inserted: entity.rowsInserted })));
+        console.log(
+          `${summary.rowsInserted} rows into ${namespace} in ${seconds.toFixed(2)} s (${Math.round(summary.rowsInserted / Math.max(seconds, 0.001))} rows/s), seed ${summary.seed}`,
+        );
+      } finally {
+        progress.stop();
+        await connection.close();
+      }
+    });
+
+  program
+    .command('preview')
+    .argument('<config>', 'schema config file (JSON)')
+    .requiredOption('--entity <id>', 'entity to preview')
+    .option('--rows <n>', 'number of rows', positiveInteger, 5)
+    .option('--seed <seed>', 'seed (overrides the config)')
+    .option('--json', 'print JSON instead of a table')
+    .description('print sample rows without a database')
+    .action((file: string, options: { entity: string; rows: number; seed?: string; json?: boolean }) => {
+      const config = loadConfigFile(file, true);
+      if (!config.entities.some((entity) => entity.id === options.entity)) {
+        throw new Error(`no entity "${options.entity}" in ${file} (entities: ${config.entities.map((entity) => entity.id).join(', ')})`);
+      }
+      const rows = previewRows(config, options.entity, options.rows, { seed: options.seed });
+      if (options.json) console.log(JSON.stringify(rows, null, 2));
+      else console.table(rows);
+    });
+}

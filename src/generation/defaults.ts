@@ -1,0 +1,85 @@
+// The program of a field without a strategy: from its type, format, constraints and id. Integer
+// primary keys count up from 1; uuids are deterministic v4; `email`, `city`, `createdAt`… get
+// realistic values (named-defaults.ts); everything else a plain value of its type.
+import type { Field } from './config-types.ts';
+import type { EntityContext, ValueProgram } from './program.ts';
+import type { RandomStream } from './random.ts';
+import { composerProgram, cursorProgram } from './program.ts';
+import { emailText, namedDefault, numericDefault, slugText, urlText } from './named-defaults.ts';
+import { sequenceProgram } from './values/numbers.ts';
+import { booleanProgram, choiceProgram } from './values/choices.ts';
+import { dateRangeProgram, timeProgram } from './values/date-programs.ts';
+import { jsonObject, uuidProgram } from './values/tokens.ts';
+import { paragraphText, wordsText } from './values/strings.ts';
+
+/** Plain strings up to this maxLength are codes (letters and digits) rather than words. */
+const CODE_LENGTH = 10;
+const CODE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export function defaultProgram(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
+  switch (field.type) {
+    case 'uuid':
+      return uuidProgram(stream);
+    case 'enum': {
+      const values = field.values ?? [];
+      const weights = field.weights?.length === values.length ? field.weights : undefined;
+      return { ...choiceProgram(stream, values, weights), typed: true };
+    }
+    case 'boolean':
+      return booleanProgram(stream, field.trueRate ?? 0.5);
+    case 'json':
+      return cursorProgram(stream, jsonObject, true);
+    case 'time':
+      return timeProgram(stream);
+    default:
+      break;
+  }
+  if (field.type === 'integer' && context.entity.primaryKey?.includes(field.id)) return sequenceProgram(1, 1);
+  if (field.type === 'string' && field.format !== undefined && field.format !== 'plain') return formatProgram(context, field, stream);
+  const named = namedDefault(context, field, stream);
+  if (named) return named;
+  switch (field.type) {
+    case 'string':
+      return plainStringProgram(context, field, stream);
+    case 'text':
+      return cursorProgram(stream, (cursor) => paragraphText(context.words.loremWords, cursor, cursor.int(1, 4)));
+    case 'integer':
+      return numericDefault(field, stream, 0, 1000, 0);
+    case 'number':
+      return numericDefault(field, stream, 0, 1000, 2);
+    case 'date':
+    case 'datetime':
+      return dateRangeProgram(stream, field.type, { from: '-1y', to: 'now' }, context.referenceMs, context.plan.timezone, field.weekdaysOnly === true);
+    default:
+      throw new Error(`no default for field type "${field.type}"`);
+  }
+}
+
+function formatProgram(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
+  switch (field.format) {
+    case 'email':
+      return cursorProgram(stream, (cursor) => emailText(cursor, context.words));
+    case 'url':
+      return cursorProgram(stream, (cursor) => urlText(cursor, context.words));
+    case 'slug':
+      return cursorProgram(stream, (cursor) => slugText(cursor, context.words));
+    default:
+      return composerProgram(context, 'phone.number', stream);
+  }
+}
+
+/** Words for roomy fields; for short ones (maxLength ≤ 10), codes of letters and digits that fill the length. */
+function plainStringProgram(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
+  const maxLength = field.maxLength;
+  const room = (maxLength ?? Number.POSITIVE_INFINITY) - (field.prefix?.length ?? 0) - (field.suffix?.length ?? 0);
+  if (room <= CODE_LENGTH) {
+    const longest = Math.max(1, room);
+    const shortest = Math.min(longest, Math.max(1, (field.minLength ?? 0) - (field.prefix?.length ?? 0) - (field.suffix?.length ?? 0), Math.ceil(longest / 2)));
+    return cursorProgram(stream, (cursor) => {
+      let code = '';
+      for (let i = cursor.int(shortest, longest); i > 0; i--) code += CODE_CHARS[cursor.u32() % CODE_CHARS.length];
+      return code;
+    });
+  }
+  return cursorProgram(stream, (cursor) => wordsText(context.words.loremWords, cursor, cursor.int(1, 3)));
+}

@@ -1,0 +1,170 @@
+// Compiles an entity into one closure per field, in dependency order: raw program → emptiness →
+// uniqueness (pool drawn without replacement, joint key combinations, or retries) → the field's
+// type and constraints. Also works out how many rows the entity can have when a unique pool, a
+// one-to-one reference or a composite key has fewer values than planned rows.
+import type { RowValue } from '../dialects/dialect.ts';
+import type { Field } from './config-types.ts';
+import type { EntityContext, FinitePool, ValueProgram } from './program.ts';
+import type { FieldOutput } from './uniqueness.ts';
+import { singleFieldKeys } from './config-check-context.ts';
+import { fieldName } from './program.ts';
+import { createProgram } from './strategies.ts';
+import { referenceSpec } from './references.ts';
+import { valueFinisher } from './coerce.ts';
+import { drawOrder, jointDraw, uniqueByRetries } from './uniqueness.ts';
+import { streamKey } from './random.ts';
+
+export interface CompiledField {
+  index: number;
+  field: Field;
+  generate(row: number, values: readonly RowValue[]): FieldOutput;
+  /** The value depends on the row index alone: it can be recomputed instead of stored. */
+  pure: boolean;
+}
+
+export interface CompiledEntity {
+  /** Fields in the order they are computed (dependencies first); deferred columns are absent. */
+  order: CompiledField[];
+  /** Rows the entity can have (≤ planned). */
+  rowLimit: number;
+  warnings: { path: string; message: string }[];
+}
+
+interface Compiling {
+  index: number;
+  field: Field;
+  program: ValueProgram;
+  unique: boolean;
+  joint?: { draw: NonNullable<ReturnType<typeof jointDraw>>; position: number; pool: FinitePool };
+}
+
+/** Compiles the fields of an entity (`only`: just these field ids, e.g. the deferred ones). */
+export function compileEntity(context: EntityContext, skip: ReadonlySet<string>, only?: ReadonlySet<string>): CompiledEntity {
+  const { entity } = context;
+  const planned = context.plan.rowCount;
+  const keys = singleFieldKeys(entity);
+  const compiling: Compiling[] = [];
+  entity.fields.forEach((field, index) => {
+    if (skip.has(field.id) || (only && !only.has(field.id))) return;
+    const program = createProgram(context, field);
+    if (!program) {
+      const target = referenceSpec(field)!;
+      throw new Error(`${fieldName(context, field)} needs the rows of "${target.entity}": generate that entity first (plan order)`);
+    }
+    const unique = keys.has(field.id) || field.generation?.uniqueValues === true || field.references?.relation === 'one-to-one';
+    compiling.push({ index, field, program, unique });
+  });
+
+  const limits: { size: number; path: string; what: string }[] = [];
+  if (!only) assignJointKeys(context, compiling, skip, limits);
+  const order = compiling.map((item) => compileField(context, item, planned, limits));
+  let rowLimit = planned;
+  for (const limit of limits) rowLimit = Math.min(rowLimit, limit.size);
+  const warnings = limits
+    .filter((limit) => limit.size < planned)
+    .map((limit) => ({
+      path: limit.path,
+      message:
+        limit.size === 0 && limit.what.startsWith('references')
+          ? `${limit.what}, which has no rows; inserted 0 of ${planned} planned rows`
+          : `pool of ${limit.size} ${limit.what} is exhausted after ${limit.size} rows; inserted ${rowLimit} of ${planned} planned rows`,
+    }));
+  return { order: sortByDependencies(order, compiling), rowLimit: only ? planned : rowLimit, warnings: only ? [] : warnings };
+}
+
+function compileField(context: EntityContext, item: Compiling, planned: number, limits: { size: number; path: string; what: string }[]): CompiledField {
+  const { field, program, index } = item;
+  const name = fieldName(context, field);
+  const finish = valueFinisher(field, program, context.stream(field.id, 'pad'), context.plan.timezone, name);
+  const reference = referenceSpec(field);
+  let core: (row: number, values: readonly RowValue[]) => FieldOutput;
+  let pure = !program.deps?.length;
+
+  if (reference && !field.nullable && program.pool?.size === 0) {
+    limits.push({ size: 0, path: context.pointer(index, field.references ? 'references' : 'generation'), what: `references ${reference.entity}.${reference.field}` });
+  }
+  if (item.joint) {
+    const { draw, position, pool } = item.joint;
+    core = (row) => finishRaw(pool.at(draw.indexes(row)[position]!), row, finish);
+  } else if (item.unique && program.pool && !program.distinct) {
+    const pool = program.pool;
+    const order = drawOrder(pool, streamKey(context.plan.seed, context.entity.id, field.id, 'unique'));
+    const size = pool.size;
+    core = (row) => (row < size ? finishRaw(pool.at(order(row)), row, finish) : null);
+    const path = field.generation?.uniqueValues
+      ? context.pointer(index, 'generation', 'uniqueValues')
+      : field.references?.relation === 'one-to-one'
+        ? context.pointer(index, 'references', 'relation')
+        : context.pointer(index);
+    limits.push({ size, path, what: `values for ${name}` });
+  } else if (item.unique && !program.distinct) {
+    core = uniqueByRetries(program, finish, field, planned);
+    pure = false;
+  } else {
+    core = (row, values) => finishRaw(program.at(row, values, 0), row, finish);
+  }
+
+  const emptyRate = field.generation?.emptyRate ?? 0;
+  if (emptyRate <= 0) return { index, field, generate: core, pure };
+  const empty = context.stream(field.id, 'empty');
+  if (field.nullable) return { index, field, pure, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
+  const text = field.type === 'string' || field.type === 'text';
+  const plain = field.format === undefined || field.format === 'plain';
+  if (text && plain && !(field.minLength! > 0) && !item.unique && !item.joint && !reference) {
+    return { index, field, pure, generate: (row, values) => (empty.float(row) < emptyRate ? '' : core(row, values)) };
+  }
+  // A required field that cannot be empty gets a generated value.
+  return { index, field, generate: core, pure };
+}
+
+function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number, tag: string) => RowValue): RowValue {
+  return raw === null || raw === undefined ? null : finish(raw, row, '');
+}
+
+/**
+ * Composite keys (primary key, uniqueKeys, unique indexes of 2+ fields) stay unique by
+ * construction: when every member has a countable pool, rows draw combinations without
+ * replacement; otherwise one open-ended member is made unique on its own.
+ */
+function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: ReadonlySet<string>, limits: { size: number; path: string; what: string }[]): void {
+  const { entity } = context;
+  const groups: { fields: string[]; path: string }[] = [];
+  const at = (...tokens: (string | number)[]) => `/entities/${context.entityIndex}/${tokens.join('/')}`;
+  if ((entity.primaryKey?.length ?? 0) > 1) groups.push({ fields: entity.primaryKey!, path: at('primaryKey') });
+  entity.uniqueKeys?.forEach((fields, i) => groups.push({ fields, path: at('uniqueKeys', i) }));
+  entity.indexes?.forEach((index, i) => index.unique && groups.push({ fields: index.fields, path: at('indexes', i) }));
+  const byId = new Map(compiling.map((item) => [item.field.id, item]));
+  for (const group of groups) {
+    const ids = [...new Set(group.fields)];
+    if (ids.length < 2 || ids.some((id) => skip.has(id) || !byId.has(id))) continue;
+    const members = ids.map((id) => byId.get(id)!);
+    if (members.some((member) => member.unique || member.program.distinct)) continue;
+    const open = members.find((member) => !member.program.pool);
+    if (open || members.some((member) => member.joint)) {
+      const loner = open ?? members.find((member) => !member.joint);
+      if (loner) loner.unique = true;
+      continue;
+    }
+    const pools = members.map((member) => member.program.pool!);
+    const draw = jointDraw(pools, streamKey(context.plan.seed, entity.id, '$key', ids.join(',')));
+    if (!draw) continue; // more combinations than safe integers: collisions are practically impossible
+    members.forEach((member, position) => (member.joint = { draw, position, pool: pools[position]! }));
+    limits.push({ size: draw.size, path: group.path, what: `combinations for ${entity.id}.(${ids.join(', ')})` });
+  }
+}
+
+function sortByDependencies(fields: CompiledField[], compiling: Compiling[]): CompiledField[] {
+  const byIndex = new Map(fields.map((field) => [field.index, field]));
+  const deps = new Map(compiling.map((item) => [item.index, (item.program.deps ?? []).filter((dep) => byIndex.has(dep))]));
+  const done = new Set<number>();
+  const order: CompiledField[] = [];
+  const visit = (index: number, trail: number[]) => {
+    if (done.has(index)) return;
+    if (trail.includes(index)) throw new Error(`fields of an entity need each other's values: ${trail.join(' → ')}`);
+    for (const dep of deps.get(index) ?? []) visit(dep, [...trail, index]);
+    done.add(index);
+    order.push(byIndex.get(index)!);
+  };
+  for (const field of fields) visit(field.index, []);
+  return order;
+}

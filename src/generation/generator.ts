@@ -1,0 +1,255 @@
+// Row streams of a plan: `rows()` yields batches of each entity in plan order, keeping only compact
+// key pools of referenced columns between entities; `deferredUpdates()` then fills the reference
+// columns that had to wait for every row (self references, cycles). Values are pure functions of
+// (seed, entity, field, row), so batch sizes never change the data.
+import type { Row, RowValue } from '../dialects/dialect.ts';
+import type { Entity, SchemaConfig } from './config-types.ts';
+import type { EntityPlan, GenerationOptions, GenerationPlan } from './plan.ts';
+import type { EntityContext, KeyPool } from './program.ts';
+import type { CompiledEntity } from './entity-program.ts';
+import { compileEntity } from './entity-program.ts';
+import { EXHAUSTED } from './uniqueness.ts';
+import { IndexedKeyPool, StoredKeyPool } from './key-pools.ts';
+import { FakerPool } from './faker-pool.ts';
+import { LocaleWords } from './values/words.ts';
+import { RandomStream, streamKey } from './random.ts';
+import { referenceTarget } from './table-spec.ts';
+import { planGeneration } from './plan.ts';
+
+type Issue = { path: string; message: string };
+
+export class DataGenerator {
+  /** Rows actually produced per entity (fewer than planned when a unique pool ran out). */
+  readonly produced = new Map<string, number>();
+  /** Generation-time warnings (exhausted pools…); the plan's own warnings stay in `plan.warnings`. */
+  readonly warnings: Issue[] = [];
+  readonly #entities = new Map<string, { entity: Entity; index: number; plan: EntityPlan }>();
+  readonly #pools = new Map<string, KeyPool>();
+  /** Columns whose values other entities (or deferred updates) need, by entity id. */
+  readonly #needed = new Map<string, Set<string>>();
+  readonly #fakers: FakerPool;
+  readonly #referenceMs: number;
+
+  constructor(config: SchemaConfig, plan: GenerationPlan) {
+    this.#referenceMs = Date.parse(plan.referenceDate);
+    this.#fakers = new FakerPool(this.#referenceMs);
+    config.entities.forEach((entity, index) => {
+      const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
+      if (entityPlan) this.#entities.set(entity.id, { entity, index, plan: entityPlan });
+    });
+    const need = (entity: string, field: string) => this.#needed.set(entity, (this.#needed.get(entity) ?? new Set()).add(field));
+    for (const { entity, plan: entityPlan } of this.#entities.values()) {
+      for (const field of entity.fields) {
+        const target = referenceTarget(field);
+        if (target) need(target.entity, target.field);
+      }
+      if (entityPlan.deferredColumns.length > 0) for (const key of entityPlan.table.primaryKey) need(entity.id, key);
+    }
+  }
+
+  /** Batches of rows of an entity, values in `table.columns` order, deferred columns null. Parents first (plan order). */
+  *rows(entityId: string, batchSize: number): Generator<Row[]> {
+    const { plan } = this.#entry(entityId);
+    const compiled = compileEntity(this.#context(entityId), new Set(plan.deferredColumns));
+    this.warnings.push(...compiled.warnings);
+    const columns = plan.table.columns.length;
+    const needed = this.#needed.get(entityId) ?? new Set<string>();
+    const stored = compiled.order.filter((field) => needed.has(field.field.id) && !this.#indexable(field));
+    const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true)]));
+    const poolIndexes = [...pools.keys()];
+    const poolList = [...pools.values()];
+    const size = Math.max(1, Math.floor(batchSize));
+    let row = 0;
+    try {
+      let batch: Row[] = [];
+      rows: for (; row < compiled.rowLimit; row++) {
+        const values: RowValue[] = new Array<RowValue>(columns).fill(null);
+        for (const field of compiled.order) {
+          const value = field.generate(row, values);
+          if (value === EXHAUSTED) {
+            this.warnings.push({
+              path: `/entities/${this.#entry(entityId).index}/fields/${field.index}`,
+              message: `no unique value left for ${entityId}.${field.field.id} after ${row} rows; inserted ${row} of ${plan.rowCount} planned rows`,
+            });
+            break rows;
+          }
+          values[field.index] = value;
+        }
+        for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
+        batch.push(values);
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    } finally {
+      this.produced.set(entityId, row);
+      this.#publishPools(entityId, compiled, pools, row);
+    }
+  }
+
+  /** After every `rows()`: batches of `[...primaryKeyValues, ...deferredColumnValues]` (rows whose deferred values are all null are left out). */
+  *deferredUpdates(entityId: string, batchSize: number): Generator<Row[]> {
+    const { plan, index } = this.#entry(entityId);
+    if (plan.deferredColumns.length === 0) return;
+    const produced = this.produced.get(entityId);
+    if (produced === undefined) throw new Error(`deferredUpdates("${entityId}") needs rows("${entityId}") first`);
+    const keys = plan.table.primaryKey.map((key) => this.#pools.get(`${entityId}.${key}`));
+    if (keys.length === 0 || keys.some((pool) => !pool)) {
+      this.warnings.push({ path: `/entities/${index}`, message: `${entityId} has no primary key, so its reference columns ${plan.deferredColumns.join(', ')} stay null` });
+      return;
+    }
+    const fields = this.#deferredFields(entityId);
+    const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    const size = Math.max(1, Math.floor(batchSize));
+    let batch: Row[] = [];
+    for (let row = 0; row < produced; row++) {
+      const update: Row = keys.map((pool) => pool!.at(row));
+      let filled = false;
+      for (const field of fields) {
+        const value = field.generate(row, values);
+        const stored = value === EXHAUSTED ? null : value;
+        filled ||= stored !== null;
+        update.push(stored);
+      }
+      if (!filled) continue;
+      batch.push(update);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  /** Deferred column values of the first `count` rows, when every target's keys exist (previews); else undefined. */
+  deferredValues(entityId: string, count: number): RowValue[][] | undefined {
+    const { plan } = this.#entry(entityId);
+    let fields: CompiledEntity['order'];
+    try {
+      fields = this.#deferredFields(entityId);
+    } catch {
+      return undefined;
+    }
+    const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    return Array.from({ length: count }, (_, row) =>
+      fields.map((field) => {
+        const value = field.generate(row, values);
+        return value === EXHAUSTED ? null : value;
+      }),
+    );
+  }
+
+  /** Declares an entity generated without producing its rows: its needed columns must be recomputable (previews). */
+  assumeGenerated(entityId: string): boolean {
+    const compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns));
+    const needed = this.#needed.get(entityId) ?? new Set<string>();
+    if (compiled.order.some((field) => needed.has(field.field.id) && !this.#indexable(field))) return false;
+    this.produced.set(entityId, compiled.rowLimit);
+    this.#publishPools(entityId, compiled, new Map(), compiled.rowLimit);
+    return true;
+  }
+
+  /** The deferred columns' programs, in `deferredColumns` order; throws while a target has no key pool. */
+  #deferredFields(entityId: string): CompiledEntity['order'] {
+    const { plan } = this.#entry(entityId);
+    const compiled = compileEntity(this.#context(entityId), new Set(), new Set(plan.deferredColumns));
+    return plan.deferredColumns.map((id) => compiled.order.find((field) => field.field.id === id)!);
+  }
+
+  #indexable(field: CompiledEntity['order'][number]): boolean {
+    return field.pure && !(field.field.nullable && (field.field.generation?.emptyRate ?? 0) > 0);
+  }
+
+  #publishPools(entityId: string, compiled: CompiledEntity, stored: Map<number, StoredKeyPool>, produced: number): void {
+    const needed = this.#needed.get(entityId) ?? new Set<string>();
+    const none: RowValue[] = [];
+    for (const field of compiled.order) {
+      if (!needed.has(field.field.id)) continue;
+      const pool = stored.get(field.index) ?? new IndexedKeyPool(produced, (row) => field.generate(row, none) as RowValue);
+      this.#pools.set(`${entityId}.${field.field.id}`, pool);
+    }
+  }
+
+  #entry(entityId: string) {
+    const entry = this.#entities.get(entityId);
+    if (!entry) throw new Error(`the plan has no entity "${entityId}"`);
+    return entry;
+  }
+
+  #context(entityId: string): EntityContext {
+    const { entity, index, plan } = this.#entry(entityId);
+    const streams = new Map<string, RandomStream>();
+    return {
+      entity,
+      entityIndex: index,
+      plan,
+      referenceMs: this.#referenceMs,
+      fakers: this.#fakers,
+      words: LocaleWords.of(plan.locale),
+      stream: (fieldId, purpose) => {
+        const key = `${fieldId}\u0000${purpose}`;
+        let stream = streams.get(key);
+        if (!stream) streams.set(key, (stream = new RandomStream(streamKey(plan.seed, entity.id, fieldId, purpose))));
+        return stream;
+      },
+      fieldIndex: (fieldId) => entity.fields.findIndex((field) => field.id === fieldId),
+      keyPool: (parent, field) => this.#pools.get(`${parent}.${field}`),
+      pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
+    };
+  }
+}
+
+/**
+ * The first `count` rows of an entity as objects (what `sds preview` shows), exactly as a full
+ * generation produces them. Its ancestors are generated first, or only declared when their keys
+ * can be recomputed; deferred references are shown filled when their targets' keys can be.
+ */
+export function previewRows(config: SchemaConfig, entityId: string, count: number, options: GenerationOptions = {}): Record<string, unknown>[] {
+  const plan = planGeneration(config, options);
+  const target = plan.entities.find((entity) => entity.id === entityId);
+  if (!target) throw new Error(`the config has no entity "${entityId}"`);
+  const wanted = Math.max(0, Math.floor(count));
+  const position = plan.entities.indexOf(target);
+  const ancestors = ancestorsOf(config, entityId);
+  const generator = new DataGenerator(config, plan);
+  plan.entities.forEach((entity, i) => {
+    if (!ancestors.has(entity.id) || entity.id === entityId || generator.assumeGenerated(entity.id) || i > position) return;
+    for (const batch of generator.rows(entity.id, 1000)) void batch;
+  });
+  const rows: Row[] = [];
+  if (wanted > 0) {
+    for (const batch of generator.rows(entityId, wanted)) {
+      rows.push(...batch.slice(0, wanted - rows.length));
+      if (rows.length >= wanted) break;
+    }
+  }
+  const deferred = target.deferredColumns.map((id) => target.table.columns.findIndex((column) => column.name === id));
+  if (deferred.length > 0) {
+    const filler = new DataGenerator(config, plan);
+    if (plan.entities.every((entity) => !ancestors.has(entity.id) || filler.assumeGenerated(entity.id))) {
+      const values = filler.deferredValues(entityId, rows.length);
+      values?.forEach((update, row) => deferred.forEach((column, i) => (rows[row]![column] = update[i]!)));
+    }
+  }
+  return rows.map((row) => Object.fromEntries(target.table.columns.map((column, i) => [column.name, row[i]])));
+}
+
+/** The entity and every entity it takes values from, directly or through others. */
+function ancestorsOf(config: SchemaConfig, entityId: string): Set<string> {
+  const found = new Set<string>([entityId]);
+  const queue = [entityId];
+  while (queue.length > 0) {
+    const id = queue.shift();
+    const entity = config.entities.find((candidate) => candidate.id === id);
+    for (const field of entity?.fields ?? []) {
+      const parent = referenceTarget(field)?.entity;
+      if (parent !== undefined && !found.has(parent)) {
+        found.add(parent);
+        queue.push(parent);
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,134 @@
+// The generation plan of a config: seeds, row counts, reference date, insert order (parents first),
+// table specs, and the reference columns that must wait until every row exists (cycles, self references).
+import type { TableSpec } from '../dialects/dialect.ts';
+import type { Entity, SchemaConfig } from './config-types.ts';
+import { entityOrder, referenceEdges, resolveRowCount } from './config-graph.ts';
+import { normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
+import { buildTableSpec, integerFieldIsBig, referenceTarget } from './table-spec.ts';
+import { RandomStream, streamKey } from './random.ts';
+
+/** Version of the generator, recorded in each job: same version + seed + config → same rows. */
+export const GENERATOR_VERSION = '1.0.0+faker-10.6.0';
+
+/** Seed used when neither the options, the entity nor the config's defaults set one. */
+export const DEFAULT_SEED = 'sds';
+
+export interface GenerationOptions {
+  /** Overrides every seed of the config. */
+  seed?: string | number;
+  /** Row counts by entity id; they win over the config's `rowCount`. */
+  rowCounts?: Record<string, number>;
+  /** ISO date or datetime that relative dateRange bounds (`now`, `-30d`) count from; default today's UTC midnight. */
+  referenceDate?: string;
+}
+
+export interface EntityPlan {
+  id: string;
+  table: TableSpec;
+  rowCount: number;
+  /** Nullable reference columns inserted as null and filled by `deferredUpdates` once every row exists. */
+  deferredColumns: string[];
+  /** Seed of this entity's values: options.seed > entity seed > defaults' seed > 'sds'. */
+  seed: string;
+  /** Faker locale (normalised, e.g. `en_US`) and IANA time zone of this entity. */
+  locale: string;
+  timezone: string;
+}
+
+export interface GenerationPlan {
+  seed: string;
+  /** ISO datetime (UTC) standing for `now`. */
+  referenceDate: string;
+  generatorVersion: string;
+  /** Insert order: parents first. */
+  entities: EntityPlan[];
+  warnings: { path: string; message: string }[];
+}
+
+/** Plans the generation of a valid config (see `validateConfig`); throws on a reference it cannot satisfy. */
+export function planGeneration(config: SchemaConfig, options: GenerationOptions = {}): GenerationPlan {
+  const warnings: GenerationPlan['warnings'] = [];
+  const defaults = config.generationDefaults;
+  const seed = String(options.seed ?? defaults?.seed ?? DEFAULT_SEED);
+  const referenceDate = resolveReferenceDate(options.referenceDate);
+  const entities = new Map(config.entities.map((entity, index) => [entity.id, { entity, index }]));
+
+  for (const [id, count] of Object.entries(options.rowCounts ?? {})) {
+    if (!entities.has(id)) warnings.push({ path: '/entities', message: `rowCounts names unknown entity "${id}"; it is ignored` });
+    else if (!Number.isSafeInteger(count) || count < 0) {
+      warnings.push({ path: '/entities', message: `rowCounts.${id} is ${count}, not an integer ≥ 0; the config's rowCount is used` });
+    }
+  }
+
+  const order = entityOrder(config);
+  const position = new Map(order.map((id, i) => [id, i]));
+  const deferred = new Map<string, string[]>();
+  for (const edge of referenceEdges(config)) {
+    if ((position.get(edge.target.entity) ?? -1) < (position.get(edge.entity) ?? -1)) continue;
+    if (!edge.nullable) {
+      throw new Error(`${edge.entity}.${edge.field} closes a reference cycle but is not nullable, so it cannot be filled after insert`);
+    }
+    deferred.set(edge.entity, [...(deferred.get(edge.entity) ?? []), edge.field]);
+  }
+
+  const seeds = new Map(config.entities.map((entity) => [entity.id, String(options.seed ?? entity.generation?.seed ?? defaults?.seed ?? DEFAULT_SEED)]));
+  const rowCounts = new Map(config.entities.map((entity) => [entity.id, plannedRowCount(entity, config, options, seeds.get(entity.id)!)]));
+  const big = new Map<string, boolean>();
+  const isBig = (entityId: string, fieldId: string): boolean => {
+    const key = `${entityId}.${fieldId}`;
+    if (big.has(key)) return big.get(key)!;
+    big.set(key, false); // a reference cycle of integer keys ends here
+    const entity = entities.get(entityId)?.entity;
+    const field = entity?.fields.find((candidate) => candidate.id === fieldId);
+    let result = false;
+    if (entity && field?.type === 'integer') {
+      const target = referenceTarget(field);
+      result = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCounts.get(entityId) ?? 0);
+    }
+    big.set(key, result);
+    return result;
+  };
+
+  const plans = order.flatMap((id): EntityPlan[] => {
+    const found = entities.get(id);
+    if (!found) return [];
+    const { entity } = found;
+    const generation = entity.generation;
+    return [
+      {
+        id,
+        table: buildTableSpec(entity, rowCounts.get(id)!, isBig),
+        rowCount: rowCounts.get(id)!,
+        deferredColumns: entity.fields.filter((field) => deferred.get(id)?.includes(field.id)).map((field) => field.id),
+        seed: seeds.get(id)!,
+        locale: fakerLocale(generation?.locale ?? defaults?.locale ?? 'en'),
+        timezone: normalizeTimeZone(generation?.timezone ?? defaults?.timezone ?? 'UTC') ?? 'UTC',
+      },
+    ];
+  });
+  return { seed, referenceDate, generatorVersion: GENERATOR_VERSION, entities: plans, warnings };
+}
+
+function plannedRowCount(entity: Entity, config: SchemaConfig, options: GenerationOptions, seed: string): number {
+  const override = options.rowCounts?.[entity.id];
+  if (override !== undefined && Number.isSafeInteger(override) && override >= 0) return override;
+  const { min, max } = resolveRowCount(entity, config.generationDefaults);
+  if (min >= max) return min;
+  return new RandomStream(streamKey(seed, entity.id, '$rowCount')).int(0, 0, min, max);
+}
+
+/** The faker locale a config names (`en-US` → `en_US`); else its language (`de-DE` → `de`); else `en`. */
+function fakerLocale(locale: string): string {
+  return normalizeLocale(locale) ?? normalizeLocale(locale.split(/[-_]/)[0] ?? '') ?? 'en';
+}
+
+/** `referenceDate` as a full ISO datetime; today's UTC midnight when absent. */
+export function resolveReferenceDate(referenceDate: string | undefined): string {
+  if (referenceDate === undefined) {
+    const now = new Date();
+    return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+  }
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(referenceDate) ? `${referenceDate}T00:00:00Z` : referenceDate);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`referenceDate "${referenceDate}" is not an ISO date or datetime`);
+  return date.toISOString();
+}

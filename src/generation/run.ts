@@ -1,0 +1,120 @@
+// Runs a generation into a target: plan → create tables → stream each entity's rows in dependency
+// order → fill deferred (self and cyclic) references → keys, indexes and foreign keys → optional
+// atomic swap into the live namespace. Used by the CLI now and by generation jobs.
+import type { SchemaConfig } from '../contract.ts';
+import type { TargetConnection } from '../dialects/dialect.ts';
+import { DataGenerator } from './generator.ts';
+import { planGeneration, type GenerationOptions } from './plan.ts';
+
+export const DEFAULT_BATCH_SIZE = 5_000;
+
+export type ProgressEvent =
+  | { type: 'entity.started'; entity: string; rowsPlanned: number }
+  | { type: 'entity.progress'; entity: string; rowsPlanned: number; rowsWritten: number }
+  | { type: 'entity.completed'; entity: string; rowsPlanned: number; rowsWritten: number }
+  | { type: 'phase'; phase: 'tables' | 'references' | 'constraints' | 'swap' };
+
+export interface RunOptions extends GenerationOptions {
+  batchSize?: number;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Checked between batches: an aborted run stops at the next batch and throws. */
+  signal?: AbortSignal;
+  /**
+   * Build in a staging namespace and swap it in at the end, so readers of `namespace` see the old
+   * data or the new, never a partial load (a failed run leaves the old data in place).
+   */
+  atomic?: boolean;
+}
+
+export interface GenerationSummary {
+  namespace: string;
+  seed: string;
+  referenceDate: string;
+  generatorVersion: string;
+  entities: { id: string; rowsPlanned: number; rowsInserted: number }[];
+  rowsPlanned: number;
+  rowsInserted: number;
+  warnings: { path: string; message: string }[];
+  durationMs: number;
+}
+
+/** Namespaces sds must never replace: they belong to the database server or to other users. */
+const PROTECTED = /^(public|information_schema|pg_.*|mysql|performance_schema|sys)$/i;
+
+export function stagingNamespace(namespace: string): string {
+  return `${namespace.slice(0, 50)}__next`;
+}
+
+export async function runGeneration(
+  connection: TargetConnection,
+  namespace: string,
+  config: SchemaConfig,
+  options: RunOptions = {},
+): Promise<GenerationSummary> {
+  if (PROTECTED.test(namespace)) {
+    throw new Error(`refusing to generate into "${namespace}": sds replaces its namespace, so it must be one of its own (e.g. sds_blog)`);
+  }
+  const started = performance.now();
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const emit = options.onProgress ?? (() => {});
+  const plan = planGeneration(config, options);
+  const generator = new DataGenerator(config, plan);
+  const target = options.atomic ? stagingNamespace(namespace) : namespace;
+  const tables = plan.entities.map((entity) => entity.table);
+
+  try {
+    emit({ type: 'phase', phase: 'tables' });
+    await connection.recreateNamespace(target);
+    await connection.createTables(target, tables);
+
+    const entities: GenerationSummary['entities'] = [];
+    for (const entity of plan.entities) {
+      options.signal?.throwIfAborted();
+      emit({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
+      const rowsInserted = await connection.loadRows(target, entity.table, abortable(generator.rows(entity.id, batchSize), options.signal), (written) =>
+        emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written }),
+      );
+      emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
+      entities.push({ id: entity.id, rowsPlanned: entity.rowCount, rowsInserted });
+    }
+
+    const deferred = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
+    if (deferred.length) emit({ type: 'phase', phase: 'references' });
+    for (const entity of deferred) {
+      options.signal?.throwIfAborted();
+      const updates = abortable(generator.deferredUpdates(entity.id, batchSize), options.signal);
+      await connection.updateRows(target, entity.table, entity.table.primaryKey, entity.deferredColumns, updates);
+    }
+
+    emit({ type: 'phase', phase: 'constraints' });
+    await connection.finalizeTables(target, tables);
+    if (options.atomic) {
+      options.signal?.throwIfAborted();
+      emit({ type: 'phase', phase: 'swap' });
+      await connection.swapNamespaces(target, namespace);
+    }
+
+    return {
+      namespace,
+      seed: plan.seed,
+      referenceDate: plan.referenceDate,
+      generatorVersion: plan.generatorVersion,
+      entities,
+      rowsPlanned: entities.reduce((sum, entity) => sum + entity.rowsPlanned, 0),
+      rowsInserted: entities.reduce((sum, entity) => sum + entity.rowsInserted, 0),
+      warnings: [...plan.warnings, ...generator.warnings],
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    // A failed atomic run leaves the live namespace untouched; its half-built staging goes.
+    if (options.atomic) await connection.dropNamespace(target).catch(() => {});
+    throw error;
+  }
+}
+
+function* abortable<T>(batches: Iterable<T>, signal: AbortSignal | undefined): Generator<T> {
+  for (const batch of batches) {
+    signal?.throwIfAborted();
+    yield batch;
+  }
+}

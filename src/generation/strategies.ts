@@ -1,0 +1,80 @@
+// The value program of a field: its strategy (every kind of the JSON Schema), its reference, or
+// a default from type, format and id.
+import type { Field, Strategy } from './config-types.ts';
+import type { EntityContext, ValueProgram } from './program.ts';
+import type { RandomStream } from './random.ts';
+import type { RandomCursor } from './random.ts';
+import type { LocaleWords } from './values/words.ts';
+import { cursorProgram, fakerProgram } from './program.ts';
+import { emailText, slugText, urlText, usernameText } from './named-defaults.ts';
+import { defaultProgram } from './defaults.ts';
+import { referenceProgram, referenceSpec } from './references.ts';
+import { templateProgram } from './templates.ts';
+import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
+import { booleanProgram, choiceProgram } from './values/choices.ts';
+import { dateRangeProgram } from './values/date-programs.ts';
+
+const FAST_FAKER: Record<string, (cursor: RandomCursor, words: LocaleWords) => string> = {
+  'internet.email': emailText,
+  'internet.username': usernameText,
+  'internet.url': urlText,
+  'lorem.slug': slugText,
+};
+
+/** Defaults of dateRange bounds, as the JSON Schema describes them. */
+const DATE_RANGE = { from: '-1y', to: 'now' };
+
+/**
+ * The raw program of a field. Reference fields need their parent's key pool: `null` when it does
+ * not exist yet (a deferred reference, compiled again once every row exists).
+ */
+export function createProgram(context: EntityContext, field: Field): ValueProgram | null {
+  const stream = context.stream(field.id, 'value');
+  const reference = referenceSpec(field);
+  if (reference) {
+    const parents = context.keyPool(reference.entity, reference.field);
+    return parents ? referenceProgram(reference, parents, stream, reference.entity === context.entity.id) : null;
+  }
+  const strategy = field.generation?.strategy;
+  return strategy ? strategyProgram(context, field, strategy, stream) : defaultProgram(context, field, stream);
+}
+
+function strategyProgram(context: EntityContext, field: Field, strategy: Strategy, stream: RandomStream): ValueProgram {
+  switch (strategy.kind) {
+    case 'literal':
+      return constantProgram(strategy.value);
+    case 'sequence':
+      return sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
+    case 'randomInt':
+      return randomIntProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
+    case 'randomFloat':
+      return randomFloatProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000, strategy.precision ?? field.precision ?? 2);
+    case 'randomBoolean':
+      return booleanProgram(stream, strategy.trueRate ?? field.trueRate ?? 0.5);
+    case 'weightedChoice':
+      return choiceProgram(
+        stream,
+        strategy.choices.map((choice) => choice.value),
+        strategy.choices.map((choice) => choice.weight),
+      );
+    case 'faker': {
+      // Same shape of value as faker's, composed from the locale's data without faker's overhead.
+      const fast = (strategy.args ?? []).length === 0 ? FAST_FAKER[strategy.method] : undefined;
+      if (fast) return cursorProgram(stream, (cursor) => fast(cursor, context.words));
+      return fakerProgram(context, strategy.method, strategy.args ?? [], stream);
+    }
+    case 'template':
+      return templateProgram(context, strategy.template, stream);
+    case 'dateRange':
+      return dateRangeProgram(
+        stream,
+        field.type,
+        { from: strategy.from ?? DATE_RANGE.from, to: strategy.to ?? DATE_RANGE.to },
+        context.referenceMs,
+        context.plan.timezone,
+        field.weekdaysOnly === true,
+      );
+    case 'reference':
+      throw new Error('reference strategies are compiled by createProgram');
+  }
+}

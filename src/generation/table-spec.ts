@@ -1,0 +1,111 @@
+// Table specs of entities: columns in config order, primary key, unique keys and indexes with
+// deterministic names of at most 63 characters, and foreign keys from `references`.
+import type { ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../dialects/dialect.ts';
+import type { Entity, Field } from './config-types.ts';
+import { hashString } from './random.ts';
+
+const MAX_IDENTIFIER = 63;
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * The table of an entity. `rowCount` bounds sequences; `bigFields` names integer fields of other
+ * entities that are bigint (a reference takes its target's width).
+ */
+export function buildTableSpec(entity: Entity, rowCount: number, isBig: (entity: string, field: string) => boolean): TableSpec {
+  const columns = entity.fields.map((field) => columnSpec(entity, field, rowCount, isBig));
+  const primaryKey = entity.primaryKey ? [...entity.primaryKey] : [];
+  return { name: entity.id, columns, primaryKey, indexes: indexSpecs(entity, primaryKey), foreignKeys: foreignKeySpecs(entity) };
+}
+
+function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (entity: string, field: string) => boolean): ColumnSpec {
+  const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true };
+  if (field.type === 'string' && field.maxLength !== undefined) column.maxLength = field.maxLength;
+  if (field.type === 'number' && field.precision !== undefined) column.precision = field.precision;
+  if (field.type === 'enum') column.values = [...(field.values ?? [])];
+  if (field.type === 'integer') {
+    const target = referenceTarget(field);
+    const big = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCount);
+    if (big) column.big = true;
+  }
+  return column;
+}
+
+/** The entity and field a field takes its values from, through `references` or a reference strategy. */
+export function referenceTarget(field: Field): { entity: string; field: string } | undefined {
+  const strategy = field.generation?.strategy;
+  return field.references ?? (strategy?.kind === 'reference' ? strategy : undefined);
+}
+
+/** Whether values of an integer field (not a reference) may leave the 32-bit range. */
+export function integerFieldIsBig(entity: Entity, field: Field, rowCount: number): boolean {
+  const outside = (...values: number[]) => values.some((value) => value < INT32_MIN || value > INT32_MAX);
+  if (field.min !== undefined && field.max !== undefined) return outside(field.min, field.max);
+  const strategy = field.generation?.strategy;
+  switch (strategy?.kind) {
+    case 'sequence': {
+      const start = strategy.start ?? 1;
+      return outside(start, start + Math.max(0, rowCount - 1) * (strategy.step ?? 1));
+    }
+    case 'randomInt':
+      return outside(strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
+    case 'literal':
+      return typeof strategy.value === 'number' && outside(strategy.value);
+    case 'weightedChoice':
+      return strategy.choices.some((choice) => typeof choice.value === 'number' && outside(choice.value));
+    case 'faker':
+      // faker.number.int() reaches Number.MAX_SAFE_INTEGER unless the field bounds it.
+      return field.min === undefined && field.max === undefined ? true : outside(field.min ?? 0, field.max ?? 0);
+    case undefined:
+      if (entity.primaryKey?.includes(field.id)) return outside(rowCount);
+      return outside(field.min ?? 0, field.max ?? 0);
+    default:
+      return false;
+  }
+}
+
+function indexSpecs(entity: Entity, primaryKey: string[]): IndexSpec[] {
+  const specs: IndexSpec[] = [];
+  const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((column, i) => column === b[i]);
+  const add = (name: string, columns: string[], unique: boolean) => {
+    if (unique && sameColumns(columns, primaryKey)) return;
+    if (specs.some((spec) => spec.unique === unique && sameColumns(spec.columns, columns))) return;
+    let unused = name;
+    for (let n = 2; specs.some((spec) => spec.name === unused); n++) unused = constraintName(`${name}${n}`, '');
+    specs.push({ name: unused, columns: [...columns], unique });
+  };
+  for (const columns of entity.uniqueKeys ?? []) add(constraintName(`${entity.id}_${columns.join('_')}`, 'key'), columns, true);
+  for (const index of entity.indexes ?? []) {
+    const unique = index.unique === true;
+    add(index.id ?? constraintName(`${entity.id}_${index.fields.join('_')}`, unique ? 'key' : 'idx'), index.fields, unique);
+  }
+  return specs;
+}
+
+function foreignKeySpecs(entity: Entity): ForeignKeySpec[] {
+  return entity.fields.flatMap((field) => {
+    const reference = field.references;
+    if (!reference) return [];
+    return [
+      {
+        name: constraintName(`${entity.id}_${field.id}`, 'fkey'),
+        columns: [field.id],
+        references: { table: reference.entity, columns: [reference.field] },
+        onDelete: reference.onDelete ?? 'restrict',
+        onUpdate: reference.onUpdate ?? 'restrict',
+      },
+    ];
+  });
+}
+
+/**
+ * `${base}_${suffix}`, or when longer than 63 characters, the base cut short plus a hash of the
+ * whole name, so distinct long names stay distinct and the same name is always chosen.
+ */
+export function constraintName(base: string, suffix: string): string {
+  const name = suffix ? `${base}_${suffix}` : base;
+  if (name.length <= MAX_IDENTIFIER) return name;
+  const hash = hashString(name).toString(36).padStart(7, '0');
+  const tail = suffix ? `_${hash}_${suffix}` : `_${hash}`;
+  return `${base.slice(0, MAX_IDENTIFIER - tail.length)}${tail}`;
+}

@@ -1,0 +1,129 @@
+// Calendar arithmetic and formatting without Date objects in hot paths: day numbers (days since
+// 1970-01-01), cached 'YYYY-MM-DD' strings, hand-built ISO datetimes, time-zone offsets cached per
+// quarter hour, and weekday enumeration (Monday to Friday).
+
+export const DAY_MS = 86_400_000;
+const QUARTER_HOUR_MS = 900_000;
+const CACHE_LIMIT = 100_000;
+
+const PAD2 = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+const PAD3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+const dayStrings = new Map<number, string>();
+
+/** 'YYYY-MM-DD' of a day number (proleptic Gregorian; Howard Hinnant's civil_from_days). */
+export function formatDay(day: number): string {
+  let text = dayStrings.get(day);
+  if (text !== undefined) return text;
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  text = `${String(y).padStart(4, '0')}-${PAD2[m]}-${PAD2[d]}`;
+  if (dayStrings.size >= CACHE_LIMIT) dayStrings.clear();
+  dayStrings.set(day, text);
+  return text;
+}
+
+/** Day number of 'YYYY-MM-DD' (or the date part of an ISO datetime). */
+export function parseDay(text: string): number {
+  return Math.floor(Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10))) / DAY_MS);
+}
+
+/** 'YYYY-MM-DDTHH:mm:ss.sssZ' of an instant, as `Date#toISOString` gives for years 0–9999. */
+export function formatInstant(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  let rest = ms - day * DAY_MS;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  return `${formatDay(day)}T${PAD2[hours]}:${PAD2[minutes]}:${PAD2[seconds]}.${PAD3[rest - seconds * 1000]}Z`;
+}
+
+/** 'HH:mm:ss' of a second of the day (0–86399). */
+export function formatTimeOfDay(second: number): string {
+  const hours = Math.floor(second / 3600);
+  const minutes = Math.floor((second % 3600) / 60);
+  return `${PAD2[hours]}:${PAD2[minutes]}:${PAD2[second % 60]}`;
+}
+
+/** Day of the week of a day number, Monday = 0 … Sunday = 6 (1970-01-01 was a Thursday). */
+export function weekdayOf(day: number): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+// Weekdays counted from Monday 1969-12-29 (day -3): the ordinal of the first weekday ≥ `day`.
+function weekdaysBefore(day: number): number {
+  const offset = day + 3;
+  const weeks = Math.floor(offset / 7);
+  return weeks * 5 + Math.min(offset - weeks * 7, 5);
+}
+
+function weekdayAt(ordinal: number): number {
+  const weeks = Math.floor(ordinal / 5);
+  return weeks * 7 + (ordinal - weeks * 5) - 3;
+}
+
+/** The days of [fromDay, toDay] (all, or Monday to Friday only) as an indexable list. */
+export interface DayList {
+  size: number;
+  at(index: number): number;
+}
+
+export function dayList(fromDay: number, toDay: number, weekdaysOnly: boolean): DayList {
+  if (!weekdaysOnly) return { size: Math.max(0, toDay - fromDay + 1), at: (index) => fromDay + index };
+  const first = weekdaysBefore(fromDay);
+  return { size: Math.max(0, weekdaysBefore(toDay + 1) - first), at: (index) => weekdayAt(first + index) };
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, Map<number, number>>();
+
+/** Offset of a time zone from UTC at an instant, in milliseconds (Europe/Berlin in summer: 7 200 000). */
+export function zoneOffset(zone: string, ms: number): number {
+  if (zone === 'UTC' || zone === 'Etc/UTC' || zone === 'GMT' || zone === 'Etc/GMT') return 0;
+  let cache = offsets.get(zone);
+  if (!cache) offsets.set(zone, (cache = new Map()));
+  const bucket = Math.floor(ms / QUARTER_HOUR_MS);
+  let offset = cache.get(bucket);
+  if (offset !== undefined) return offset;
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, formatter);
+  }
+  const at = bucket * QUARTER_HOUR_MS;
+  const parts: Record<string, number> = {};
+  for (const part of formatter.formatToParts(new Date(at))) parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  offset = wall - at;
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(bucket, offset);
+  return offset;
+}
+
+/** Day number of the local date of an instant in a time zone. */
+export function localDay(ms: number, zone: string): number {
+  return Math.floor((ms + zoneOffset(zone, ms)) / DAY_MS);
+}
+
+/** The instant at which the wall clock of a time zone shows `wallMs` (read as if UTC). */
+export function wallToInstant(wallMs: number, zone: string): number {
+  const guess = wallMs - zoneOffset(zone, wallMs);
+  return wallMs - zoneOffset(zone, guess);
+}

@@ -1,0 +1,84 @@
+// Numeric programs: uniform integers, floats rounded to a precision (drawn as integers of
+// 10^-precision so bounds and decimals always hold), sequences; and the clamp/round applied to
+// numbers from other sources (faker, literals, choices).
+import type { Field } from '../config-types.ts';
+import type { FinitePool, ValueProgram } from '../program.ts';
+import type { RandomStream } from '../random.ts';
+
+/** Uniform integers in [min, max]; its pool is the whole range. */
+export function randomIntProgram(stream: RandomStream, min: number, max: number): ValueProgram {
+  const low = Math.ceil(Math.min(min, max));
+  const high = Math.floor(Math.max(min, max));
+  if (high < low) return constantProgram(Math.round(min));
+  return {
+    at: (row, _values, attempt) => stream.int(row, attempt, low, high),
+    pool: { size: high - low + 1, at: (index) => low + index },
+    typed: true,
+  };
+}
+
+/** Uniform numbers in [min, max] with `precision` decimals; its pool is every such number. */
+export function randomFloatProgram(stream: RandomStream, min: number, max: number, precision: number): ValueProgram {
+  const scale = 10 ** precision;
+  const low = Math.ceil(Math.min(min, max) * scale - 1e-9);
+  const high = Math.floor(Math.max(min, max) * scale + 1e-9);
+  if (high < low) return constantProgram(roundTo(min, precision));
+  if (high - low > Number.MAX_SAFE_INTEGER / 2) {
+    // Too many steps to count: draw a double and round it.
+    return { at: (row, _values, attempt) => clampRound(min + stream.float53(row, attempt) * (max - min), min, max, precision), typed: true };
+  }
+  // An integer divided by a power of ten is the double nearest the decimal, so no rounding is needed.
+  const value = (step: number) => step / scale;
+  return {
+    at: (row, _values, attempt) => value(stream.int(row, attempt, low, high)),
+    pool: { size: high - low + 1, at: (index) => value(low + index) },
+    typed: true,
+  };
+}
+
+/** start, start + step, start + 2·step… (row i gets start + i·step). */
+export function sequenceProgram(start: number, step: number): ValueProgram {
+  const exact = Number.isInteger(start) && Number.isInteger(step);
+  return {
+    at: exact ? (row) => start + row * step : (row) => roundTo(start + row * step, 10),
+    typed: true,
+    distinct: step !== 0,
+  };
+}
+
+export function constantProgram(value: unknown): ValueProgram {
+  const pool: FinitePool = { size: 1, at: () => value };
+  return { at: () => value, pool };
+}
+
+/** Rounds half away from zero to `precision` decimals, without binary drift (1.005 → 1.01). */
+export function roundTo(value: number, precision: number): number {
+  if (!Number.isFinite(value)) return value;
+  if (precision === 0) return value < 0 ? -Math.round(-value) : Math.round(value);
+  const rounded = Number(`${Math.round(Number(`${Math.abs(value)}e${precision}`))}e-${precision}`);
+  return value < 0 ? -rounded : rounded;
+}
+
+function clampRound(value: number, min: number, max: number, precision: number | undefined): number {
+  let result = precision === undefined ? value : roundTo(value, precision);
+  if (result < min) result = precision === undefined ? min : Math.ceil(min * 10 ** precision - 1e-9) / 10 ** precision;
+  if (result > max) result = precision === undefined ? max : Math.floor(max * 10 ** precision + 1e-9) / 10 ** precision;
+  return result;
+}
+
+/**
+ * Converts a value from an untyped source (faker, literal, choice, template) to an integer or
+ * number of the field: parsed, rounded to its precision (integers: 0), kept within min and max.
+ * Values that are not numbers become `fallback`.
+ */
+export function numberFinisher(field: Field): (value: unknown, fallback: number) => number {
+  const integer = field.type === 'integer';
+  const precision = integer ? 0 : field.precision;
+  const min = field.min ?? Number.NEGATIVE_INFINITY;
+  const max = field.max ?? Number.POSITIVE_INFINITY;
+  return (value, fallback) => {
+    const number = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : Number(value);
+    if (!Number.isFinite(number)) return clampRound(fallback, min, max, precision);
+    return clampRound(number, min, max, precision);
+  };
+}
