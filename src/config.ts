@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body. */
   bodyLimit: string;
+  /** Run generation jobs in this process (`SDS_WORKER=false` makes an API-only instance). */
+  runWorker: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : nodeEnv === 'development' || nodeEnv === 'test',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimit: env.SDS_BODY_LIMIT ?? '1mb',
+    runWorker: env.SDS_WORKER !== 'false' && env.SDS_WORKER !== '0',
   };
 }
 

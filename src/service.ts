@@ -11,6 +11,16 @@ import type { Operation } from './management/operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
 import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
+import { GenerationWorker } from './management/generation-worker.ts';
+import { generationJobOperations } from './management/generation-jobs.ts';
+import { runtimeDocOperations } from './management/runtime-docs.ts';
+import { dropData, sourceOperations } from './management/sources.ts';
+import { sourceKeyOperations } from './management/source-keys.ts';
+import { Targets } from './management/targets.ts';
+import { SecretBox } from './security/secrets.ts';
+import { JobStore } from './store/jobs.ts';
+import { SourceKeyStore } from './store/source-keys.ts';
+import { SourceStore } from './store/sources.ts';
 import { createDb, type Db } from './store/db.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './store/embedded.ts';
 import { migrate } from './store/migrate.ts';
@@ -30,7 +40,10 @@ export interface RunningService {
 }
 
 /** Opens the control-plane database, embedded or at DATABASE_URL, with migrations applied. */
-export async function openControlPlane(config: Config, logger: Logger): Promise<{ db: Db; embedded?: EmbeddedDatabase }> {
+export async function openControlPlane(
+  config: Config,
+  logger: Logger,
+): Promise<{ db: Db; url: string; embedded?: EmbeddedDatabase }> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -47,7 +60,7 @@ export async function openControlPlane(config: Config, logger: Logger): Promise<
     await embedded?.stop();
     throw error;
   }
-  return { db, embedded };
+  return { db, url, embedded };
 }
 
 /**
@@ -64,26 +77,50 @@ export async function bootstrapTeam(teams: TeamStore, bootstrapKey: string | und
   return (await teams.createKey(team.id, { name: 'first start' })).key;
 }
 
-/** Handlers by operationId; every other operation of the contract answers 501. */
-export function createOperations(stores: Stores): Record<string, Operation> {
-  return {
-    ...projectOperations(stores.projects),
-    ...teamKeyOperations(stores.teams, stores.projects),
-    ...schemaOperations(stores.projects, stores.schemas),
-  };
-}
-
-export interface Stores {
+/** The control plane's stores and the services operations need. */
+export interface ServiceParts {
+  db: Db;
   teams: TeamStore;
   projects: ProjectStore;
   schemas: SchemaStore;
+  sources: SourceStore;
+  sourceKeys: SourceKeyStore;
+  jobs: JobStore;
+  targets: Targets;
+  /** Wakes the generation worker of this process. */
+  onQueued: () => void;
+}
+
+/** Handlers by operationId; every other operation of the contract answers 501. */
+export function createOperations(parts: ServiceParts): Record<string, Operation> {
+  const sources = sourceOperations(parts);
+  const { accessibleSource, ...sourceOps } = sources;
+  return {
+    ...projectOperations(parts.projects, async (projectId) => {
+      // A project's sources go with it, and so does their generated data.
+      for (const source of await parts.sources.listAll(projectId)) await dropData(parts, source);
+    }),
+    ...teamKeyOperations(parts.teams, parts.projects),
+    ...schemaOperations(parts.projects, parts.schemas),
+    ...sourceOps,
+    ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource),
+    ...generationJobOperations(parts.jobs, accessibleSource),
+    ...runtimeDocOperations(parts.schemas, accessibleSource),
+  };
 }
 
 export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
-  const { db, embedded } = await openControlPlane(config, logger);
+  const { db, embedded, url: controlPlaneUrl } = await openControlPlane(config, logger);
   const teams = new TeamStore(db);
   const projects = new ProjectStore(db);
   const schemas = new SchemaStore(db);
+  const sources = new SourceStore(db, SecretBox.fromConfig(config.secretKey, config.dataDir));
+  const sourceKeys = new SourceKeyStore(db);
+  const jobs = new JobStore(db);
+  const targets = new Targets({ postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl }, (id) =>
+    sources.connectionString(id),
+  );
+  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger });
   const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, (error) =>
     logger.warn({ error: String(error) }, 'could not record API key usage'),
@@ -95,7 +132,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     logger,
     teams,
     keyUsage,
-    operations: createOperations({ teams, projects, schemas }),
+    operations: createOperations({ db, teams, projects, schemas, sources, sourceKeys, jobs, targets, onQueued: () => worker.wake() }),
     prechecks: configPrechecks,
     health: async () => {
       try {
@@ -111,6 +148,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     const listening = app.listen(config.port, () => resolve(listening));
     listening.once('error', reject);
   });
+  if (config.runWorker) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   logger.info({ url, embedded: Boolean(embedded) }, 'sds listening');
@@ -123,7 +161,9 @@ export async function startService(config: Config, logger: Logger = pino({ level
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await worker.stop();
       await keyUsage.close();
+      await targets.close();
       await db.close();
       await embedded?.stop();
     })());

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
-import type { Operation, OperationContext } from '../management/operation.ts';
+import type { Operation, OperationContext, Reply } from '../management/operation.ts';
 import { adminOrTeamAuth, adminTokenAuth, teamKeyAuth } from './auth.ts';
 import { docsRouter } from './docs.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
@@ -126,14 +126,33 @@ function handle(operation: Operation | undefined, config: Config) {
       params: req.params as Record<string, string>,
       query: req.query as Record<string, unknown>,
       body: res.locals.body,
+      headers: req.headers as Record<string, string | undefined>,
       principal: res.locals.principal,
       baseUrl: config.publicUrl ?? `${req.protocol}://${req.get('host')}`,
     };
     const reply = await operation(context);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-    if (reply.body === undefined) res.status(reply.status).end();
+    if (reply.events) await streamEvents(req, res, reply.events);
+    else if (reply.body === undefined) res.status(reply.status).end();
     else res.status(reply.status).json(reply.body);
   };
+}
+
+/** Writes a live event stream until the client goes away; comments keep idle proxies from closing it. */
+async function streamEvents(req: Request, res: Response, events: NonNullable<Reply['events']>): Promise<void> {
+  const closed = new AbortController();
+  req.on('close', () => closed.abort());
+  res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  res.flushHeaders();
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  try {
+    for await (const event of events(closed.signal)) {
+      res.write(`id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    }
+  } finally {
+    clearInterval(keepAlive);
+    res.end();
+  }
 }
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {

@@ -7,16 +7,26 @@ export interface OperationContext {
   /** Query parameters, validated and coerced by the OpenAPI validator. */
   query: Record<string, unknown>;
   body: unknown;
+  /** Request headers, lower-case names. */
+  headers: Record<string, string | undefined>;
   /** The team key's principal on team-key operations. */
   principal?: TeamPrincipal;
   /** API root as the client sees it (`SDS_PUBLIC_URL` or derived from the request). */
   baseUrl: string;
 }
 
+export interface ServerSentEvent {
+  id: string;
+  event: string;
+  data: unknown;
+}
+
 export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A live `text/event-stream` instead of a body; ends when the client disconnects (signal aborts). */
+  events?: (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
 }
 
 export type Operation = (context: OperationContext) => Promise<Reply>;

@@ -10,7 +10,8 @@ interface ProjectBody {
   icon?: string;
 }
 
-export function projectOperations(projects: ProjectStore) {
+/** `beforeDelete` removes what lives outside the control-plane database (sources' generated data). */
+export function projectOperations(projects: ProjectStore, beforeDelete: (projectId: string) => Promise<void> = async () => {}) {
   const listProjects: Operation = async (context) => {
     const principal = requirePrincipal(context);
     return listReply(await projects.list(principal.teamId, principal.projectsScope, pageOf(context.query)));
@@ -41,6 +42,7 @@ export function projectOperations(projects: ProjectStore) {
 
   const deleteProject: Operation = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    await beforeDelete(project.id);
     if (!(await projects.delete(project.id))) throw errors.notFound('Project');
     return { status: 204 };
   };

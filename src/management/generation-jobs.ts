@@ -1,0 +1,59 @@
+// Generation observability: jobs of a source, and their events as JSON pages or a live stream.
+import { errors } from '../errors.ts';
+import type { JobStore } from '../store/jobs.ts';
+import type { Source } from '../store/sources.ts';
+import { listReply, pageOf, type Operation, type OperationContext, type ServerSentEvent } from './operation.ts';
+
+const POLL_MS = 500;
+
+export function generationJobOperations(jobs: JobStore, accessibleSource: (context: OperationContext) => Promise<Source>) {
+  const listGenerationJobs: Operation = async (context) => {
+    const source = await accessibleSource(context);
+    return listReply(await jobs.list(source.id, pageOf(context.query)));
+  };
+
+  const getGenerationJob: Operation = async (context) => {
+    const source = await accessibleSource(context);
+    const job = await jobs.find(source.id, context.params.jobId!);
+    if (!job) throw errors.notFound('Generation job');
+    return { status: 200, body: job };
+  };
+
+  const listGenerationEvents: Operation = async (context) => {
+    const source = await accessibleSource(context);
+    const jobId = context.query.jobId as string | undefined;
+    if (jobId && !(await jobs.find(source.id, jobId))) throw errors.notFound('Generation job');
+    const { limit } = pageOf(context.query);
+    const lastEventId = Number(context.headers['last-event-id']);
+    const after = typeof context.query.after === 'number' ? context.query.after : Number.isInteger(lastEventId) ? lastEventId : 0;
+    if (!(context.headers.accept ?? '').includes('text/event-stream')) {
+      return { status: 200, body: await jobs.events(source.id, { jobId, after, limit }) };
+    }
+    return {
+      status: 200,
+      events: async function* (signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
+        let cursor = after;
+        while (!signal.aborted) {
+          const page = await jobs.events(source.id, { jobId, after: cursor, limit });
+          for (const event of page) {
+            cursor = event.id;
+            yield { id: String(event.id), event: event.type, data: event };
+          }
+          if (page.length < limit) await sleep(POLL_MS, signal);
+        }
+      },
+    };
+  };
+
+  return { listGenerationJobs, getGenerationJob, listGenerationEvents };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

@@ -1,0 +1,215 @@
+// Runs generation jobs: claims queued jobs from the control-plane database, generates into a staging
+// namespace and swaps it in atomically, and records progress, events and the source's audit.
+// Jobs left running by a crashed process are failed on the next start (their old data still serves).
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { runGeneration, type ProgressEvent } from '../generation/run.ts';
+import type { Db } from '../store/db.ts';
+import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
+import type { SchemaStore } from '../store/schemas.ts';
+import { toLocation, type SourceStore } from '../store/sources.ts';
+import type { Targets } from './targets.ts';
+
+export interface WorkerOptions {
+  /** Idle poll interval; a job queued by this process wakes the worker at once. */
+  pollMs?: number;
+  heartbeatMs?: number;
+  /** A running job without a heartbeat for this long is considered dead. */
+  staleMs?: number;
+  /** Minimum interval between progress events of one entity. */
+  progressEveryMs?: number;
+}
+
+export class GenerationWorker {
+  readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private running = false;
+  private wakeUp: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private current: AbortController | undefined;
+  private readonly pollMs: number;
+  private readonly heartbeatMs: number;
+  private readonly staleMs: number;
+  private readonly progressEveryMs: number;
+
+  constructor(
+    private readonly deps: { db: Db; jobs: JobStore; sources: SourceStore; schemas: SchemaStore; targets: Targets; logger: Logger },
+    options: WorkerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 1_000;
+    this.heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.staleMs = options.staleMs ?? 30_000;
+    this.progressEveryMs = options.progressEveryMs ?? 1_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Wakes an idle worker (a job was just queued). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming; a job in progress is aborted at its next batch and marked failed. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.current?.abort(new Error('the server is shutting down'));
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let lastStaleCheck = 0;
+    while (this.running) {
+      try {
+        if (Date.now() - lastStaleCheck > this.staleMs / 2) {
+          lastStaleCheck = Date.now();
+          await this.failStaleJobs();
+        }
+        const job = await this.deps.jobs.claim(this.id);
+        if (job) {
+          await this.execute(job);
+          continue;
+        }
+      } catch (error) {
+        this.deps.logger.error({ error: String(error) }, 'generation worker error');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+  }
+
+  private async failStaleJobs(): Promise<void> {
+    for (const job of await this.deps.jobs.stale(this.staleMs)) {
+      const failed = await this.deps.jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
+      if (failed) await this.deps.jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
+    }
+  }
+
+  private async execute(job: GenerationJob): Promise<void> {
+    const { jobs, sources, schemas, targets, logger } = this.deps;
+    const abort = new AbortController();
+    this.current = abort;
+    const heartbeat = setInterval(() => void jobs.heartbeat(job.id).catch(() => {}), this.heartbeatMs);
+    try {
+      const source = await sources.find(job.sourceId);
+      const version = await schemas.findVersionById(job.schemaVersionId);
+      if (!source || !version) throw new Error('the source or its schema version no longer exists');
+      await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
+      const connection = await targets.connect(toLocation(source));
+      const progress = new JobProgress(job, jobs, this.progressEveryMs);
+      const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
+        seed: job.seed,
+        rowCounts: source.generatorConfig.rowCounts,
+        batchSize: source.generatorConfig.batchSize,
+        atomic: true,
+        signal: abort.signal,
+        onProgress: (event) => progress.record(event),
+      });
+      await progress.flush(summary.generatorVersion);
+      await this.deps.db.transaction(async (client) => {
+        const finished = await jobs.succeed(job.id, summary.warnings, client);
+        await sources.recordGeneration(
+          source.id,
+          {
+            jobId: job.id,
+            seed: summary.seed,
+            generatorVersion: summary.generatorVersion,
+            rowCounts: Object.fromEntries(summary.entities.map((entity) => [entity.id, entity.rowsInserted])),
+            durationMs: summary.durationMs,
+          },
+          new Date(finished.finishedAt!),
+          client,
+        );
+        for (const warning of summary.warnings) await jobs.addEvent(job, 'job.warning', warning.message, { path: warning.path }, client);
+        await jobs.addEvent(job, 'job.succeeded', `Generated ${summary.rowsInserted} rows in ${summary.durationMs} ms`, {
+          rowsInserted: summary.rowsInserted,
+          durationMs: summary.durationMs,
+        }, client);
+      });
+    } catch (error) {
+      const message = describeFailure(error);
+      logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
+      const failed = await jobs.fail(job.id, message).catch(() => undefined);
+      if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
+    } finally {
+      clearInterval(heartbeat);
+      this.current = undefined;
+    }
+  }
+}
+
+/** Keeps the job row and event log up to date without a write per batch. */
+class JobProgress {
+  private readonly entities = new Map<string, JobEntity>();
+  private lastEvent = new Map<string, number>();
+
+  constructor(
+    private readonly job: GenerationJob,
+    private readonly jobs: JobStore,
+    private readonly everyMs: number,
+  ) {}
+
+  record(event: ProgressEvent): void {
+    if (event.type === 'phase') return;
+    const entity = this.entities.get(event.entity) ?? { id: event.entity, rowsPlanned: event.rowsPlanned, rowsInserted: 0 };
+    this.entities.set(event.entity, entity);
+    entity.rowsPlanned = event.rowsPlanned;
+    if (event.type !== 'entity.started') entity.rowsInserted = event.rowsWritten;
+    const now = Date.now();
+    if (event.type === 'entity.progress' && now - (this.lastEvent.get(event.entity) ?? 0) < this.everyMs) return;
+    this.lastEvent.set(event.entity, now);
+    const message =
+      event.type === 'entity.started'
+        ? `${event.entity}: generating ${event.rowsPlanned} rows`
+        : `${event.entity}: ${entity.rowsInserted} of ${entity.rowsPlanned} rows`;
+    const data = { entity: event.entity, rowsPlanned: entity.rowsPlanned, rowsInserted: entity.rowsInserted };
+    this.enqueue(async () => {
+      await this.jobs.addEvent(this.job, event.type, message, data);
+      await this.writeTotals();
+    });
+  }
+
+  /** Waits for queued writes, then writes the final totals. */
+  async flush(generatorVersion?: string): Promise<void> {
+    await this.writes;
+    await this.writeTotals(generatorVersion);
+  }
+
+  /** Writes run one at a time, in order, so events never overtake each other or the final ones. */
+  private enqueue(write: () => Promise<void>): void {
+    // Progress is observability: a failed write must not fail the generation.
+    this.writes = this.writes.then(write).catch(() => {});
+  }
+
+  private writes: Promise<void> = Promise.resolve();
+
+  private async writeTotals(generatorVersion?: string): Promise<void> {
+    const entities = [...this.entities.values()].map((entity) => ({ ...entity }));
+    await this.jobs.progress(this.job.id, {
+      rowsPlanned: entities.reduce((sum, entity) => sum + entity.rowsPlanned, 0),
+      rowsInserted: entities.reduce((sum, entity) => sum + entity.rowsInserted, 0),
+      entities,
+      generatorVersion,
+    });
+  }
+}
+
+/** A readable failure that never carries credentials (connection strings are scrubbed). */
+export function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const scrubbed = message.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
+    return `Target database unreachable (${code}): ${scrubbed}`;
+  }
+  return scrubbed;
+}

@@ -1,0 +1,54 @@
+// Source API keys (svc_src_…): created with the secret shown once, listed as metadata, revoked.
+// Under /public/v1 with a team key, and under /api/sources/{sourceId} with the admin token or a team key.
+import { errors } from '../errors.ts';
+import type { ProjectStore } from '../store/projects.ts';
+import type { SourceKeyStore } from '../store/source-keys.ts';
+import type { Source, SourceStore } from '../store/sources.ts';
+import { accessibleProject } from './access.ts';
+import { listReply, pageOf, type Operation, type OperationContext } from './operation.ts';
+
+export function sourceKeyOperations(
+  keys: SourceKeyStore,
+  sources: SourceStore,
+  projects: ProjectStore,
+  accessibleSource: (context: OperationContext) => Promise<Source>,
+) {
+  /** /api/sources/{sourceId}: any source for the admin, a source of the key's team and scope otherwise. */
+  const adminSource = async (context: OperationContext): Promise<Source> => {
+    const source = await sources.find(context.params.sourceId!);
+    if (!source) throw errors.notFound('Source');
+    if (context.principal) {
+      // Another team's source is not found; one outside the key's project scope is forbidden.
+      await accessibleProject(projects, context.principal, source.projectId).catch((error: { status?: number }) => {
+        throw error.status === 404 ? errors.notFound('Source') : error;
+      });
+    }
+    return source;
+  };
+
+  const list = (find: typeof accessibleSource): Operation => async (context) => {
+    const source = await find(context);
+    return listReply(await keys.list(source.id, pageOf(context.query)));
+  };
+
+  const create = (find: typeof accessibleSource): Operation => async (context) => {
+    const source = await find(context);
+    const name = (context.body as { name?: string } | undefined)?.name;
+    return { status: 201, body: await keys.create(source.id, name) };
+  };
+
+  const revoke = (find: typeof accessibleSource): Operation => async (context) => {
+    const source = await find(context);
+    if (!(await keys.revoke(source.id, context.params.keyId!))) throw errors.notFound('API key');
+    return { status: 204 };
+  };
+
+  return {
+    listSourceApiKeys: list(accessibleSource),
+    createSourceApiKey: create(accessibleSource),
+    revokeSourceApiKey: revoke(accessibleSource),
+    adminListSourceApiKeys: list(adminSource),
+    adminCreateSourceApiKey: create(adminSource),
+    adminRevokeSourceApiKey: revoke(adminSource),
+  };
+}

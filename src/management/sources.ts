@@ -1,0 +1,230 @@
+// Sources: create (tables and first generation), read, list, update (rebinding regenerates), delete
+// (drops the data and revokes the keys), and regeneration.
+import { randomBytes } from 'node:crypto';
+import type { SchemaConfig } from '../contract.ts';
+import { IDENTIFIER } from '../dialects/dialect.ts';
+import { errors } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+import type { GenerationJob, JobStore } from '../store/jobs.ts';
+import type { ProjectStore } from '../store/projects.ts';
+import type { SchemaStore } from '../store/schemas.ts';
+import type { SourceKeyStore } from '../store/source-keys.ts';
+import { toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
+import { accessibleProject } from './access.ts';
+import { listReply, pageOf, requirePrincipal, type Operation, type OperationContext } from './operation.ts';
+import type { Targets } from './targets.ts';
+
+export interface SourceDeps {
+  db: Db;
+  projects: ProjectStore;
+  schemas: SchemaStore;
+  sources: SourceStore;
+  sourceKeys: SourceKeyStore;
+  jobs: JobStore;
+  targets: Targets;
+  /** Called after a job is queued, so an idle worker in this process starts at once. */
+  onQueued: () => void;
+}
+
+interface SourceBody {
+  name?: string;
+  description?: string;
+  kind?: SourceKind;
+  schemaVersionId?: string;
+  seed?: string | number;
+  rateLimitRpm?: number;
+  requireAuth?: boolean;
+  config?: { connectionString?: string; schema?: string; database?: string };
+  generatorConfig?: GeneratorConfig;
+}
+
+/** Namespaces sds may never own. */
+const RESERVED_NAMESPACE = /^(public|information_schema|pg_.*|mysql|performance_schema|sys)$/i;
+const WAIT_LIMIT_MS = 10 * 60_000;
+
+export function sourceOperations(deps: SourceDeps) {
+  const { projects, schemas, sources, jobs, targets } = deps;
+
+  /** The source of the path, in an accessible project: 404 otherwise. */
+  const accessibleSource = async (context: OperationContext): Promise<Source> => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    const source = await sources.find(context.params.sourceId!, project.id);
+    if (!source) throw errors.notFound('Source');
+    return source;
+  };
+
+  /** A version of a schema of this project, or 400 naming the field. */
+  const versionOfProject = async (projectId: string, versionId: string, field: string) => {
+    const version = await schemas.findVersionById(versionId);
+    if (!version || version.projectId !== projectId) {
+      throw errors.badRequest(`${field} ${versionId} is not a version of a schema in this project`, [
+        { path: `/body/${field}`, message: 'no such schema version in this project' },
+      ]);
+    }
+    return version;
+  };
+
+  const queue = async (source: Source, schemaVersionId: string, seed: string, client?: Parameters<JobStore['enqueue']>[1]) => {
+    const job = await jobs.enqueue({ sourceId: source.id, schemaVersionId, seed }, client);
+    return job;
+  };
+
+  const listSources: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    return listReply(await sources.list(project.id, pageOf(context.query)));
+  };
+
+  const createSource: Operation = async (context) => {
+    const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
+    const body = context.body as SourceBody;
+    const kind = body.kind!;
+    const version = await versionOfProject(project.id, body.schemaVersionId!, 'schemaVersionId');
+    targets.assertUsable(kind, body.config?.connectionString);
+    const namespace = explicitNamespace(kind, body.config);
+    if (body.generatorConfig) checkRowCounts(version.schema, body.generatorConfig);
+    const seed = body.seed !== undefined ? String(body.seed) : defaultSeed(version.schema);
+    const source = await deps.db
+      .transaction(async (client) => {
+        const created = await sources.create(
+          {
+            projectId: project.id,
+            name: requireName(body.name),
+            description: body.description,
+            kind,
+            schemaVersionId: version.id,
+            seed,
+            namespace,
+            connectionString: body.config?.connectionString,
+            generatorConfig: body.generatorConfig,
+            rateLimitRpm: body.rateLimitRpm,
+            requireAuth: body.requireAuth,
+          },
+          client,
+        );
+        await queue(created, version.id, seed, client);
+        return created;
+      })
+      .catch((error: { code?: string; constraint?: string }) => {
+        if (error.code === '23505' && error.constraint?.includes('namespace')) {
+          throw errors.conflict(`Namespace "${namespace}" is already used by another source on this target`);
+        }
+        throw error;
+      });
+    deps.onQueued();
+    return { status: 201, body: source, headers: { Location: `/public/v1/projects/${project.id}/sources/${source.id}` } };
+  };
+
+  const getSource: Operation = async (context) => ({ status: 200, body: await accessibleSource(context) });
+
+  const updateSource: Operation = async (context) => {
+    const source = await accessibleSource(context);
+    const body = context.body as SourceBody;
+    const rebind = body.schemaVersionId !== undefined && body.schemaVersionId !== source.schemaVersionId;
+    const version = rebind ? await versionOfProject(source.projectId, body.schemaVersionId!, 'schemaVersionId') : undefined;
+    if (body.generatorConfig) {
+      checkRowCounts((version ?? (await schemas.findVersionById(source.schemaVersionId))!).schema, body.generatorConfig);
+    }
+    const updated = await sources.update(source.id, {
+      name: body.name === undefined ? undefined : requireName(body.name),
+      description: body.description,
+      seed: body.seed === undefined ? undefined : String(body.seed),
+      rateLimitRpm: body.rateLimitRpm,
+      requireAuth: body.requireAuth,
+      schemaVersionId: version?.id,
+      generatorConfig: body.generatorConfig,
+    });
+    if (!updated) throw errors.notFound('Source');
+    if (rebind) {
+      await queue(updated, updated.schemaVersionId, updated.seed);
+      deps.onQueued();
+    }
+    return { status: 200, body: updated };
+  };
+
+  const deleteSource: Operation = async (context) => {
+    const source = await accessibleSource(context);
+    await deps.sourceKeys.revokeAll(source.id);
+    await dropData(deps, source);
+    if (!(await sources.delete(source.id))) throw errors.notFound('Source');
+    return { status: 204 };
+  };
+
+  const regenerateSource: Operation = async (context) => {
+    let source = await accessibleSource(context);
+    const seed = (context.body as { seed?: string | number } | undefined)?.seed;
+    if (seed !== undefined) source = (await sources.update(source.id, { seed: String(seed) }))!;
+    const job = await queue(source, source.schemaVersionId, source.seed);
+    deps.onQueued();
+    if (context.query.wait === true || context.query.wait === 'true') {
+      const finished = await waitForJob(jobs, job, WAIT_LIMIT_MS);
+      if (finished.status === 'succeeded' || finished.status === 'failed') return { status: 200, body: finished };
+      return { status: 202, body: finished };
+    }
+    return { status: 202, body: job, headers: { Location: `/public/v1/projects/${source.projectId}/sources/${source.id}/generation-jobs/${job.id}` } };
+  };
+
+  return { listSources, createSource, getSource, updateSource, deleteSource, regenerateSource, accessibleSource };
+}
+
+/** Drops a source's data namespace. Best effort: an unreachable target must not keep a source alive. */
+export async function dropData(deps: Pick<SourceDeps, 'targets'>, source: Source): Promise<void> {
+  try {
+    const connection = await deps.targets.connect(toLocation(source));
+    await connection.dropNamespace(toLocation(source).namespace);
+  } catch {
+    // The namespace stays behind on an unreachable server; the source record still goes.
+  }
+}
+
+async function waitForJob(jobs: JobStore, job: GenerationJob, limitMs: number): Promise<GenerationJob> {
+  const deadline = Date.now() + limitMs;
+  let current = job;
+  while (current.status === 'queued' || current.status === 'running') {
+    if (Date.now() > deadline) return current;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    current = (await jobs.find(job.sourceId, job.id)) ?? current;
+  }
+  return current;
+}
+
+function requireName(name: string | undefined): string {
+  const trimmed = name?.trim();
+  if (!trimmed) throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
+  return trimmed;
+}
+
+/** The seed of a new source: given, else the config's default seed, else a random one. */
+function defaultSeed(config: SchemaConfig): string {
+  const seed = config.generationDefaults?.seed;
+  return seed !== undefined ? String(seed) : randomBytes(6).toString('hex');
+}
+
+function explicitNamespace(kind: SourceKind, config: SourceBody['config']): string | undefined {
+  const field = kind === 'postgres' ? 'schema' : 'database';
+  const other = kind === 'postgres' ? 'database' : 'schema';
+  if (config?.[other] !== undefined) {
+    throw errors.badRequest(`config.${other} does not apply to a ${kind} source; use config.${field}`, [
+      { path: `/body/config/${other}`, message: `not used by ${kind} sources` },
+    ]);
+  }
+  const namespace = config?.[field];
+  if (namespace === undefined) return undefined;
+  if (!IDENTIFIER.test(namespace) || namespace.length > 48 || RESERVED_NAMESPACE.test(namespace)) {
+    throw errors.badRequest(
+      `config.${field} must be an identifier of letters, digits and underscores (at most 48 characters) that sds may own, not a system ${field}`,
+      [{ path: `/body/config/${field}`, message: 'invalid or reserved namespace' }],
+    );
+  }
+  return namespace;
+}
+
+function checkRowCounts(config: SchemaConfig, generatorConfig: GeneratorConfig): void {
+  const ids = new Set(config.entities.map((entity) => entity.id));
+  const unknown = Object.keys(generatorConfig.rowCounts ?? {}).filter((id) => !ids.has(id));
+  if (unknown.length) {
+    throw errors.badRequest(`generatorConfig.rowCounts names entities the schema version does not have: ${unknown.join(', ')}`, unknown.map((id) => ({
+      path: `/body/generatorConfig/rowCounts/${id}`,
+      message: `no entity "${id}" (entities: ${[...ids].join(', ')})`,
+    })));
+  }
+}

@@ -1,0 +1,67 @@
+// Where sources keep their data: the service's default target of each kind (POSTGRES_TARGET_URL or
+// the control-plane database; MYSQL_URL), or a source's own server from its encrypted connection
+// string. Connections are pooled per server and shared by generation jobs and the runtime API.
+import type { TargetConnection } from '../dialects/dialect.ts';
+import { dialectFor } from '../dialects/index.ts';
+import { errors } from '../errors.ts';
+import type { SourceKind, SourceLocation } from '../store/sources.ts';
+
+export interface TargetDefaults {
+  postgres: string | undefined;
+  mysql: string | undefined;
+}
+
+const SCHEMES: Record<SourceKind, RegExp> = {
+  postgres: /^postgres(ql)?:\/\//i,
+  mysql: /^(mysql|mariadb):\/\//i,
+};
+
+export class Targets {
+  private readonly connections = new Map<string, Promise<TargetConnection>>();
+
+  constructor(
+    private readonly defaults: TargetDefaults,
+    private readonly readSecret: (secretId: string) => Promise<string>,
+  ) {}
+
+  /** Checks a new source's target before anything is stored: 400 with a clear reason when unusable. */
+  assertUsable(kind: SourceKind, connectionString: string | undefined): void {
+    if (connectionString !== undefined) {
+      if (!SCHEMES[kind].test(connectionString)) {
+        throw errors.badRequest(`config.connectionString must be a ${kind} connection string (${kind === 'postgres' ? 'postgres://…' : 'mysql://…'}) for a ${kind} source`, [
+          { path: '/body/config/connectionString', message: `expected a ${kind} URL` },
+        ]);
+      }
+      return;
+    }
+    if (!this.defaults[kind]) {
+      throw errors.badRequest(
+        `This server has no ${kind === 'mysql' ? 'MySQL' : 'PostgreSQL'} target: set ${kind === 'mysql' ? 'MYSQL_URL' : 'POSTGRES_TARGET_URL'} on the server, or give config.connectionString`,
+        [{ path: '/body/kind', message: `no default ${kind} target is configured` }],
+      );
+    }
+  }
+
+  /** A pooled connection to the server holding a source's data. */
+  async connect(location: SourceLocation): Promise<TargetConnection> {
+    const key = location.connectionSecretId ?? `default:${location.kind}`;
+    let connection = this.connections.get(key);
+    if (!connection) {
+      connection = (async () => {
+        const url = location.connectionSecretId ? await this.readSecret(location.connectionSecretId) : this.defaults[location.kind];
+        if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
+        return dialectFor(url).connect(url);
+      })();
+      this.connections.set(key, connection);
+      // A failed connect must not be cached: the next call tries again.
+      connection.catch(() => this.connections.delete(key));
+    }
+    return connection;
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(open.map(async (connection) => (await connection.catch(() => undefined))?.close()));
+  }
+}

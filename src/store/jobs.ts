@@ -1,0 +1,225 @@
+// Generation jobs and their events: durable rows claimed by workers with FOR UPDATE SKIP LOCKED,
+// so several server processes share the queue and each job runs once.
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from './db.ts';
+import type { Page } from './projects.ts';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface JobEntity {
+  id: string;
+  rowsPlanned: number;
+  rowsInserted: number;
+}
+
+export interface GenerationJob {
+  id: string;
+  sourceId: string;
+  schemaVersionId: string;
+  status: JobStatus;
+  seed: string;
+  rowsPlanned: number;
+  rowsInserted: number;
+  entities: JobEntity[];
+  warnings: { path?: string; message: string }[];
+  error: string | null;
+  generatorVersion: string;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export type EventType =
+  | 'job.queued'
+  | 'job.started'
+  | 'entity.started'
+  | 'entity.progress'
+  | 'entity.completed'
+  | 'job.warning'
+  | 'job.succeeded'
+  | 'job.failed';
+
+export interface GenerationEvent {
+  id: number;
+  jobId: string;
+  type: EventType;
+  message: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+interface JobRow {
+  id: string;
+  source_id: string;
+  schema_version_id: string;
+  status: JobStatus;
+  seed: string;
+  rows_planned: string;
+  rows_inserted: string;
+  entities: JobEntity[];
+  warnings: { path?: string; message: string }[];
+  error: string | null;
+  generator_version: string;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+interface EventRow {
+  id: string;
+  job_id: string;
+  type: EventType;
+  message: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const toJob = (row: JobRow): GenerationJob => ({
+  id: row.id,
+  sourceId: row.source_id,
+  schemaVersionId: row.schema_version_id,
+  status: row.status,
+  seed: row.seed,
+  rowsPlanned: Number(row.rows_planned),
+  rowsInserted: Number(row.rows_inserted),
+  entities: row.entities,
+  warnings: row.warnings,
+  error: row.error,
+  generatorVersion: row.generator_version,
+  createdAt: row.created_at.toISOString(),
+  startedAt: row.started_at?.toISOString() ?? null,
+  finishedAt: row.finished_at?.toISOString() ?? null,
+});
+
+const toEvent = (row: EventRow): GenerationEvent => ({
+  id: Number(row.id),
+  jobId: row.job_id,
+  type: row.type,
+  message: row.message,
+  data: row.data,
+  createdAt: row.created_at.toISOString(),
+});
+
+/** Channel notified when a job is queued, so idle workers wake at once. */
+export const JOBS_CHANNEL = 'sds_generation_jobs';
+/** Channel notified with the source id when events are written (live event streams). */
+export const EVENTS_CHANNEL = 'sds_generation_events';
+
+export class JobStore {
+  constructor(private readonly db: Db) {}
+
+  async enqueue(job: { sourceId: string; schemaVersionId: string; seed: string }, client: Queryable = this.db): Promise<GenerationJob> {
+    const { rows } = await client.query<JobRow>(
+      `INSERT INTO generation_jobs (id, source_id, schema_version_id, status, seed) VALUES ($1, $2, $3, 'queued', $4) RETURNING *`,
+      [randomUUID(), job.sourceId, job.schemaVersionId, job.seed],
+    );
+    const created = toJob(rows[0]!);
+    await this.addEvent(created, 'job.queued', 'Generation queued', { seed: created.seed }, client);
+    await client.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, created.id]);
+    return created;
+  }
+
+  /**
+   * Claims the oldest queued job whose source has no running job. SKIP LOCKED lets workers in
+   * several processes claim concurrently without blocking or double-claiming.
+   */
+  async claim(worker: string): Promise<GenerationJob | undefined> {
+    const { rows } = await this.db.query<JobRow>(
+      `UPDATE generation_jobs SET status = 'running', worker = $1, started_at = now(), heartbeat_at = now()
+       WHERE id = (
+         SELECT q.id FROM generation_jobs q
+         WHERE q.status = 'queued'
+           AND NOT EXISTS (SELECT 1 FROM generation_jobs r WHERE r.source_id = q.source_id AND r.status = 'running')
+         ORDER BY q.created_at, q.id
+         FOR UPDATE SKIP LOCKED
+         LIMIT 1)
+       RETURNING *`,
+      [worker],
+    );
+    return rows[0] && toJob(rows[0]);
+  }
+
+  async heartbeat(jobId: string): Promise<void> {
+    await this.db.query(`UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1 AND status = 'running'`, [jobId]);
+  }
+
+  async progress(jobId: string, update: { rowsPlanned: number; rowsInserted: number; entities: JobEntity[]; generatorVersion?: string }): Promise<void> {
+    await this.db.query(
+      `UPDATE generation_jobs SET rows_planned = $2, rows_inserted = $3, entities = $4,
+         generator_version = coalesce($5, generator_version), heartbeat_at = now()
+       WHERE id = $1`,
+      [jobId, update.rowsPlanned, update.rowsInserted, JSON.stringify(update.entities), update.generatorVersion ?? null],
+    );
+  }
+
+  async succeed(jobId: string, warnings: GenerationJob['warnings'], client: Queryable = this.db): Promise<GenerationJob> {
+    const { rows } = await client.query<JobRow>(
+      `UPDATE generation_jobs SET status = 'succeeded', warnings = $2, finished_at = now(), heartbeat_at = NULL WHERE id = $1 RETURNING *`,
+      [jobId, JSON.stringify(warnings)],
+    );
+    return toJob(rows[0]!);
+  }
+
+  async fail(jobId: string, error: string): Promise<GenerationJob | undefined> {
+    const { rows } = await this.db.query<JobRow>(
+      `UPDATE generation_jobs SET status = 'failed', error = $2, finished_at = now(), heartbeat_at = NULL
+       WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
+      [jobId, error],
+    );
+    return rows[0] && toJob(rows[0]);
+  }
+
+  /** Running jobs whose worker stopped sending heartbeats (it crashed or was killed). */
+  async stale(olderThanMs: number): Promise<GenerationJob[]> {
+    const { rows } = await this.db.query<JobRow>(
+      `SELECT * FROM generation_jobs WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)`,
+      [olderThanMs],
+    );
+    return rows.map(toJob);
+  }
+
+  async find(sourceId: string, jobId: string): Promise<GenerationJob | undefined> {
+    const { rows } = await this.db.query<JobRow>('SELECT * FROM generation_jobs WHERE id = $1 AND source_id = $2', [jobId, sourceId]);
+    return rows[0] && toJob(rows[0]);
+  }
+
+  async list(sourceId: string, page: { limit: number; offset: number }): Promise<Page<GenerationJob>> {
+    const [rows, count] = await Promise.all([
+      this.db.query<JobRow>('SELECT * FROM generation_jobs WHERE source_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3', [
+        sourceId,
+        page.limit,
+        page.offset,
+      ]),
+      this.db.query<{ total: string }>('SELECT count(*) AS total FROM generation_jobs WHERE source_id = $1', [sourceId]),
+    ]);
+    return { items: rows.rows.map(toJob), total: Number(count.rows[0]!.total) };
+  }
+
+  async addEvent(
+    job: Pick<GenerationJob, 'id' | 'sourceId'>,
+    type: EventType,
+    message: string,
+    data: Record<string, unknown> = {},
+    client: Queryable = this.db,
+  ): Promise<void> {
+    await client.query('INSERT INTO generation_events (job_id, source_id, type, message, data) VALUES ($1, $2, $3, $4, $5)', [
+      job.id,
+      job.sourceId,
+      type,
+      message,
+      JSON.stringify(data),
+    ]);
+    await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, job.sourceId]);
+  }
+
+  /** Events of a source in id order, after the cursor, optionally of one job. */
+  async events(sourceId: string, query: { jobId?: string; after?: number; limit: number }): Promise<GenerationEvent[]> {
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT * FROM generation_events
+       WHERE source_id = $1 AND ($2::uuid IS NULL OR job_id = $2) AND id > $3
+       ORDER BY id LIMIT $4`,
+      [sourceId, query.jobId ?? null, query.after ?? 0, query.limit],
+    );
+    return rows.map(toEvent);
+  }
+}
