@@ -3,7 +3,7 @@
 // Jobs left running by a crashed process are failed on the next start (their old data still serves).
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { runGeneration, type ProgressEvent } from '../generation/run.ts';
+import { runGeneration, stagingNamespace, type ProgressEvent } from '../generation/run.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
 import type { SchemaStore } from '../store/schemas.ts';
@@ -87,10 +87,28 @@ export class GenerationWorker {
     }
   }
 
+  /**
+   * Fails running jobs whose worker is gone: no heartbeat for `staleMs`, or (at once) a worker of this
+   * host whose process no longer exists. Their half-built staging namespaces are dropped; the live
+   * data was never touched.
+   */
   private async failStaleJobs(): Promise<void> {
-    for (const job of await this.deps.jobs.stale(this.staleMs)) {
-      const failed = await this.deps.jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
-      if (failed) await this.deps.jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
+    const { jobs, sources, targets } = this.deps;
+    const running = await jobs.running();
+    const stale = new Set((await jobs.stale(this.staleMs)).map((job) => job.id));
+    for (const job of running) {
+      if (!stale.has(job.id) && !isDeadLocalWorker(job.worker)) continue;
+      const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
+      if (!failed) continue;
+      await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
+      const source = await sources.find(job.sourceId);
+      if (source) {
+        const location = toLocation(source);
+        await targets
+          .connect(location)
+          .then((connection) => connection.dropNamespace(stagingNamespace(location.namespace)))
+          .catch(() => {});
+      }
     }
   }
 
@@ -200,6 +218,19 @@ class JobProgress {
       entities,
       generatorVersion,
     });
+  }
+}
+
+/** Worker ids are `host:pid:random`: a worker of this host whose process is gone is dead. */
+function isDeadLocalWorker(worker: string | null): boolean {
+  if (!worker) return false;
+  const [host, pid] = worker.split(':');
+  if (host !== hostname() || !pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

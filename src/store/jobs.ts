@@ -169,6 +169,11 @@ export class JobStore {
     return rows[0] && toJob(rows[0]);
   }
 
+  async running(): Promise<(GenerationJob & { worker: string | null })[]> {
+    const { rows } = await this.db.query<JobRow & { worker: string | null }>(`SELECT * FROM generation_jobs WHERE status = 'running'`);
+    return rows.map((row) => ({ ...toJob(row), worker: row.worker }));
+  }
+
   /** Running jobs whose worker stopped sending heartbeats (it crashed or was killed). */
   async stale(olderThanMs: number): Promise<GenerationJob[]> {
     const { rows } = await this.db.query<JobRow>(

@@ -1,0 +1,80 @@
+// A generation interrupted by a killed server: after a restart the job is failed, the old data still
+// serves, and the half-built staging namespace is gone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import createClient from 'openapi-fetch';
+import type { paths } from '../../src/contract.ts';
+import { issueKey, TEAM_KEY_PREFIX } from '../../src/security/api-keys.ts';
+import { blogConfig } from '../fixtures/configs.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { childEnv, startServerProcess, type ServerProcess } from '../helpers/processes.ts';
+import { countRows, namespaceExists } from '../helpers/target-sql.ts';
+
+let database: TestDatabase;
+let server: ServerProcess | undefined;
+const key = issueKey(TEAM_KEY_PREFIX).key;
+
+beforeAll(async () => {
+  database = await createTestDatabase('recovery');
+});
+afterAll(async () => {
+  await server?.stop('SIGTERM');
+  await database?.drop();
+});
+
+const env = () => childEnv({ DATABASE_URL: database.url, SDS_BOOTSTRAP_TEAM_KEY: key, PORT: '0' });
+const client = (url: string) => createClient<paths>({ baseUrl: url, headers: { 'x-api-key': key } });
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a server killed during a generation', () => {
+  it('leaves the old data serving and the job failed after a restart', async () => {
+    server = await startServerProcess(env());
+    let api = client(server.url);
+    const projectId = (await api.POST('/public/v1/projects', { body: { name: 'Crash' } })).data!.id;
+    const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', {
+      params: { path: { projectId } },
+      body: { name: 'Blog', initialVersion: { schema: blogConfig() } },
+    })).data!;
+    const versionId = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } } })).data![0]!.id;
+    const source = (await api.POST('/public/v1/projects/{projectId}/sources', {
+      params: { path: { projectId } },
+      body: { name: 'Crash', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { rowCounts: { users: 10, posts: 10 } } },
+    })).data!;
+    const path = { projectId, sourceId: source.id };
+    const namespace = source.config.schema!;
+    await waitFor(async () => {
+      const { data } = await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } });
+      return data?.lastGenerationAt ?? undefined;
+    }, 30_000, 'the first generation');
+    expect(await countRows('postgres', database.url, namespace, 'users')).toBe(10);
+
+    // A big regeneration, killed once it is writing rows.
+    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { generatorConfig: { rowCounts: { users: 300_000, posts: 10 } } } });
+    const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path }, body: {} })).data!;
+    await waitFor(async () => {
+      const { data } = await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}', { params: { path: { ...path, jobId: job.id } } });
+      return data && data.status === 'running' && data.rowsInserted > 0 ? data : undefined;
+    }, 60_000, 'the regeneration to write rows');
+    expect(await server.stop('SIGKILL')).toBeNull();
+    server = undefined;
+    expect(await countRows('postgres', database.url, namespace, 'users')).toBe(10);
+
+    server = await startServerProcess(env());
+    api = client(server.url);
+    const failed = await waitFor(async () => {
+      const { data } = await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}', { params: { path: { ...path, jobId: job.id } } });
+      return data?.status === 'failed' ? data : undefined;
+    }, 30_000, 'the interrupted job to be failed');
+    expect(failed.error).toMatch(/Interrupted/);
+    expect(await countRows('postgres', database.url, namespace, 'users')).toBe(10);
+    expect(await namespaceExists('postgres', database.url, `${namespace}__next`)).toBe(false);
+  }, 180_000);
+});
