@@ -21,7 +21,7 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(label: string, overrides: Partial<Config> = {}): Promise<TestService> {
+export async function startTestService(label: string, overrides: Partial<Config> = {}, logger = pino({ level: 'silent' })): Promise<TestService> {
   const database = await createTestDatabase(label);
   const teamKey = issueKey(TEAM_KEY_PREFIX).key;
   const config: Config = {
@@ -33,7 +33,7 @@ export async function startTestService(label: string, overrides: Partial<Config>
     validateResponses: true,
     ...overrides,
   };
-  const service = await startService(config, pino({ level: 'silent' }));
+  const service = await startService(config, logger);
   return {
     service,
     database,
