@@ -2096,15 +2096,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The operation is part of the contract but not implemented yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The control-plane database is unreachable. */
         ServiceUnavailable: {
             headers: {
@@ -2227,18 +2218,6 @@ export interface components {
         };
         /** @description An unexpected error. The body never carries a stack trace. */
         RuntimeInternalError: {
-            headers: {
-                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The operation is part of the contract but not implemented yet. */
-        RuntimeNotImplemented: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -3842,7 +3821,6 @@ export interface operations {
             404: components["responses"]["RuntimeNotFound"];
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
-            501: components["responses"]["RuntimeNotImplemented"];
             503: components["responses"]["RuntimeServiceUnavailable"];
         };
     };
@@ -3892,7 +3870,6 @@ export interface operations {
             415: components["responses"]["RuntimeUnsupportedMediaType"];
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
-            501: components["responses"]["RuntimeNotImplemented"];
             503: components["responses"]["RuntimeServiceUnavailable"];
         };
     };
@@ -3952,7 +3929,6 @@ export interface operations {
             404: components["responses"]["RuntimeNotFound"];
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
-            501: components["responses"]["RuntimeNotImplemented"];
             503: components["responses"]["RuntimeServiceUnavailable"];
         };
     };
@@ -3998,7 +3974,6 @@ export interface operations {
             409: components["responses"]["RuntimeConflict"];
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
-            501: components["responses"]["RuntimeNotImplemented"];
             503: components["responses"]["RuntimeServiceUnavailable"];
         };
     };
@@ -4052,7 +4027,6 @@ export interface operations {
             415: components["responses"]["RuntimeUnsupportedMediaType"];
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
-            501: components["responses"]["RuntimeNotImplemented"];
             503: components["responses"]["RuntimeServiceUnavailable"];
         };
     };

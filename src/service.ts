@@ -18,9 +18,14 @@ import { dropData, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
 import { SecretBox } from './security/secrets.ts';
+import { RuntimeSources } from './management/runtime-sources.ts';
+import { SourceRateLimiter } from './http/rate-limit.ts';
+import { sourceKeyAuth } from './http/runtime-auth.ts';
+import { rowOperations } from './runtime/row-operations.ts';
+import { Runtime } from './runtime/runtime.ts';
 import { JobStore } from './store/jobs.ts';
 import { SourceKeyStore } from './store/source-keys.ts';
-import { SourceStore } from './store/sources.ts';
+import { SourceStore, toLocation } from './store/sources.ts';
 import { createDb, type Db } from './store/db.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './store/embedded.ts';
 import { migrate } from './store/migrate.ts';
@@ -87,8 +92,11 @@ export interface ServiceParts {
   sourceKeys: SourceKeyStore;
   jobs: JobStore;
   targets: Targets;
+  runtime: Runtime;
   /** Wakes the generation worker of this process. */
   onQueued: () => void;
+  /** A source's settings changed or it is gone: drop what the runtime cached of it. */
+  onSourceChanged: (sourceId: string) => void;
 }
 
 /** Handlers by operationId; every other operation of the contract answers 501. */
@@ -106,6 +114,11 @@ export function createOperations(parts: ServiceParts): Record<string, Operation>
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource),
     ...generationJobOperations(parts.jobs, accessibleSource),
     ...runtimeDocOperations(parts.schemas, accessibleSource),
+    ...rowOperations({
+      runtime: parts.runtime,
+      connect: (source) => parts.targets.connect(toLocation(source)),
+      onWrite: (sourceId) => parts.runtime.countCache.invalidateSource(sourceId),
+    }),
   };
 }
 
@@ -120,11 +133,17 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const targets = new Targets({ postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl }, (id) =>
     sources.connectionString(id),
   );
-  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger });
+  const runtime = new Runtime();
+  const runtimeSources = new RuntimeSources(sources, schemas);
+  const onSourceChanged = (sourceId: string) => {
+    runtimeSources.invalidate(sourceId);
+    runtime.countCache.invalidateSource(sourceId);
+  };
+  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: onSourceChanged });
   const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
-  const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, (error) =>
-    logger.warn({ error: String(error) }, 'could not record API key usage'),
-  );
+  const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
+  const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, onUsageError);
+  const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
 
   const app = createApp({
     config,
@@ -132,7 +151,20 @@ export async function startService(config: Config, logger: Logger = pino({ level
     logger,
     teams,
     keyUsage,
-    operations: createOperations({ db, teams, projects, schemas, sources, sourceKeys, jobs, targets, onQueued: () => worker.wake() }),
+    operations: createOperations({
+      db,
+      teams,
+      projects,
+      schemas,
+      sources,
+      sourceKeys,
+      jobs,
+      targets,
+      runtime,
+      onQueued: () => worker.wake(),
+      onSourceChanged,
+    }),
+    sourceAuth: sourceKeyAuth({ sources: runtimeSources, keys: sourceKeys, usage: sourceKeyUsage, limiter: new SourceRateLimiter(db.pool) }),
     prechecks: configPrechecks,
     health: async () => {
       try {
@@ -163,9 +195,13 @@ export async function startService(config: Config, logger: Logger = pino({ level
       });
       await worker.stop();
       await keyUsage.close();
+      await sourceKeyUsage.close();
       await targets.close();
       await db.close();
       await embedded?.stop();
     })());
-  return { url, db, firstStartKey, flushKeyUsage: () => keyUsage.flush(), close };
+  return { url, db, firstStartKey, flushKeyUsage: async () => {
+      await keyUsage.flush();
+      await sourceKeyUsage.flush();
+    }, close };
 }

@@ -79,11 +79,49 @@ export interface DialectCapabilities {
   maxIdentifierLength: number;
 }
 
+/** Ordering direction of an ORDER BY term. */
+export type SortDirection = 'asc' | 'desc';
+
 export interface Dialect {
   readonly kind: 'postgres' | 'mysql';
   readonly capabilities: DialectCapabilities;
   /** Quotes a schema-known identifier ("x" / `x`); throws on anything that is not one. */
   quoteIdentifier(name: string): string;
+
+  // Compile hooks of the runtime query engine (Kysely style: the few places SQL differs).
+  /** Bind placeholder of the `index`-th parameter, counting from 1: `$1` (PostgreSQL) or `?` (MySQL). */
+  placeholder(index: number): string;
+  /**
+   * A placeholder typed as a column of `type` (PostgreSQL `$1::bigint`, so an untyped text
+   * parameter never decides a comparison; MySQL `?`). Integers are bigint and numbers unbounded
+   * numeric or double, so a filter value never fails or rounds by the column's own width.
+   */
+  typedPlaceholder(index: number, column: ColumnSpec): string;
+  /** A runtime value (see RowValue) as this driver's bind parameter (MySQL: booleans 1/0, UTC datetimes without 'T…Z'; JSON as text). */
+  parameter(column: ColumnSpec, value: RowValue): unknown;
+  /**
+   * `expr LIKE pattern ESCAPE '!'`; case-insensitive (PostgreSQL ILIKE; MySQL LOWER() on both
+   * sides, whatever the collation) when asked. The pattern must escape %, _ and `likeEscape` itself.
+   */
+  like(expr: string, pattern: string, caseInsensitive: boolean): string;
+  /** The escape character of `like` patterns. */
+  readonly likeEscape: string;
+  /** Null-aware inequality: true when exactly one side is null or both differ (`IS DISTINCT FROM` / `NOT (a <=> b)`). */
+  distinctFrom(left: string, right: string): string;
+  /**
+   * A column expression that compares and sorts the same on every dialect: text by code point
+   * (PostgreSQL COLLATE "C"; MySQL's utf8mb4_bin already is), MySQL enums by value, not position.
+   */
+  comparable(expr: string, column: ColumnSpec): string;
+  /** ORDER BY term(s) where null sorts as the largest value (last ascending, first descending) on every dialect. */
+  orderBy(expr: string, direction: SortDirection, nullable: boolean): string;
+  /**
+   * Statements run in a write transaction that serialise key generation on `table` (a qualified,
+   * quoted name) and whose last one reads `MAX(column)` as `max`: PostgreSQL locks the table in
+   * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
+   */
+  maxKeyStatements(table: string, column: string): string[];
+
   /** Opens a connection pool to a target server (connection URL). */
   connect(url: string): Promise<TargetConnection>;
   /**
@@ -101,6 +139,8 @@ export type DriverErrorKind =
   /** A value the column cannot hold (too long, out of range, malformed date or number). */
   | 'invalid_value'
   | 'undefined_table'
+  /** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
+  | 'serialization_failure'
   | 'connection'
   | 'other';
 
@@ -119,13 +159,33 @@ export interface DriverError {
    * referenced row is missing, or the referenced key's columns when a row is still referenced.
    */
   columns?: string[];
+  /**
+   * foreign_key_violation only: true when the row written or deleted is still referenced (a
+   * restricted delete or key change of a parent); false when the row it references is missing.
+   */
+  referenced?: boolean;
   /** SQLSTATE (PostgreSQL) or error number / driver code (MySQL), for logs. */
   code?: string;
 }
 
+/**
+ * Runs one statement. Rows come back as objects keyed by column name, normalised only as far as
+ * both drivers agree: dates, datetimes and times as text ('YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS[.fff][+00]',
+ * 'HH:MM:SS'), json as parsed values, integers as numbers (text beyond 2^53), decimals as text or
+ * numbers, booleans as booleans or 0/1. Statements without a result set resolve to [].
+ */
+export interface SqlExecutor {
+  query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
+}
+
 /** A namespace is a PostgreSQL schema or a MySQL database owned by sds (e.g. `sds_blog`). */
-export interface TargetConnection {
+export interface TargetConnection extends SqlExecutor {
   readonly dialect: Dialect;
+  /**
+   * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled
+   * back when it throws (and the error rethrown as it was, for `dialect.mapError`).
+   */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   namespaceExists(namespace: string): Promise<boolean>;
   /** Drops the namespace if it exists and creates it empty. */
   recreateNamespace(namespace: string): Promise<void>;

@@ -20,6 +20,7 @@ export function driverError(kind: DriverErrorKind, fields: ErrorFields = {}): Dr
   if (fields.table !== undefined) error.table = fields.table;
   if (fields.columns !== undefined && fields.columns.length > 0) error.columns = fields.columns;
   if (fields.code !== undefined) error.code = fields.code;
+  if (kind === 'foreign_key_violation') error.referenced = fields.detail === 'referenced';
   return error;
 }
 
@@ -41,6 +42,8 @@ function describe(kind: DriverErrorKind, { constraint, table, columns, detail }:
       return `${detail === 'too-long' ? 'Value too long' : detail === 'out-of-range' ? 'Value out of range' : 'Invalid value'} for column${on}${of}`;
     case 'undefined_table':
       return `Table${table ? ` ${table}` : ''} does not exist`;
+    case 'serialization_failure':
+      return 'Concurrent writes conflicted; try again';
     case 'connection':
       return 'Cannot reach the database';
     case 'other':

@@ -29,7 +29,8 @@ function parseInstant(text: string, zone: string): number {
   }
 }
 
-export function valueFinisher(field: Field, program: ValueProgram, padStream: RandomStream, zone: string, name: string): Finisher {
+/** `unique`: the field must stay distinct, so a distinct program (a sequence) is never clamped into repeats. */
+export function valueFinisher(field: Field, program: ValueProgram, padStream: RandomStream, zone: string, name: string, unique = false): Finisher {
   if (program.reference) return (raw) => raw as RowValue;
   const typed = program.typed === true;
   const fail = (raw: unknown, what: string): never => {
@@ -43,7 +44,15 @@ export function valueFinisher(field: Field, program: ValueProgram, padStream: Ra
     }
     case 'integer':
     case 'number': {
-      if (typed && field.min === undefined && field.max === undefined) return (raw) => raw as number;
+      if (typed) {
+        // Typed programs already round; a strategy's own bounds may still reach past the field's.
+        // Clamping would repeat values of a unique sequence: past its bounds, distinct values win.
+        if ((field.min === undefined && field.max === undefined) || (program.distinct && unique)) return (raw) => raw as number;
+        const integer = field.type === 'integer';
+        const min = field.min === undefined ? Number.NEGATIVE_INFINITY : integer ? Math.ceil(field.min) : field.min;
+        const max = field.max === undefined ? Number.POSITIVE_INFINITY : integer ? Math.floor(field.max) : field.max;
+        return (raw) => ((raw as number) < min ? min : (raw as number) > max ? max : (raw as number));
+      }
       const finish = numberFinisher(field);
       return (raw) => {
         const value = finish(raw, Number.NaN);

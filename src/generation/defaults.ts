@@ -34,7 +34,7 @@ export function defaultProgram(context: EntityContext, field: Field, stream: Ran
     default:
       break;
   }
-  if (field.type === 'integer' && context.entity.primaryKey?.includes(field.id)) return sequenceProgram(1, 1);
+  if (field.type === 'integer' && context.entity.primaryKey?.includes(field.id)) return sequenceProgram(Math.ceil(field.min ?? 1), 1, field.min, field.max);
   if (field.type === 'string' && field.format !== undefined && field.format !== 'plain') return formatProgram(context, field, stream);
   const named = namedDefault(context, field, stream);
   if (named) return named;

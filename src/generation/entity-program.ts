@@ -30,6 +30,14 @@ export interface CompiledEntity {
   warnings: { path: string; message: string }[];
 }
 
+/** A bound on the entity's rows: a pool of `size` values (or combinations), or a parent without rows. */
+interface Limit {
+  size: number;
+  path: string;
+  what: string;
+  emptyParent?: boolean;
+}
+
 interface Compiling {
   index: number;
   field: Field;
@@ -55,7 +63,7 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
     compiling.push({ index, field, program, unique });
   });
 
-  const limits: { size: number; path: string; what: string }[] = [];
+  const limits: Limit[] = [];
   if (!only) assignJointKeys(context, compiling, skip, limits);
   const order = compiling.map((item) => compileField(context, item, planned, limits));
   let rowLimit = planned;
@@ -64,24 +72,24 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
     .filter((limit) => limit.size < planned)
     .map((limit) => ({
       path: limit.path,
-      message:
-        limit.size === 0 && limit.what.startsWith('references')
-          ? `${limit.what}, which has no rows; inserted 0 of ${planned} planned rows`
-          : `pool of ${limit.size} ${limit.what} is exhausted after ${limit.size} rows; inserted ${rowLimit} of ${planned} planned rows`,
+      message: limit.emptyParent
+        ? `${limit.what}, which has no rows; inserted 0 of ${planned} planned rows`
+        : `pool of ${limit.size} ${limit.what} is exhausted after ${limit.size} rows; inserted ${rowLimit} of ${planned} planned rows`,
     }));
   return { order: sortByDependencies(order, compiling), rowLimit: only ? planned : rowLimit, warnings: only ? [] : warnings };
 }
 
-function compileField(context: EntityContext, item: Compiling, planned: number, limits: { size: number; path: string; what: string }[]): CompiledField {
+function compileField(context: EntityContext, item: Compiling, planned: number, limits: Limit[]): CompiledField {
   const { field, program, index } = item;
   const name = fieldName(context, field);
-  const finish = valueFinisher(field, program, context.stream(field.id, 'pad'), context.plan.timezone, name);
+  const finish = valueFinisher(field, program, context.stream(field.id, 'pad'), context.plan.timezone, name, item.unique || item.joint !== undefined);
   const reference = referenceSpec(field);
   let core: (row: number, values: readonly RowValue[]) => FieldOutput;
   let pure = !program.deps?.length;
 
   if (reference && !field.nullable && program.pool?.size === 0) {
-    limits.push({ size: 0, path: context.pointer(index, field.references ? 'references' : 'generation'), what: `references ${reference.entity}.${reference.field}` });
+    const path = context.pointer(index, ...(field.references ? ['references'] : ['generation', 'strategy']));
+    limits.push({ size: 0, path, what: `${name} references ${reference.entity}.${reference.field}`, emptyParent: true });
   }
   if (item.joint) {
     const { draw, position, pool } = item.joint;
@@ -101,6 +109,10 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
     core = uniqueByRetries(program, finish, field, planned);
     pure = false;
   } else {
+    if (item.unique && program.limit !== undefined) {
+      const path = field.generation?.uniqueValues ? context.pointer(index, 'generation', 'uniqueValues') : context.pointer(index);
+      limits.push({ size: program.limit, path, what: `values for ${name} within its min and max` });
+    }
     core = (row, values) => finishRaw(program.at(row, values, 0), row, finish);
   }
 
@@ -126,7 +138,7 @@ function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number
  * construction: when every member has a countable pool, rows draw combinations without
  * replacement; otherwise one open-ended member is made unique on its own.
  */
-function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: ReadonlySet<string>, limits: { size: number; path: string; what: string }[]): void {
+function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: ReadonlySet<string>, limits: Limit[]): void {
   const { entity } = context;
   const groups: { fields: string[]; path: string }[] = [];
   const at = (...tokens: (string | number)[]) => `/entities/${context.entityIndex}/${tokens.join('/')}`;
@@ -138,8 +150,15 @@ function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: R
     const ids = [...new Set(group.fields)];
     if (ids.length < 2 || ids.some((id) => skip.has(id) || !byId.has(id))) continue;
     const members = ids.map((id) => byId.get(id)!);
-    if (members.some((member) => member.unique || member.program.distinct)) continue;
-    const open = members.find((member) => !member.program.pool);
+    if (members.some((member) => member.unique)) continue;
+    const distinct = members.find((member) => member.program.distinct);
+    if (distinct) {
+      distinct.unique = true; // its values must then stay distinct (and within bounds, or stop)
+      continue;
+    }
+    // The open-ended member with the most room takes the uniqueness tags.
+    const room = (member: Compiling) => (member.field.maxLength ?? Number.POSITIVE_INFINITY) - (member.field.prefix?.length ?? 0) - (member.field.suffix?.length ?? 0);
+    const open = members.filter((member) => !member.program.pool).sort((a, b) => room(b) - room(a))[0];
     if (open || members.some((member) => member.joint)) {
       const loner = open ?? members.find((member) => !member.joint);
       if (loner) loner.unique = true;

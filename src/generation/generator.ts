@@ -214,10 +214,10 @@ export function previewRows(config: SchemaConfig, entityId: string, count: numbe
   const position = plan.entities.indexOf(target);
   const ancestors = ancestorsOf(config, entityId);
   const generator = new DataGenerator(config, plan);
-  plan.entities.forEach((entity, i) => {
-    if (!ancestors.has(entity.id) || entity.id === entityId || generator.assumeGenerated(entity.id) || i > position) return;
+  for (const entity of plan.entities.slice(0, position)) {
+    if (!ancestors.has(entity.id) || generator.assumeGenerated(entity.id)) continue;
     for (const batch of generator.rows(entity.id, 1000)) void batch;
-  });
+  }
   const rows: Row[] = [];
   if (wanted > 0) {
     for (const batch of generator.rows(entityId, wanted)) {
@@ -228,7 +228,14 @@ export function previewRows(config: SchemaConfig, entityId: string, count: numbe
   const deferred = target.deferredColumns.map((id) => target.table.columns.findIndex((column) => column.name === id));
   if (deferred.length > 0) {
     const filler = new DataGenerator(config, plan);
-    if (plan.entities.every((entity) => !ancestors.has(entity.id) || filler.assumeGenerated(entity.id))) {
+    const assumed = (id: string) => {
+      try {
+        return filler.assumeGenerated(id);
+      } catch {
+        return false; // a parent's keys are missing: leave the deferred columns null
+      }
+    };
+    if (plan.entities.every((entity) => !ancestors.has(entity.id) || assumed(entity.id))) {
       const values = filler.deferredValues(entityId, rows.length);
       values?.forEach((update, row) => deferred.forEach((column, i) => (rows[row]![column] = update[i]!)));
     }

@@ -31,6 +31,8 @@ export interface ValueProgram {
   typed?: boolean;
   /** Distinct rows give distinct values by construction (sequences, uuids). */
   distinct?: boolean;
+  /** Rows a distinct program can give before it leaves the field's bounds (a sequence under `max`). */
+  limit?: number;
   /** Field indexes of the same row that `at` reads. */
   deps?: number[];
   /** A reference: values are parent keys, stored as they are (no prefix, suffix or length changes). */

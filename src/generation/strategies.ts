@@ -44,7 +44,9 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'literal':
       return constantProgram(strategy.value);
     case 'sequence':
-      return sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
+      return field.type === 'integer' || field.type === 'number'
+        ? sequenceProgram(strategy.start ?? 1, strategy.step ?? 1, field.min, field.max)
+        : sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
     case 'randomInt':
       return randomIntProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
     case 'randomFloat':

@@ -57,7 +57,7 @@ export function integerFieldIsBig(entity: Entity, field: Field, rowCount: number
       // faker.number.int() reaches Number.MAX_SAFE_INTEGER unless the field bounds it.
       return field.min === undefined && field.max === undefined ? true : outside(field.min ?? 0, field.max ?? 0);
     case undefined:
-      if (entity.primaryKey?.includes(field.id)) return outside(rowCount);
+      if (entity.primaryKey?.includes(field.id)) return outside(Math.ceil(field.min ?? 1) + rowCount);
       return outside(field.min ?? 0, field.max ?? 0);
     default:
       return false;

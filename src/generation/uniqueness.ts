@@ -148,7 +148,10 @@ export function uniqueByRetries(program: ValueProgram, finish: Finisher, field: 
     }
     if (text) {
       for (let k = 0; k < TAGS; k++) {
-        const value = finish(first, row, k === 0 ? `-${row + 1}` : `-${row + 1}-${k}`);
+        const tag = k === 0 ? `-${row + 1}` : `-${row + 1}-${k}`;
+        const value = finish(first, row, tag);
+        // A tag (or suffix) cut off by maxLength leaves no room for unique values.
+        if (typeof value !== 'string' || !value.includes(tag) || !value.endsWith(field.suffix ?? '')) break;
         if (seen.add(value)) return value;
       }
     } else if (walk) {

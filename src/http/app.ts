@@ -23,6 +23,8 @@ export interface AppDeps {
   keyUsage: KeyUsageRecorder;
   /** Handlers by operationId; operations without one answer 501. */
   operations: Partial<Record<string, Operation>>;
+  /** Source-key auth and rate limiting of runtime operations. */
+  sourceAuth?: (req: Request, res: Response, next: NextFunction) => Promise<void>;
   /** Body checks by operationId that run after auth and before request validation. */
   prechecks?: Partial<Record<string, (body: unknown) => void>>;
   /** Anonymous operations served outside the operation table (health). */
@@ -112,6 +114,7 @@ function authenticators(deps: AppDeps) {
     // Unimplemented operations answer 501 whoever asks; they get their auth with their handler.
     if (!deps.operations[operation.operationId]) return undefined;
     const schemes = new Set(operation.security.flat());
+    if (schemes.has('sourceApiKey')) return deps.sourceAuth;
     if (schemes.has('adminToken') && schemes.has('teamApiKey')) return either;
     if (schemes.has('teamApiKey')) return team;
     if (schemes.has('adminToken')) return admin;
@@ -127,6 +130,8 @@ function handle(operation: Operation | undefined, config: Config) {
       query: req.query as Record<string, unknown>,
       body: res.locals.body,
       headers: req.headers as Record<string, string | undefined>,
+      rawQuery: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '',
+      runtime: res.locals.runtime,
       principal: res.locals.principal,
       baseUrl: config.publicUrl ?? `${req.protocol}://${req.get('host')}`,
     };

@@ -32,7 +32,16 @@ export class GenerationWorker {
   private readonly progressEveryMs: number;
 
   constructor(
-    private readonly deps: { db: Db; jobs: JobStore; sources: SourceStore; schemas: SchemaStore; targets: Targets; logger: Logger },
+    private readonly deps: {
+      db: Db;
+      jobs: JobStore;
+      sources: SourceStore;
+      schemas: SchemaStore;
+      targets: Targets;
+      logger: Logger;
+      /** A source's data was replaced: caches of it (totals) must go. */
+      onGenerated?: (sourceId: string) => void;
+    },
     options: WorkerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 1_000;
@@ -153,6 +162,7 @@ export class GenerationWorker {
           durationMs: summary.durationMs,
         }, client);
       });
+      this.deps.onGenerated?.(source.id);
     } catch (error) {
       const message = describeFailure(error);
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');

@@ -1,16 +1,21 @@
 // What a management or runtime operation sees and returns: plain data, no Express.
 import type { TeamPrincipal } from '../store/teams.ts';
+import type { RuntimeSource } from './runtime-sources.ts';
 
 export interface OperationContext {
   /** Path parameters, already validated against the OpenAPI document. */
   params: Record<string, string>;
   /** Query parameters, validated and coerced by the OpenAPI validator. */
   query: Record<string, unknown>;
+  /** The query string as sent (after `?`), for parsers with their own syntax (runtime filters). */
+  rawQuery: string;
   body: unknown;
   /** Request headers, lower-case names. */
   headers: Record<string, string | undefined>;
   /** The team key's principal on team-key operations. */
   principal?: TeamPrincipal;
+  /** The source and its config on runtime operations (set by source-key auth). */
+  runtime?: RuntimeSource;
   /** API root as the client sees it (`SDS_PUBLIC_URL` or derived from the request). */
   baseUrl: string;
 }

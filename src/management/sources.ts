@@ -24,6 +24,8 @@ export interface SourceDeps {
   targets: Targets;
   /** Called after a job is queued, so an idle worker in this process starts at once. */
   onQueued: () => void;
+  /** Called after a source's settings change or it is deleted. */
+  onSourceChanged: (sourceId: string) => void;
 }
 
 interface SourceBody {
@@ -134,6 +136,7 @@ export function sourceOperations(deps: SourceDeps) {
       generatorConfig: body.generatorConfig,
     });
     if (!updated) throw errors.notFound('Source');
+    deps.onSourceChanged(source.id);
     if (rebind) {
       await queue(updated, updated.schemaVersionId, updated.seed);
       deps.onQueued();
@@ -146,13 +149,17 @@ export function sourceOperations(deps: SourceDeps) {
     await deps.sourceKeys.revokeAll(source.id);
     await dropData(deps, source);
     if (!(await sources.delete(source.id))) throw errors.notFound('Source');
+    deps.onSourceChanged(source.id);
     return { status: 204 };
   };
 
   const regenerateSource: Operation = async (context) => {
     let source = await accessibleSource(context);
     const seed = (context.body as { seed?: string | number } | undefined)?.seed;
-    if (seed !== undefined) source = (await sources.update(source.id, { seed: String(seed) }))!;
+    if (seed !== undefined) {
+      source = (await sources.update(source.id, { seed: String(seed) }))!;
+      deps.onSourceChanged(source.id);
+    }
     const job = await queue(source, source.schemaVersionId, source.seed);
     deps.onQueued();
     if (context.query.wait === true || context.query.wait === 'true') {

@@ -1,5 +1,6 @@
 // One PostgreSQL server for the whole run: DATABASE_URL's when set (CI's second pass uses the
 // machine's PostgreSQL 15), otherwise a real embedded PostgreSQL, as `npm start` would use.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/store/embedded.ts';
@@ -16,7 +17,12 @@ export default async function setup(project: TestProject) {
     project.provide('pgServerUrl', configured);
     return;
   }
-  const embedded = await startEmbeddedPostgres(path.resolve('.tmp/test-embedded'));
+  // A data folder per run: concurrent runs must not stop each other's server.
+  const dataDir = path.resolve(`.tmp/test-embedded-${process.pid}`);
+  const embedded = await startEmbeddedPostgres(dataDir);
   project.provide('pgServerUrl', embedded.url);
-  return () => embedded.stop();
+  return async () => {
+    await embedded.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
 }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
-import type { Dialect, RowBatches, TableSpec, TargetConnection } from '../dialect.ts';
+import type { Dialect, RowBatches, SqlExecutor, TableSpec, TargetConnection } from '../dialect.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,
@@ -16,6 +16,16 @@ import {
 } from './mysql-ddl.ts';
 import { mapMysqlError } from './mysql-errors.ts';
 import { insertRows, loadDataRows, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
+import {
+  mysqlComparable,
+  mysqlDistinctFrom,
+  mysqlLike,
+  mysqlMaxKeyStatements,
+  mysqlOrderBy,
+  mysqlPlaceholder,
+  mysqlRuntimeParameter,
+  MYSQL_LIKE_ESCAPE,
+} from './mysql-sql.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without
@@ -29,6 +39,15 @@ export const mysqlDialect: Dialect = {
   kind: 'mysql',
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quoteMysqlIdentifier,
+  placeholder: mysqlPlaceholder,
+  typedPlaceholder: mysqlPlaceholder,
+  parameter: mysqlRuntimeParameter,
+  like: mysqlLike,
+  likeEscape: MYSQL_LIKE_ESCAPE,
+  distinctFrom: mysqlDistinctFrom,
+  comparable: mysqlComparable,
+  orderBy: mysqlOrderBy,
+  maxKeyStatements: mysqlMaxKeyStatements,
   connect: (url) => connectMysql(url),
   mapError: mapMysqlError,
 };
@@ -108,6 +127,37 @@ export class MysqlConnection implements TargetConnection {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  /** mysql2 escapes the parameters into the statement text (one statement: multipleStatements is off). */
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
+    const [rows] = await this.pool.query(sql, params);
+    return Array.isArray(rows) ? (rows as T[]) : [];
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const connection = await this.pool.getConnection();
+    let reusable = true;
+    try {
+      await connection.beginTransaction();
+      const result = await work({
+        query: async <R>(sql: string, params: unknown[]) => {
+          const [rows] = await connection.query(sql, params);
+          return Array.isArray(rows) ? (rows as R[]) : [];
+        },
+      });
+      await connection.commit();
+      return result;
+    } catch (error) {
+      // An expected failure (a duplicate key) leaves a healthy connection once rolled back.
+      await connection.rollback().catch(() => {
+        reusable = false;
+      });
+      throw error;
+    } finally {
+      if (reusable) connection.release();
+      else connection.destroy();
+    }
   }
 
   async namespaceExists(namespace: string): Promise<boolean> {

@@ -73,6 +73,8 @@ export function mapMysqlError(error: unknown, table?: TableSpec): DriverError {
       const detail = errno === 1406 ? 'too-long' : errno === 1264 || errno === 1690 ? 'out-of-range' : undefined;
       return driverError('invalid_value', { code, table: table?.name, columns: identifiersOnly([quotedColumn(message)]), detail });
     }
+    case 1213:
+      return driverError('serialization_failure', { code });
     case 1146: {
       const missing = /^Table '(?:[A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)' doesn't exist/.exec(message)?.[1];
       return driverError('undefined_table', { code, table: missing });

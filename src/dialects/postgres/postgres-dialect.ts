@@ -2,15 +2,42 @@
 // COPY for loads, and an atomic schema swap.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Dialect, RowBatches, TableSpec, TargetConnection } from '../dialect.ts';
+import type { Dialect, RowBatches, SqlExecutor, TableSpec, TargetConnection } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { mapPostgresError } from './postgres-errors.ts';
 import { copyRows, updatePostgresRows } from './postgres-loader.ts';
+import {
+  postgresComparable,
+  postgresDistinctFrom,
+  postgresLike,
+  postgresMaxKeyStatements,
+  postgresOrderBy,
+  postgresPlaceholder,
+  postgresRuntimeParameter,
+  postgresTypedPlaceholder,
+  POSTGRES_LIKE_ESCAPE,
+} from './postgres-sql.ts';
+
+/** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
+const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
 
 export const postgresDialect: Dialect = {
   kind: 'postgres',
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quotePostgresIdentifier,
+  placeholder: postgresPlaceholder,
+  typedPlaceholder: postgresTypedPlaceholder,
+  parameter: postgresRuntimeParameter,
+  like: postgresLike,
+  likeEscape: POSTGRES_LIKE_ESCAPE,
+  distinctFrom: postgresDistinctFrom,
+  comparable: postgresComparable,
+  orderBy: postgresOrderBy,
+  maxKeyStatements: postgresMaxKeyStatements,
   connect: (url) => connectPostgres(url),
   mapError: mapPostgresError,
 };
@@ -40,6 +67,7 @@ export class PostgresConnection implements TargetConnection {
       application_name: 'sds',
       // Sessions read and write timestamptz in UTC, whatever the server's default.
       options: '-c timezone=UTC',
+      types: typeParsers,
     });
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
@@ -47,6 +75,14 @@ export class PostgresConnection implements TargetConnection {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
+    return (await this.pool.query(sql, params)).rows as T[];
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.withTransaction((client) => work({ query: async <R>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as R[] }));
   }
 
   async namespaceExists(namespace: string): Promise<boolean> {
@@ -57,7 +93,7 @@ export class PostgresConnection implements TargetConnection {
 
   async recreateNamespace(namespace: string): Promise<void> {
     const schema = quotePostgresIdentifier(namespace);
-    await this.transaction(async (client) => {
+    await this.withTransaction(async (client) => {
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.query(`CREATE SCHEMA ${schema}`);
     });
@@ -69,7 +105,7 @@ export class PostgresConnection implements TargetConnection {
 
   async createTables(namespace: string, tables: TableSpec[]): Promise<void> {
     const statements = tables.map((table) => createPostgresTable(namespace, table));
-    await this.transaction(async (client) => {
+    await this.withTransaction(async (client) => {
       for (const statement of statements) await client.query(statement);
     });
   }
@@ -88,7 +124,7 @@ export class PostgresConnection implements TargetConnection {
       ...tables.flatMap((table) => postgresIndexStatements(namespace, table)),
       ...tables.flatMap((table) => postgresForeignKeyStatements(namespace, table)),
     ];
-    await this.transaction(async (client) => {
+    await this.withTransaction(async (client) => {
       await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
       for (const statement of statements) await client.query(statement);
       // Fresh statistics, so the first queries after the swap plan well.
@@ -102,7 +138,7 @@ export class PostgresConnection implements TargetConnection {
     const liveSchema = quotePostgresIdentifier(live);
     const oldSchema = quotePostgresIdentifier(`sds_old_${randomBytes(8).toString('hex')}`);
     // One transaction: readers see the old schema or the new one, never a mix.
-    await this.transaction(async (client) => {
+    await this.withTransaction(async (client) => {
       const existing = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])', [[staging, live]]);
       const names = new Set(existing.rows.map((row) => row.nspname));
       if (!names.has(staging)) throw new Error(`Staging namespace "${staging}" does not exist`);
@@ -121,17 +157,22 @@ export class PostgresConnection implements TargetConnection {
     return this.pool.end();
   }
 
-  private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  private async withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      await work(client);
+      const result = await work(client);
       await client.query('COMMIT');
+      return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      // A client whose ROLLBACK fails is in an unknown state: it is discarded, not reused.
+      await client.query('ROLLBACK').catch((rollback: unknown) => {
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }

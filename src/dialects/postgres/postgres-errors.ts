@@ -41,6 +41,9 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
       return driverError('not_null_violation', { ...common, columns: identifiersOnly([text(fields.column)]) });
     case '23514':
       return driverError('check_violation', { ...common, columns: checkColumns(table, constraint) });
+    case '40001':
+    case '40P01':
+      return driverError('serialization_failure', { code });
     case '42P01':
     case '3F000':
       return driverError('undefined_table', { code, table: tableName ?? missingRelation(message) });

@@ -10,6 +10,8 @@ type Lookup = Record<string, unknown>;
 const TOKEN = /\{\{\s*([A-Za-z_.]+)\s*\}\}/g;
 const MAX_DEPTH = 6;
 const DIGITS = '0123456789';
+// Zero-padded digit runs, so filling `####` picks a ready string instead of building one.
+const RUNS = [1, 2, 3, 4].map((length) => Array.from({ length: 10 ** length }, (_, i) => String(i).padStart(length, '0')));
 
 // Methods whose data key is not their snake_case name.
 const ALIASES: Record<string, string[]> = {
@@ -136,8 +138,12 @@ export function digitsComposer(format: string): Composer {
     for (const part of parts) {
       if (typeof part === 'string') out += part;
       else if (part < 0) out += DIGITS[2 + (cursor.u32() % 8)];
-      else if (part <= 9) out += String(cursor.int(0, 10 ** part - 1)).padStart(part, '0');
-      else for (let i = 0; i < part; i++) out += DIGITS[cursor.u32() % 10];
+      else {
+        for (let left = part; left > 0; left -= 4) {
+          const run = RUNS[Math.min(left, 4) - 1]!;
+          out += run[Math.floor(cursor.float() * run.length)];
+        }
+      }
     }
     return out;
   };

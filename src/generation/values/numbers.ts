@@ -36,14 +36,21 @@ export function randomFloatProgram(stream: RandomStream, min: number, max: numbe
   };
 }
 
-/** start, start + step, start + 2·step… (row i gets start + i·step). */
-export function sequenceProgram(start: number, step: number): ValueProgram {
+/**
+ * start, start + step, start + 2·step… (row i gets start + i·step). With bounds, `limit` counts the
+ * rows before the sequence leaves [min, max]: a unique field stops there rather than repeat.
+ */
+export function sequenceProgram(start: number, step: number, min = Number.NEGATIVE_INFINITY, max = Number.POSITIVE_INFINITY): ValueProgram {
   const exact = Number.isInteger(start) && Number.isInteger(step);
-  return {
+  const program: ValueProgram = {
     at: exact ? (row) => start + row * step : (row) => roundTo(start + row * step, 10),
     typed: true,
     distinct: step !== 0,
   };
+  if (start < min || start > max) program.limit = 0;
+  else if (step > 0 && max !== Number.POSITIVE_INFINITY) program.limit = Math.floor((max - start) / step + 1e-9) + 1;
+  else if (step < 0 && min !== Number.NEGATIVE_INFINITY) program.limit = Math.floor((start - min) / -step + 1e-9) + 1;
+  return program;
 }
 
 export function constantProgram(value: unknown): ValueProgram {

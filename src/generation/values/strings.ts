@@ -1,8 +1,7 @@
 // String values: prefix, suffix and lengths applied to every generated string (a uniqueness tag is
-// kept inside maxLength), lorem text from locale word lists, and slugs.
+// kept inside maxLength), and lorem text from locale word lists.
 import type { Field } from '../config-types.ts';
 import type { RandomCursor, RandomStream } from '../random.ts';
-import { toAsciiWord } from './words.ts';
 
 /**
  * Makes the stored string from a generated core: `prefix + core + suffix`, cut to maxLength
@@ -75,20 +74,4 @@ export function paragraphText(words: readonly string[], cursor: RandomCursor, se
   let text = sentenceText(words, cursor);
   for (let i = 1; i < sentences; i++) text += ` ${sentenceText(words, cursor)}`;
   return text;
-}
-
-/** Lower-case ASCII words joined by hyphens: 'Crème brûlée!' → 'creme-brulee'. */
-export function slugify(text: string): string {
-  return text
-    .split(/[^\p{L}\p{N}]+/u)
-    .map(toAsciiWord)
-    .filter((word) => word.length > 0)
-    .join('-');
-}
-
-/** Text made to fit [minLength, maxLength] of a plain field: `len` lorem characters at most. */
-export function loremOfLength(words: readonly string[], cursor: RandomCursor, length: number): string {
-  let text = cursor.pick(words);
-  while (text.length < length) text += ` ${cursor.pick(words)}`;
-  return text.slice(0, length).trimEnd();
 }

@@ -90,6 +90,7 @@ describe('mapMysqlError', () => {
     ['enum value', error(1265, "Data truncated for column 'role' at row 1"), { kind: 'check_violation', columns: ['role'] }],
     ['wrong value', error(1366, "Incorrect integer value: 'x, y' for column `db`.`users`.`id` at row 1"), { kind: 'invalid_value', columns: ['id'] }],
     ['missing table', error(1146, "Table 'db.nope' doesn't exist"), { kind: 'undefined_table', table: 'nope' }],
+    ['deadlock', error(1213, 'Deadlock found when trying to get lock; try restarting transaction'), { kind: 'serialization_failure', code: '1213' }],
     ['lost connection', Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }), { kind: 'connection' }],
   ])('%s', (_, given, want) => {
     const mapped = mapMysqlError(given, users);
@@ -107,7 +108,8 @@ describe('mapPostgresError', () => {
     ['enum check', error({ code: '23514', constraint: 'users_role_check', table: 'users' }), { kind: 'check_violation', columns: ['role'] }],
     ['too long', error({ code: '22001' }), { kind: 'invalid_value', message: 'Value too long for column' }],
     ['refused', Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}), { kind: 'connection' }],
-    ['anything else', error({ code: '40P01' }), { kind: 'other', message: 'Database error', code: '40P01' }],
+    ['deadlock', error({ code: '40P01' }), { kind: 'serialization_failure', code: '40P01' }],
+    ['anything else', error({ code: '42883' }), { kind: 'other', message: 'Database error', code: '42883' }],
   ])('%s', (_, given, want) => {
     const mapped = mapPostgresError(given, users);
     expect(mapped).toMatchObject(want);

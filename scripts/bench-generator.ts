@@ -1,0 +1,116 @@
+// Rows per second of the in-memory generator for 10-field faker-heavy entities, against a bare
+// counter-PRNG loop in the same run. Run: npx tsx scripts/bench-generator.ts [rows] [batchSize…]
+// (default 200000 rows, batches of 1000 and 5000). Large batches stay alive across young-generation
+// collections, so they cost GC time: see the batch-size lines, or run node with --max-semi-space-size=64.
+import type { SchemaConfig } from '../src/generation/config-types.ts';
+import { DataGenerator } from '../src/generation/generator.ts';
+import { planGeneration } from '../src/generation/plan.ts';
+import { mix } from '../src/generation/random.ts';
+import { LocaleWords } from '../src/generation/values/words.ts';
+
+const ROWS = Number(process.argv[2] ?? 200_000);
+const BATCHES = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1_000, 5_000];
+
+type FieldList = SchemaConfig['entities'][number]['fields'];
+
+/** Field ids with realistic defaults: faker locale data and patterns, a unique email, dates. */
+const byName: FieldList = [
+  { id: 'id', type: 'integer' },
+  { id: 'firstName', type: 'string', maxLength: 60 },
+  { id: 'lastName', type: 'string', maxLength: 60 },
+  { id: 'email', type: 'string', format: 'email', maxLength: 120 },
+  { id: 'phone', type: 'string' },
+  { id: 'city', type: 'string' },
+  { id: 'company', type: 'string' },
+  { id: 'jobTitle', type: 'string' },
+  { id: 'createdAt', type: 'datetime' },
+  { id: 'status', type: 'enum', values: ['active', 'invited', 'suspended'], weights: [8, 1, 1] },
+];
+
+/** The same shape through explicit faker strategies (each value a faker call). */
+const explicit: FieldList = [
+  { id: 'id', type: 'integer' },
+  ...(
+    [
+      ['firstName', 'person.firstName'],
+      ['lastName', 'person.lastName'],
+      ['email', 'internet.email'],
+      ['phone', 'phone.number'],
+      ['city', 'location.city'],
+      ['company', 'company.name'],
+      ['jobTitle', 'person.jobTitle'],
+    ] as const
+  ).map(([id, method]) => ({ id, type: 'string' as const, generation: { strategy: { kind: 'faker' as const, method } } })),
+  { id: 'createdAt', type: 'datetime', generation: { strategy: { kind: 'faker', method: 'date.past' } } },
+  { id: 'status', type: 'string', generation: { strategy: { kind: 'faker', method: 'helpers.arrayElement', args: [['active', 'invited', 'suspended']] } } },
+];
+
+function config(fields: FieldList): SchemaConfig {
+  return {
+    formatVersion: 1,
+    entities: [{ id: 'users', primaryKey: ['id'], uniqueKeys: [['email']], fields, generation: { rowCount: ROWS, seed: 'bench' } }],
+  };
+}
+
+/** Rows per second of wall-clock time and of CPU time (the latter steadier on a shared machine). */
+interface Rate {
+  wall: number;
+  cpu: number;
+}
+
+function measure(run: () => void): Rate {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  run();
+  const used = process.cpuUsage(cpu);
+  return { wall: ROWS / ((performance.now() - started) / 1000), cpu: ROWS / ((used.user + used.system) / 1e6) };
+}
+
+function generate(fields: FieldList, batchSize: number): Rate {
+  const schema = config(fields);
+  const generator = new DataGenerator(schema, planGeneration(schema, { referenceDate: '2026-01-01' }));
+  return measure(() => {
+    let rows = 0;
+    for (const batch of generator.rows('users', batchSize)) rows += batch.length;
+    if (rows !== ROWS) throw new Error(`expected ${ROWS} rows, got ${rows}`);
+  });
+}
+
+/** The floor: a bare PRNG picking ten words per row from word lists into row arrays, batched like the generator. */
+function baseline(batchSize: number): Rate {
+  const words = LocaleWords.of('en');
+  const lists = [words.firstNames, words.lastNames, words.countries, words.loremWords, words.colors];
+  return measure(() => baselineLoop(batchSize, lists));
+}
+
+function baselineLoop(batchSize: number, lists: (readonly string[])[]): void {
+  let batch: unknown[][] = [];
+  let sink = 0;
+  for (let row = 0; row < ROWS; row++) {
+    const values: unknown[] = new Array(10);
+    for (let field = 0; field < 10; field++) {
+      const list = lists[field % lists.length]!;
+      values[field] = list[Math.floor((mix(0x1234, field, row, 0) / 4_294_967_296) * list.length)];
+    }
+    batch.push(values);
+    if (batch.length === batchSize) {
+      sink += batch.length;
+      batch = [];
+    }
+  }
+  if (sink + batch.length !== ROWS) throw new Error('baseline lost rows');
+}
+
+const format = (rate: Rate) => `${Math.round(rate.wall).toLocaleString('en-US').padStart(10)} rows/s wall, ${Math.round(rate.cpu).toLocaleString('en-US').padStart(10)} rows/CPU-s`;
+const ratio = (base: Rate, rate: Rate) => `${(base.cpu / rate.cpu).toFixed(0)}× the baseline's CPU time`;
+generate(byName.slice(0, 4), 1_000); // warm-up: JIT and locale data
+console.log(`${ROWS.toLocaleString('en-US')} rows per run, node ${process.version}`);
+for (const batchSize of BATCHES) {
+  const base = baseline(batchSize);
+  const named = generate(byName, batchSize);
+  const faker = generate(explicit, batchSize);
+  console.log(`batches of ${batchSize}:`);
+  console.log(`  baseline: bare PRNG picking from word lists ${format(base)}`);
+  console.log(`  10 fields, defaults by field id             ${format(named)}  (${ratio(base, named)})`);
+  console.log(`  10 fields, explicit faker strategies        ${format(faker)}  (${ratio(base, faker)})`);
+}

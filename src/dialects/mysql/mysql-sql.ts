@@ -1,0 +1,47 @@
+// MySQL compile hooks of the runtime query engine: `?` placeholders, LOWER() LIKE LOWER() for
+// case-insensitive matching, <=> for null-aware inequality, enums ordered by value, nulls last.
+import type { ColumnSpec, RowValue, SortDirection } from '../dialect.ts';
+import { mysqlValue } from './mysql-loader.ts';
+
+export const MYSQL_LIKE_ESCAPE = '!';
+
+export function mysqlPlaceholder(): string {
+  return '?';
+}
+
+/**
+ * A runtime value as a mysql2 parameter. Integers beyond 2^53 stay bigint: mysql2 writes them as
+ * exact numeric literals, where a string would be compared with the column as a double.
+ */
+export function mysqlRuntimeParameter(column: ColumnSpec, value: RowValue): unknown {
+  if (value === null) return null;
+  if (column.type === 'integer' && typeof value === 'bigint') return value;
+  return mysqlValue(column, value);
+}
+
+/** utf8mb4_bin is case-sensitive: lower both sides for the case-insensitive form. */
+export function mysqlLike(expr: string, pattern: string, caseInsensitive: boolean): string {
+  return caseInsensitive
+    ? `LOWER(${expr}) LIKE LOWER(${pattern}) ESCAPE '${MYSQL_LIKE_ESCAPE}'`
+    : `${expr} LIKE ${pattern} ESCAPE '${MYSQL_LIKE_ESCAPE}'`;
+}
+
+export function mysqlDistinctFrom(left: string, right: string): string {
+  return `NOT (${left} <=> ${right})`;
+}
+
+/** ENUM columns sort by member position; as text they sort by value, like PostgreSQL's text enums. */
+export function mysqlComparable(expr: string, column: ColumnSpec): string {
+  return column.type === 'enum' ? `CAST(${expr} AS CHAR)` : expr;
+}
+
+/** MySQL sorts null first ascending; `expr IS NULL` first puts it last, as PostgreSQL does. */
+export function mysqlOrderBy(expr: string, direction: SortDirection, nullable: boolean): string {
+  const order = direction === 'asc' ? 'ASC' : 'DESC';
+  return nullable ? `${expr} IS NULL ${order}, ${expr} ${order}` : `${expr} ${order}`;
+}
+
+/** A locking read of the max takes a next-key lock on the index's end: concurrent creators wait. */
+export function mysqlMaxKeyStatements(table: string, column: string): string[] {
+  return [`SELECT MAX(${column}) AS max FROM ${table} FOR UPDATE`];
+}

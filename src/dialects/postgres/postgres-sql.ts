@@ -1,0 +1,57 @@
+// PostgreSQL compile hooks of the runtime query engine: numbered placeholders with explicit casts,
+// ILIKE, IS DISTINCT FROM, code-point ordering of text, and the table lock of key generation.
+import type { ColumnSpec, RowValue, SortDirection } from '../dialect.ts';
+import { postgresParameter } from './postgres-loader.ts';
+import { postgresParameterType } from './postgres-ddl.ts';
+
+export const POSTGRES_LIKE_ESCAPE = '!';
+
+export function postgresPlaceholder(index: number): string {
+  return `$${index}`;
+}
+
+/** `$n::type`; integers as bigint and decimals as unbounded numeric, so no filter value fails or rounds by the column's width. */
+export function postgresTypedPlaceholder(index: number, column: ColumnSpec): string {
+  return `$${index}::${filterParameterType(column)}`;
+}
+
+function filterParameterType(column: ColumnSpec): string {
+  switch (column.type) {
+    case 'integer':
+      return 'bigint';
+    case 'number':
+      return column.precision === undefined ? 'double precision' : 'numeric';
+    case 'enum':
+    case 'text':
+      return 'text';
+    default:
+      return postgresParameterType(column);
+  }
+}
+
+export function postgresRuntimeParameter(column: ColumnSpec, value: RowValue): unknown {
+  return postgresParameter(column, value);
+}
+
+export function postgresLike(expr: string, pattern: string, caseInsensitive: boolean): string {
+  return `${expr} ${caseInsensitive ? 'ILIKE' : 'LIKE'} ${pattern} ESCAPE '${POSTGRES_LIKE_ESCAPE}'`;
+}
+
+export function postgresDistinctFrom(left: string, right: string): string {
+  return `${left} IS DISTINCT FROM ${right}`;
+}
+
+/** Text compares by code point ("C"), as MySQL's utf8mb4_bin does, whatever the database's collation. */
+export function postgresComparable(expr: string, column: ColumnSpec): string {
+  return column.type === 'string' || column.type === 'text' || column.type === 'enum' ? `${expr} COLLATE "C"` : expr;
+}
+
+/** PostgreSQL already sorts null as the largest value (NULLS LAST ascending, NULLS FIRST descending). */
+export function postgresOrderBy(expr: string, direction: SortDirection): string {
+  return `${expr} ${direction === 'asc' ? 'ASC' : 'DESC'}`;
+}
+
+/** SHARE ROW EXCLUSIVE conflicts with itself and with writers, not with readers. */
+export function postgresMaxKeyStatements(table: string, column: string): string[] {
+  return [`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`, `SELECT MAX(${column}) AS max FROM ${table}`];
+}

@@ -1,0 +1,32 @@
+// Runtime access: the source of the path, its source key (x-api-key) unless it has requireAuth: false,
+// then its rate limit. Texts are the specification's: "API key required", "Invalid API key"; a valid
+// key of another source is 403.
+import type { NextFunction, Request, Response } from 'express';
+import { errors } from '../errors.ts';
+import type { KeyUsageRecorder } from '../management/key-usage.ts';
+import type { RuntimeSources } from '../management/runtime-sources.ts';
+import type { SourceKeyStore } from '../store/source-keys.ts';
+import { API_KEY_HEADER } from './auth.ts';
+import type { SourceRateLimiter } from './rate-limit.ts';
+
+export function sourceKeyAuth(deps: { sources: RuntimeSources; keys: SourceKeyStore; usage: KeyUsageRecorder; limiter: SourceRateLimiter }) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const sourceId = String(req.params.sourceId);
+    const key = req.get(API_KEY_HEADER);
+    const runtime = UUID.test(sourceId) ? await deps.sources.get(sourceId) : undefined;
+    if (!key) {
+      if (!runtime || runtime.source.requireAuth) throw errors.apiKeyRequired();
+    } else {
+      const presented = await deps.keys.authenticate(key);
+      if (!presented) throw errors.invalidApiKey();
+      if (presented.sourceId !== sourceId) throw errors.outOfScope('this source');
+      if (!runtime) throw errors.notFound('Source');
+      deps.usage.record(presented.keyId);
+    }
+    await deps.limiter.consume(runtime!.source.id, runtime!.source.rateLimitRpm, res);
+    res.locals.runtime = runtime;
+    next();
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

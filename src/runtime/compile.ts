@@ -1,0 +1,132 @@
+// Stage 3 of a runtime read: ReadPlan → { sql, params } for one dialect. Every identifier goes
+// through quoteIdentifier and every value through a placeholder; the dialect's hooks supply the few
+// differences (placeholders, LIKE, null-aware inequality, ordering).
+import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
+import type { PlannedFilter, PlannedPopulate, ReadPlan } from './plan.ts';
+import type { RuntimeTable } from './tables.ts';
+
+export interface CompiledQuery {
+  sql: string;
+  params: unknown[];
+}
+
+export interface CompiledList {
+  /** The page: projection, filters, order, LIMIT/OFFSET. */
+  rows: CompiledQuery;
+  /** COUNT(*) of the rows the filters match. */
+  count: CompiledQuery;
+  /** The WHERE clause ('' without filters) and its parameters: with the table, the count's cache key. */
+  where: CompiledQuery;
+}
+
+/** Collects bind parameters and hands out their placeholders. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  constructor(private readonly dialect: Dialect) {}
+
+  /** A value of `column`, typed as the column. */
+  typed(column: ColumnSpec, value: RowValue): string {
+    this.values.push(this.dialect.parameter(column, value));
+    return this.dialect.typedPlaceholder(this.values.length, column);
+  }
+
+  /** A plain value (limit, offset, LIKE pattern). */
+  plain(value: unknown): string {
+    this.values.push(value);
+    return this.dialect.placeholder(this.values.length);
+  }
+}
+
+export function qualifiedTable(dialect: Dialect, namespace: string, table: string): string {
+  return `${dialect.quoteIdentifier(namespace)}.${dialect.quoteIdentifier(table)}`;
+}
+
+export function columnList(dialect: Dialect, names: string[]): string {
+  return names.map((name) => dialect.quoteIdentifier(name)).join(', ');
+}
+
+export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan, table: RuntimeTable): CompiledList {
+  const params = new SqlParams(dialect);
+  const where = compileWhere(dialect, table, plan.filters, params);
+  const whereParams = [...params.values];
+  const from = qualifiedTable(dialect, namespace, table.name);
+  const order = plan.sort
+    .map(({ field, direction }) => {
+      const column = knownColumn(table, field);
+      return dialect.orderBy(dialect.comparable(dialect.quoteIdentifier(field), column), direction, column.nullable);
+    })
+    .join(', ');
+  const page = `LIMIT ${params.plain(plan.limit)} OFFSET ${params.plain(plan.offset)}`;
+  return {
+    rows: { sql: `SELECT ${columnList(dialect, plan.fields)} FROM ${from}${where}${order ? ` ORDER BY ${order}` : ''} ${page}`, params: params.values },
+    count: { sql: `SELECT COUNT(*) AS total FROM ${from}${where}`, params: whereParams },
+    where: { sql: where, params: whereParams },
+  };
+}
+
+/** ` WHERE a AND b`, or '' without filters. */
+export function compileWhere(dialect: Dialect, table: RuntimeTable, filters: PlannedFilter[], params: SqlParams): string {
+  if (filters.length === 0) return '';
+  return ` WHERE ${filters.map((filter) => compileFilter(dialect, knownColumn(table, filter.field), filter, params)).join(' AND ')}`;
+}
+
+function compileFilter(dialect: Dialect, column: ColumnSpec, filter: PlannedFilter, params: SqlParams): string {
+  const name = dialect.quoteIdentifier(column.name);
+  const value = filter.values[0]!;
+  const list = () => filter.values.map((each) => params.typed(column, each)).join(', ');
+  switch (filter.operator) {
+    case '$eq':
+      return `${name} = ${params.typed(column, value)}`;
+    case '$ne':
+      return dialect.distinctFrom(name, params.typed(column, value));
+    case '$gt':
+      return `${dialect.comparable(name, column)} > ${params.typed(column, value)}`;
+    case '$gte':
+      return `${dialect.comparable(name, column)} >= ${params.typed(column, value)}`;
+    case '$lt':
+      return `${dialect.comparable(name, column)} < ${params.typed(column, value)}`;
+    case '$lte':
+      return `${dialect.comparable(name, column)} <= ${params.typed(column, value)}`;
+    case '$in':
+      return `${name} IN (${list()})`;
+    case '$notIn':
+      // Null-aware like $ne: rows whose value is null are kept.
+      return `(${name} IS NULL OR ${name} NOT IN (${list()}))`;
+    case '$contains':
+      return dialect.like(name, params.plain(`%${escapeLike(String(value), dialect.likeEscape)}%`), false);
+    case '$containsi':
+      return dialect.like(name, params.plain(`%${escapeLike(String(value), dialect.likeEscape)}%`), true);
+    case '$startsWith':
+      return dialect.like(name, params.plain(`${escapeLike(String(value), dialect.likeEscape)}%`), false);
+    case '$endsWith':
+      return dialect.like(name, params.plain(`%${escapeLike(String(value), dialect.likeEscape)}`), false);
+    case '$null':
+      return `${name} ${value === true ? 'IS NULL' : 'IS NOT NULL'}`;
+  }
+}
+
+/** Escapes %, _ and the escape character itself, so user text matches literally. */
+export function escapeLike(text: string, escape: string): string {
+  let escaped = '';
+  for (const character of text) escaped += character === '%' || character === '_' || character === escape ? escape + character : character;
+  return escaped;
+}
+
+/** The referenced rows of one populated field: one query for the whole page. */
+export function compilePopulate(dialect: Dialect, namespace: string, populate: PlannedPopulate, target: RuntimeTable, keys: RowValue[]): CompiledQuery {
+  const params = new SqlParams(dialect);
+  const key = knownColumn(target, populate.key);
+  const fields = populate.fields.includes(populate.key) ? populate.fields : [...populate.fields, populate.key];
+  const list = keys.map((value) => params.typed(key, value)).join(', ');
+  return {
+    sql: `SELECT ${columnList(dialect, fields)} FROM ${qualifiedTable(dialect, namespace, target.name)} WHERE ${dialect.quoteIdentifier(key.name)} IN (${list})`,
+    params: params.values,
+  };
+}
+
+/** A column the planner has already checked. */
+export function knownColumn(table: RuntimeTable, name: string): ColumnSpec {
+  const column = table.byName.get(name);
+  if (!column) throw new Error(`Column "${name}" is not in table "${table.name}"`);
+  return column;
+}

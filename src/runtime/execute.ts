@@ -1,0 +1,110 @@
+// Stage 4 of a runtime read: runs compiled plans on a target connection. One query for the page,
+// a total from the count cache (or from a short page, or COUNT(*)), and one batched query per
+// populated field for the whole page (WHERE key IN (…)), never one per row.
+import type { RowValue, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import { AppError } from '../errors.ts';
+import { castJson } from './cast.ts';
+import { compileList, compilePopulate, type CompiledQuery } from './compile.ts';
+import type { PlannedPopulate, ReadPlan } from './plan.ts';
+import { runtimeErrors } from './runtime-errors.ts';
+import { listEnvelope, shapeRow, type JsonValue, type ListEnvelope, type Row } from './shape.ts';
+import type { RuntimeTable, RuntimeTables } from './tables.ts';
+
+export interface ReadTarget {
+  connection: TargetConnection;
+  namespace: string;
+  table: RuntimeTable;
+  tables: RuntimeTables;
+}
+
+/** Supplies the total of a WHERE: from a cache, or by calling `count`. */
+export interface Totals {
+  cached(where: CompiledQuery): number | undefined;
+  remember(where: CompiledQuery, total: number): void;
+  count(where: CompiledQuery, count: () => Promise<number>): Promise<number>;
+}
+
+/** A page of rows and the total matching the filters. */
+export async function executeList(target: ReadTarget, plan: ReadPlan, totals: Totals): Promise<ListEnvelope> {
+  const { connection, namespace, table } = target;
+  const compiled = compileList(connection.dialect, namespace, plan, table);
+  const count = () => readRows(connection, compiled.count, target).then((rows) => Number(rows[0]?.total ?? 0));
+  const cached = totals.cached(compiled.where);
+  if (plan.limit === 0) return listEnvelope([], plan.offset, plan.limit, cached ?? (await totals.count(compiled.where, count)));
+  const raw = await readRows(connection, compiled.rows, target);
+  let total = cached;
+  if (total === undefined) {
+    // A short page that is not past the end tells the total without counting.
+    if (raw.length < plan.limit && (raw.length > 0 || plan.offset === 0)) {
+      total = plan.offset + raw.length;
+      totals.remember(compiled.where, total);
+    } else {
+      total = await totals.count(compiled.where, count);
+    }
+  }
+  const rows = raw.map((row) => shapeRow(table, row, plan.fields));
+  await populate(target, plan.populate, rows);
+  return listEnvelope(rows, plan.offset, plan.limit, total);
+}
+
+/** The first row a plan reads (a read by key), or AppError 404. */
+export async function executeOne(target: ReadTarget, plan: ReadPlan): Promise<Row> {
+  const compiled = compileList(target.connection.dialect, target.namespace, plan, target.table);
+  const [raw] = await readRows(target.connection, compiled.rows, target);
+  if (!raw) throw runtimeErrors.rowNotFound();
+  const row = shapeRow(target.table, raw, plan.fields);
+  await populate(target, plan.populate, [row]);
+  return row;
+}
+
+/** Replaces each populated field's value by the referenced row (or null): one query per field. */
+async function populate(target: ReadTarget, plans: PlannedPopulate[], rows: Row[]): Promise<void> {
+  for (const plan of plans) {
+    const referenced = target.tables.get(plan.table);
+    const keyColumn = referenced.byName.get(plan.key)!;
+    const keys = new Map<string, RowValue>();
+    for (const row of rows) {
+      const value = row[plan.field];
+      const cast = value === null || value === undefined ? undefined : castJson(keyColumn, value);
+      if (cast !== undefined && cast !== null) keys.set(keyText(cast), cast);
+    }
+    const found = new Map<string, Row>();
+    if (keys.size > 0) {
+      const query = compilePopulate(target.connection.dialect, target.namespace, plan, referenced, [...keys.values()]);
+      for (const raw of await readRows(target.connection, query, { ...target, table: referenced })) {
+        const full = shapeRow(referenced, raw, plan.fields.includes(plan.key) ? plan.fields : [...plan.fields, plan.key]);
+        const key = castJson(keyColumn, full[plan.key]);
+        if (key !== undefined && key !== null) found.set(keyText(key), projection(full, plan.fields));
+      }
+    }
+    for (const row of rows) {
+      const value = row[plan.field];
+      const cast = value === null || value === undefined ? undefined : castJson(keyColumn, value);
+      row[plan.field] = cast === undefined || cast === null ? null : (found.get(keyText(cast)) ?? null);
+    }
+  }
+}
+
+function keyText(value: RowValue): string {
+  return typeof value === 'string' ? `s${value}` : `v${String(value)}`;
+}
+
+function projection(row: Row, fields: string[]): Row {
+  const projected: Row = {};
+  for (const field of fields) projected[field] = row[field] as JsonValue;
+  return projected;
+}
+
+/** Runs a read; a missing namespace or table and an unreachable server become AppErrors. */
+async function readRows(executor: SqlExecutor & Pick<TargetConnection, 'dialect'>, query: CompiledQuery, target: ReadTarget): Promise<Array<Record<string, unknown>>> {
+  try {
+    return await executor.query(query.sql, query.params);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const mapped = executor.dialect.mapError(error, target.table.spec);
+    if (mapped.kind === 'undefined_table') throw runtimeErrors.unknownTable(target.table.name, []);
+    if (mapped.kind === 'connection') throw runtimeErrors.targetUnavailable();
+    if (mapped.kind === 'invalid_value') throw runtimeErrors.rejectedValue(mapped.message);
+    throw error;
+  }
+}

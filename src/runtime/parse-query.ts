@@ -1,0 +1,173 @@
+// Stage 1 of a runtime read: the raw query string → ParsedQuery, plain data with names and values
+// still as text. Accepts the documented dot form (`filters.name.$eq=x`, `populate.author.fields=a,b`)
+// and the bracket form `qs` writes (`filters[name][$eq]=x`, `filters[id][$in][0]=1`, `populate[0]=a`).
+// Only syntax is checked here; names and values are checked against the table by plan.ts.
+import { runtimeErrors } from './runtime-errors.ts';
+
+export const FILTER_OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$contains', '$containsi', '$startsWith', '$endsWith', '$null'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['$in', '$notIn']);
+const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate'];
+
+export interface ParsedFilter {
+  field: string;
+  operator: FilterOperator;
+  /** One value for scalar operators; one or more for $in/$notIn. */
+  values: string[];
+}
+
+export interface ParsedSort {
+  field: string;
+  /** As written after the colon; undefined when there was none. */
+  direction?: string;
+}
+
+export interface ParsedPopulate {
+  field: string;
+  /** `populate.<field>.fields`: the projection of the populated row. */
+  fields?: string[];
+}
+
+export interface ParsedQuery {
+  limit?: string;
+  offset?: string;
+  fields?: string[];
+  sort: ParsedSort[];
+  /** In the order first written; several filters combine with AND. */
+  filters: ParsedFilter[];
+  populate: ParsedPopulate[];
+}
+
+/** An array position in a key: `[0]`, `[1]` or the empty `[]`. */
+const INDEX = /^\d*$/;
+
+/**
+ * Parses a raw query string (with or without its leading '?'). List parameters (fields, sort,
+ * populate, populate.<f>.fields, $in, $notIn) take comma-separated values, repeated or indexed; an
+ * indexed $in/$notIn value (`[$in][0]=a,b`) is one value, commas included. Scalar parameters (limit,
+ * offset, the other operators) may appear once.
+ */
+export function parseQuery(raw: string): ParsedQuery {
+  const parsed: ParsedQuery = { sort: [], filters: [], populate: [] };
+  const seen = new Set<string>();
+  const filters = new Map<string, ParsedFilter>();
+  const populate = new Map<string, ParsedPopulate>();
+  const populateEntry = (field: string) => {
+    let entry = populate.get(field);
+    if (!entry) populate.set(field, (entry = { field }));
+    return entry;
+  };
+  const scalar = (name: string) => {
+    if (seen.has(name)) throw runtimeErrors.duplicateParameter(name);
+    seen.add(name);
+  };
+
+  for (const [key, value] of pairs(raw)) {
+    const path = splitKey(key);
+    if (!path) throw runtimeErrors.malformedParameter(key);
+    const [head, ...rest] = path as [string, ...string[]];
+    const listIndex = rest.length === 1 && INDEX.test(rest[0]!);
+    switch (head) {
+      case 'limit':
+      case 'offset':
+        if (rest.length > 0) throw runtimeErrors.malformedParameter(key, `use ${head}=<integer>`);
+        scalar(head);
+        parsed[head] = value;
+        break;
+      case 'fields':
+        if (rest.length > 0 && !listIndex) throw runtimeErrors.malformedParameter(key, 'use fields=a,b');
+        parsed.fields = [...(parsed.fields ?? []), ...names(value, 'fields')];
+        break;
+      case 'sort':
+        if (rest.length > 0 && !listIndex) throw runtimeErrors.malformedParameter(key, 'use sort=field:asc,other:desc');
+        parsed.sort.push(...names(value, 'sort').map(sortTerm));
+        break;
+      case 'populate':
+        if (rest.length === 0 || listIndex) {
+          for (const field of names(value, 'populate')) populateEntry(field);
+        } else if (rest.length >= 2 && rest[1] === 'fields' && (rest.length === 2 || (rest.length === 3 && INDEX.test(rest[2]!)))) {
+          const entry = populateEntry(rest[0]!);
+          entry.fields = [...(entry.fields ?? []), ...names(value, `populate.${rest[0]}.fields`)];
+        } else {
+          throw runtimeErrors.malformedParameter(key, 'use populate=a,b or populate.<field>.fields=a,b');
+        }
+        break;
+      case 'filters':
+        addFilter(filters, key, rest, value, scalar);
+        break;
+      default:
+        throw runtimeErrors.unknownParameter(head, PARAMETERS);
+    }
+  }
+  parsed.filters = [...filters.values()];
+  parsed.populate = [...populate.values()];
+  return parsed;
+}
+
+function addFilter(filters: Map<string, ParsedFilter>, key: string, path: string[], value: string, scalar: (name: string) => void): void {
+  const [field, operator, index, ...extra] = path;
+  if (field === undefined || field === '' || INDEX.test(field)) throw runtimeErrors.malformedParameter(key, 'use filters.<field>.<operator>=<value>');
+  if (operator === undefined) throw runtimeErrors.missingOperator(field);
+  if (!(FILTER_OPERATORS as readonly string[]).includes(operator)) throw runtimeErrors.unknownOperator(operator, field, FILTER_OPERATORS);
+  const op = operator as FilterOperator;
+  const name = `filters.${field}.${op}`;
+  if (extra.length > 0 || (index !== undefined && !(LIST_OPERATORS.has(op) && INDEX.test(index)))) {
+    throw runtimeErrors.malformedParameter(key, LIST_OPERATORS.has(op) ? `use ${name}=a,b or filters[${field}][${op}][0]=a` : `use ${name}=<value>`);
+  }
+  if (!LIST_OPERATORS.has(op)) scalar(name);
+  const values = !LIST_OPERATORS.has(op) || index !== undefined ? [value] : value.split(',');
+  const existing = filters.get(name);
+  if (existing) existing.values.push(...values);
+  else filters.set(name, { field, operator: op, values });
+}
+
+/** `a, b` → ['a', 'b']; an empty entry is an error. */
+function names(value: string, parameter: string): string[] {
+  return value.split(',').map((name) => {
+    const trimmed = name.trim();
+    if (trimmed === '') throw runtimeErrors.emptyName(parameter);
+    return trimmed;
+  });
+}
+
+function sortTerm(term: string): ParsedSort {
+  const colon = term.indexOf(':');
+  if (colon < 0) return { field: term };
+  return { field: term.slice(0, colon).trim(), direction: term.slice(colon + 1).trim() };
+}
+
+/** Key/value pairs, decoded as forms are ('+' is a space); empty pieces are skipped. */
+function* pairs(raw: string): Generator<[string, string]> {
+  const text = raw.startsWith('?') ? raw.slice(1) : raw;
+  if (text === '') return;
+  for (const piece of text.split('&')) {
+    if (piece === '') continue;
+    const equals = piece.indexOf('=');
+    const rawKey = equals < 0 ? piece : piece.slice(0, equals);
+    const key = decode(rawKey, rawKey);
+    yield [key, equals < 0 ? '' : decode(piece.slice(equals + 1), key)];
+  }
+}
+
+function decode(text: string, key: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    throw runtimeErrors.malformedEncoding(key);
+  }
+}
+
+/** `a.b[c][0]` → ['a', 'b', 'c', '0']; undefined when the key is malformed. */
+export function splitKey(key: string): string[] | undefined {
+  const head = /^[^.[\]]+/.exec(key);
+  if (!head) return undefined;
+  const path = [head[0]];
+  const segment = /\.([^.[\]]+)|\[([^[\]]*)\]/y;
+  segment.lastIndex = head[0].length;
+  while (segment.lastIndex < key.length) {
+    const match = segment.exec(key);
+    if (!match) return undefined;
+    path.push(match[1] ?? match[2]!);
+  }
+  return path;
+}

@@ -1,0 +1,149 @@
+// Stage 2 of a runtime read: ParsedQuery + table schema → ReadPlan, in small passes (projection,
+// filters, order, range, relations; PostgREST's readPlan). Only names found in the schema survive,
+// every value is cast to its column's type, and the plan holds no SQL.
+import type { RowValue, SortDirection } from '../dialects/dialect.ts';
+import { castText } from './cast.ts';
+import type { FilterOperator, ParsedQuery } from './parse-query.ts';
+import { runtimeErrors } from './runtime-errors.ts';
+import { ORDERED_TYPES, TEXT_TYPES, type RuntimeColumn, type RuntimeTable, type RuntimeTables } from './tables.ts';
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 1000;
+
+export interface PlannedFilter {
+  field: string;
+  operator: FilterOperator;
+  /** Cast values: one for scalar operators, one or more for $in/$notIn; $null holds true or false. */
+  values: RowValue[];
+}
+
+export interface PlannedSort {
+  field: string;
+  direction: SortDirection;
+}
+
+export interface PlannedPopulate {
+  /** The reference field whose value is replaced by the referenced row. */
+  field: string;
+  /** The referenced table and its key column. */
+  table: string;
+  key: string;
+  /** The populated row's fields, in response order. */
+  fields: string[];
+}
+
+export interface ReadPlan {
+  table: string;
+  /** Response fields in order: the projection, then populated fields it left out. */
+  fields: string[];
+  filters: PlannedFilter[];
+  /** The requested order, then the primary key, so pages are stable. */
+  sort: PlannedSort[];
+  limit: number;
+  offset: number;
+  populate: PlannedPopulate[];
+}
+
+/** Plans a list read of `table`; `tables` resolves populate targets. */
+export function planRead(parsed: ParsedQuery, table: RuntimeTable, tables: RuntimeTables): ReadPlan {
+  const populate = parsed.populate.map((entry) => planPopulate(entry.field, entry.fields, table, tables));
+  const fields = planFields(parsed.fields, table, 'fields');
+  for (const entry of populate) if (!fields.includes(entry.field)) fields.push(entry.field);
+  return {
+    table: table.name,
+    fields,
+    filters: parsed.filters.map((filter) => planFilter(filter.field, filter.operator, filter.values, table)),
+    sort: planSort(parsed.sort, table),
+    limit: planLimit(parsed.limit),
+    offset: planOffset(parsed.offset),
+    populate,
+  };
+}
+
+/** The named columns (deduplicated, in order), or every column when none are named. */
+function planFields(names: string[] | undefined, table: RuntimeTable, where: string): string[] {
+  if (names === undefined) return table.columns.map((column) => column.name);
+  const fields: string[] = [];
+  for (const name of names) {
+    if (!table.byName.has(name)) throw runtimeErrors.unknownField(name, where, table.byName.keys());
+    if (!fields.includes(name)) fields.push(name);
+  }
+  return fields;
+}
+
+export function planFilter(field: string, operator: FilterOperator, texts: string[], table: RuntimeTable): PlannedFilter {
+  const column = table.byName.get(field);
+  if (!column) throw runtimeErrors.unknownField(field, 'filters', table.byName.keys());
+  const where = `filters.${field}.${operator}`;
+  if (operator === '$null') {
+    const text = texts[0]!.toLowerCase();
+    if (text !== 'true' && text !== 'false') throw runtimeErrors.invalidNullTest(texts[0]!, field);
+    return { field, operator, values: [text === 'true'] };
+  }
+  if (!applies(operator, column)) throw runtimeErrors.operatorNotApplicable(operator, column.type, field);
+  const textual = operator === '$contains' || operator === '$containsi' || operator === '$startsWith' || operator === '$endsWith';
+  const values = texts.map((text) => {
+    const value = textual ? castText({ ...column, type: 'text' }, text) : castText(column, text);
+    if (value === undefined) throw runtimeErrors.invalidValue(text, column.type, field, where, !textual && column.type === 'enum' ? column.values : undefined);
+    return value;
+  });
+  return { field, operator, values };
+}
+
+function applies(operator: FilterOperator, column: RuntimeColumn): boolean {
+  switch (operator) {
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte':
+      return ORDERED_TYPES.has(column.type);
+    case '$contains':
+    case '$containsi':
+    case '$startsWith':
+    case '$endsWith':
+      return TEXT_TYPES.has(column.type);
+    default:
+      return column.type !== 'json';
+  }
+}
+
+function planSort(terms: ParsedQuery['sort'], table: RuntimeTable): PlannedSort[] {
+  const sort: PlannedSort[] = [];
+  for (const term of terms) {
+    const column = table.byName.get(term.field);
+    if (!column) throw runtimeErrors.unknownField(term.field, 'sort', table.byName.keys());
+    if (column.type === 'json') throw runtimeErrors.notSortable(column.type, column.name);
+    const direction = term.direction === undefined ? 'asc' : term.direction.toLowerCase();
+    if (direction !== 'asc' && direction !== 'desc') throw runtimeErrors.unknownDirection(term.direction!, `${term.field}:${term.direction}`);
+    if (!sort.some((planned) => planned.field === column.name)) sort.push({ field: column.name, direction });
+  }
+  // Ties broken by the primary key (or, without one, by every sortable column): stable pages.
+  const tieBreakers = table.primaryKey.length > 0 ? table.primaryKey : table.columns.filter((column) => column.type !== 'json');
+  for (const column of tieBreakers) {
+    if (!sort.some((planned) => planned.field === column.name)) sort.push({ field: column.name, direction: 'asc' });
+  }
+  return sort;
+}
+
+function planLimit(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_LIMIT;
+  const limit = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(limit <= MAX_LIMIT)) throw runtimeErrors.invalidLimit(text, MAX_LIMIT);
+  return limit;
+}
+
+function planOffset(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const offset = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (Number.isNaN(offset)) throw runtimeErrors.invalidOffset(text);
+  return offset;
+}
+
+export function planPopulate(field: string, projection: string[] | undefined, table: RuntimeTable, tables: RuntimeTables): PlannedPopulate {
+  const column = table.byName.get(field);
+  if (!column) throw runtimeErrors.unknownField(field, 'populate', table.byName.keys());
+  const references = table.columns.filter((candidate) => candidate.references).map((candidate) => candidate.name);
+  const target = column.references ? tables.find(column.references.table) : undefined;
+  if (!column.references || !target) throw runtimeErrors.notReference(field, references);
+  return { field, table: target.name, key: column.references.column, fields: planFields(projection, target, `populate.${field}.fields`) };
+}
