@@ -2,6 +2,7 @@
 //   generated/openapi.json     the OpenAPI document with the schema-config JSON Schema bundled in
 //   generated/openapi.ts       openapi-typescript types (`paths`, `components`, `operations`)
 //   generated/schema-config.ts json-schema-to-typescript types of the schema config
+//   sdk/src/generated/openapi.ts the SDK's own copy of generated/openapi.ts (the SDK may not import files outside sdk/)
 // `--check` writes nothing and fails when any file differs from what would be written.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,6 +51,7 @@ async function render(): Promise<Record<string, string>> {
   return {
     'generated/openapi.json': `${JSON.stringify(document, null, 2)}\n`,
     'generated/openapi.ts': banner('openapi/openapi.yaml with openapi-typescript') + openapiTypes,
+    'sdk/src/generated/openapi.ts': banner('openapi/openapi.yaml with openapi-typescript') + openapiTypes,
     'generated/schema-config.ts': banner('schemas/schema-config.v1.json with json-schema-to-typescript') + configTypes,
   };
 }
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
     console.error(`generated files are out of date with openapi/ and schemas/: ${stale.join(', ')}\nrun \`npm run generate\` and commit the result`);
     process.exit(1);
   }
-  if (check) console.log('generated/ is up to date');
+  if (check) console.log('generated/ and sdk/src/generated/ are up to date');
 }
 
 await main();

@@ -8,6 +8,8 @@ import { ProjectStore } from '../store/projects.ts';
 import { TeamStore } from '../store/teams.ts';
 import { openControlPlane } from '../service.ts';
 import { registerGenerationCommands } from './generation-commands.ts';
+import { registerContractTestCommand } from './contract-test.ts';
+import { registerTypesCommand } from './types-command.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -101,6 +103,8 @@ export function buildCli(): Command {
     });
 
   registerGenerationCommands(program);
+  registerTypesCommand(program);
+  registerContractTestCommand(program);
   return program;
 }
 

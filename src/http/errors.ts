@@ -58,7 +58,32 @@ function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
     }
   }
   if (isValidatorError(error)) return fromValidator(error, req, bodyLimit);
+  if (isUnavailable(error)) return errors.unavailable('The database');
   return errors.internal();
+}
+
+/** Codes of a database that cannot be reached or is shutting down: a 503 to retry, not a 500. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+function isUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(message);
 }
 
 function fromValidator(error: ValidatorError, req: Request, bodyLimit: string): AppError {

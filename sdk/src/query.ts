@@ -1,0 +1,197 @@
+// Typed runtime list queries (filters, sort, projection, populate) and their serialisation in the
+// forms the runtime API documents: `filters[name][$eq]=x`, `filters[role][$in][0]=a`, `populate=a`.
+
+/** Any runtime row: a JSON object whose shape follows the table's entity. */
+export type Row = Record<string, unknown>;
+
+/** The string keys of a row type. */
+export type FieldName<R> = Extract<keyof R, string>;
+
+/** Operators of every field type. */
+export interface EqualityOperators<V> {
+  /** Equal. */
+  $eq?: V;
+  /** Not equal; rows whose value is null are kept. */
+  $ne?: V;
+  /** One of the values (sent as indexed values, `[$in][0]=a&[$in][1]=b`). */
+  $in?: readonly V[];
+  /** None of the values; rows whose value is null are kept. */
+  $notIn?: readonly V[];
+  /** `true`: the value is null; `false`: it is not. */
+  $null?: boolean;
+}
+
+/** Comparison operators, for numbers and strings (text, dates, enums, uuids). */
+export interface OrderingOperators<V> {
+  $gt?: V;
+  $gte?: V;
+  $lt?: V;
+  $lte?: V;
+}
+
+/** Text operators, for strings; `%` and `_` match literally. */
+export interface TextOperators {
+  /** Contains the text. */
+  $contains?: string;
+  /** Contains the text, ignoring case. */
+  $containsi?: string;
+  $startsWith?: string;
+  $endsWith?: string;
+}
+
+/** The filter of a string field (text, uuid, date, enum…): every operator. */
+export interface StringFilter<V extends string = string> extends EqualityOperators<V>, OrderingOperators<V>, TextOperators {}
+/** The filter of a number field: equality, comparison and set operators. */
+export interface NumberFilter<V extends number = number> extends EqualityOperators<V>, OrderingOperators<V> {}
+/** The filter of a boolean field: `$eq`, `$ne`, `$in`, `$notIn`, `$null`. */
+export interface BooleanFilter extends EqualityOperators<boolean> {}
+/** The filter of a field of another type (json): `$null` only. */
+export interface NullFilter {
+  $null?: boolean;
+}
+/** Every operator, for fields whose type is not known (`unknown`, as in untyped rows). */
+export interface AnyFieldFilter extends EqualityOperators<string | number | boolean>, OrderingOperators<string | number>, TextOperators {}
+
+/**
+ * The operators allowed on a field of value type `V`:
+ * strings (text, uuid, dates, enums) take every operator, numbers the comparison and set
+ * operators, booleans `$eq`/`$ne`/`$in`/`$notIn`; every field takes `$null`.
+ */
+export type FieldFilter<V> = unknown extends V
+  ? AnyFieldFilter
+  : [NonNullable<V>] extends [never]
+    ? NullFilter
+    : [NonNullable<V>] extends [string]
+      ? StringFilter<Extract<NonNullable<V>, string>>
+      : [NonNullable<V>] extends [number]
+        ? NumberFilter<Extract<NonNullable<V>, number>>
+        : [NonNullable<V>] extends [boolean]
+          ? BooleanFilter
+          : NullFilter;
+
+/** Filters on the fields of a row type; several filters combine with AND. */
+export type Filters<R = Row> = { [K in FieldName<R>]?: FieldFilter<R[K]> };
+
+/** `field`, `field:asc` or `field:desc`. */
+export type SortTerm<R = Row> = FieldName<R> | `${FieldName<R>}:asc` | `${FieldName<R>}:desc`;
+
+/** One sort term or several, applied in order. */
+export type Sort<R = Row> = SortTerm<R> | readonly SortTerm<R>[];
+
+/** A projection: the fields to return. */
+export type Fields<R = Row> = readonly FieldName<R>[];
+
+/**
+ * Reference fields to populate (replace by the referenced row): a list of field names, or an
+ * object that can also project each populated row: `{ authorId: { fields: ['id', 'name'] } }`.
+ */
+export type Populate<R = Row> =
+  | readonly FieldName<R>[]
+  | { readonly [K in FieldName<R>]?: true | { readonly fields?: readonly string[] } };
+
+/** Query of a runtime list. */
+export interface ListQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends Populate<R> | undefined = Populate<R> | undefined> {
+  filters?: Filters<R>;
+  sort?: Sort<R>;
+  /** Projection: only these fields are returned. */
+  fields?: F;
+  populate?: P;
+  /** Page size (default 25, at most 1000; `0` returns only the pagination metadata). */
+  limit?: number;
+  /** Rows to skip. */
+  offset?: number;
+}
+
+/** Query of a single row read. */
+export interface ReadQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends Populate<R> | undefined = Populate<R> | undefined> {
+  fields?: F;
+  populate?: P;
+}
+
+type PopulatedKeys<P> = P extends readonly (infer K)[] ? K : P extends object ? keyof P : never;
+
+/** The value of a populated reference field: the referenced row, or null. */
+export type PopulatedRow = Row | null;
+
+/** The row type a query returns: projected by `fields`, with populated reference fields replaced. */
+export type Selected<R, F = undefined, P = undefined> = {
+  [K in F extends readonly (infer S)[] ? S & keyof R : keyof R]: K extends PopulatedKeys<P> ? PopulatedRow : R[K];
+};
+
+/** Identity helper that type-checks filters against a row type outside a call. */
+export function filters<R = Row>(value: Filters<R>): Filters<R> {
+  return value;
+}
+
+/** Percent-encoding that keeps `$` and `:` (allowed in a query string) readable: `[$eq]`, `id:desc`. */
+const encode = (value: string) => encodeURIComponent(value).replace(/%24/g, '$').replace(/%3A/gi, ':');
+
+function scalar(value: unknown, where: string): string {
+  if (value instanceof Date) return value.toISOString();
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return String(value);
+    default:
+      throw new TypeError(`${where}: cannot send ${value === null ? 'null' : typeof value} in a query string`);
+  }
+}
+
+/** `key[a][b]=v` pairs of a nested object; arrays become indexed keys (`key[$in][0]=v`). */
+function appendDeep(parts: string[], key: string, value: unknown, where: string): void {
+  if (value === undefined) return;
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw new RangeError(`${where} needs at least one value`);
+    value.forEach((item, index) => appendDeep(parts, `${key}[${index}]`, item, `${where}[${index}]`));
+  } else if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
+    for (const [name, inner] of Object.entries(value)) appendDeep(parts, `${key}[${encode(name)}]`, inner, `${where}.${name}`);
+  } else {
+    parts.push(`${key}=${encode(scalar(value, where))}`);
+  }
+}
+
+const list = (value: unknown, where: string) =>
+  (Array.isArray(value) ? value : [value]).map((item) => encode(scalar(item, where))).join(',');
+
+function appendPopulate(parts: string[], value: unknown): void {
+  if (typeof value === 'string' || Array.isArray(value)) {
+    if (Array.isArray(value) && value.length === 0) return;
+    parts.push(`populate=${list(value, 'populate')}`);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) throw new TypeError('populate: expected field names or an object');
+  const entries = Object.entries(value).filter(([, spec]) => spec !== undefined && spec !== false);
+  if (entries.length === 0) return;
+  parts.push(`populate=${entries.map(([name]) => encode(name)).join(',')}`);
+  for (const [name, spec] of entries) {
+    const projection = typeof spec === 'object' && spec !== null ? (spec as { fields?: unknown }).fields : undefined;
+    // The documented dot form: `populate` itself stays a plain string for qs-style parsers,
+    // which would turn `populate=a&populate[a][fields]=x` into an array of a string and an object.
+    if (projection !== undefined) parts.push(`populate.${encode(name)}.fields=${list(projection, `populate.${name}.fields`)}`);
+  }
+}
+
+/**
+ * Serialises a query object in the runtime API's bracket form, and is the SDK's openapi-fetch
+ * `querySerializer`:
+ * - `filters` → `filters[field][$op]=value`, arrays as indexed values (`filters[role][$in][0]=a`);
+ * - `fields`, `sort` → comma-separated (`sort=createdAt:desc,id`);
+ * - `populate` → `populate=a,b`, plus `populate.a.fields=x,y` (the documented dot form) for projected populated rows;
+ * - other objects → bracket form; other arrays → repeated (`key=a&key=b`); `undefined` is left out.
+ * An empty `$in`/`$notIn` list throws a `RangeError` (sending nothing would match every row).
+ */
+export function serializeQuery(query: Record<string, unknown> | undefined): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (key === 'populate') appendPopulate(parts, value);
+    else if (key === 'fields' || key === 'sort') {
+      if (!Array.isArray(value) || value.length > 0) parts.push(`${encode(key)}=${list(value, key)}`);
+    } else if (Array.isArray(value)) for (const item of value) parts.push(`${encode(key)}=${encode(scalar(item, key))}`);
+    else appendDeep(parts, encode(key), value, key);
+  }
+  return parts.join('&');
+}

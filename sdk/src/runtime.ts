@@ -1,0 +1,160 @@
+// The runtime client (`/runtime/{sourceId}/{table}`, source API key): typed CRUD per table, and
+// async iteration over every page of a list.
+import type { Client } from 'openapi-fetch';
+import type { components, paths } from './generated/openapi.js';
+import { createSdsClient, type BaseClientOptions } from './options.js';
+import type { Fields, ListQuery, Populate, ReadQuery, Row, Selected } from './query.js';
+import { SdsRequestError, type SdsResult } from './result.js';
+
+/** The contract's runtime paths. */
+export type RuntimePaths = { [P in keyof paths as P extends `/runtime/${string}` ? P : never]: paths[P] };
+
+export type RuntimePagination = components['schemas']['RuntimePagination'];
+
+/** A page of rows: `{data: rows, meta: {pagination: {offset, limit, total}}}`. */
+export interface RowList<R = Row> {
+  data: R[];
+  meta: { pagination: RuntimePagination };
+}
+
+/** Table name of a tables map. */
+export type TableName<Tables> = Extract<keyof Tables, string>;
+
+/** Create bodies of a tables map when none are given: every column optional. */
+export type DefaultInputs<Tables> = { [K in keyof Tables]: Partial<Tables[K]> };
+
+/** Query of `pages()` and `rows()`: a list query whose paging is done for you. */
+export interface PageQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends Populate<R> | undefined = Populate<R> | undefined>
+  extends Omit<ListQuery<R, F, P>, 'limit'> {
+  /** Rows per request (default 100, at most 1000). */
+  pageSize?: number;
+}
+
+export interface RuntimeClientOptions extends BaseClientOptions {
+  /** API root, e.g. `http://localhost:3000` (no `/runtime`). */
+  baseUrl: string;
+  /** The source whose tables the client reads and writes. */
+  sourceId: string;
+  /** A source API key (`svc_src_…`); omit it for sources with `requireAuth: false`. */
+  apiKey?: string;
+}
+
+/**
+ * A client of one source's runtime API. `Tables` maps table names to row types (`sds types` writes
+ * it as `SourceTables`); `Inputs` maps them to create bodies (`SourceTableInputs`). Every method
+ * resolves to `{data, error, response}` and never throws on an HTTP error.
+ */
+export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>> {
+  readonly sourceId: string;
+  /** The underlying openapi-fetch client, for anything the methods below do not cover. */
+  readonly client: Client<RuntimePaths>;
+
+  /** One page of rows: filtered, sorted, projected (`fields`) and populated. */
+  list<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+    table: T,
+    query?: ListQuery<Tables[T], F, P>,
+  ): Promise<SdsResult<RowList<Selected<Tables[T], F, P>>>>;
+
+  /** The row with this primary key value. */
+  get<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+    table: T,
+    id: string | number,
+    query?: ReadQuery<Tables[T], F, P>,
+  ): Promise<SdsResult<Selected<Tables[T], F, P>>>;
+
+  /** Inserts a row (`201`); a missing integer or uuid primary key is generated. */
+  create<T extends TableName<Tables>>(table: T, body: T extends keyof Inputs ? Inputs[T] : Partial<Tables[T]>): Promise<SdsResult<Tables[T]>>;
+
+  /** Changes some columns of a row; resolves to the whole updated row. */
+  update<T extends TableName<Tables>>(table: T, id: string | number, patch: Partial<Tables[T]>): Promise<SdsResult<Tables[T]>>;
+
+  /** Deletes a row (`204`, `data` is `undefined`). */
+  delete<T extends TableName<Tables>>(table: T, id: string | number): Promise<SdsResult<undefined>>;
+
+  /**
+   * Every page of a list, one result each, from `offset` (default 0) to the last matching row.
+   * Stops after a page that failed (that result has `error` set) — it never throws on HTTP errors.
+   */
+  pages<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+    table: T,
+    query?: PageQuery<Tables[T], F, P>,
+  ): AsyncGenerator<SdsResult<RowList<Selected<Tables[T], F, P>>>, void, undefined>;
+
+  /**
+   * Every matching row, requesting pages of `pageSize` as it goes:
+   * `for await (const user of runtime.rows('users', { filters, sort, pageSize })) …`.
+   * A failed page throws an `SdsRequestError` (an iterator has no result to put it in).
+   */
+  rows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+    table: T,
+    query?: PageQuery<Tables[T], F, P>,
+  ): AsyncGenerator<Selected<Tables[T], F, P>, void, undefined>;
+}
+
+/**
+ * A client of `/runtime/{sourceId}`. Pass your `SourceTables` (from `sds types`) to type every
+ * table's rows, filters, sort fields, projections and bodies:
+ * `createRuntimeClient<SourceTables, SourceTableInputs>({ baseUrl, sourceId, apiKey })`.
+ */
+export function createRuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>>({
+  baseUrl,
+  sourceId,
+  apiKey,
+  ...options
+}: RuntimeClientOptions): RuntimeClient<Tables, Inputs> {
+  const client = createSdsClient<RuntimePaths>(baseUrl, apiKey, options);
+  // The contract types rows as free-form objects and the list query as strings; the methods'
+  // own signatures carry the table types, so the calls below go through one untyped door.
+  const raw = client as unknown as UntypedClient;
+  const rowPath = (table: string, id: string | number) => ({ path: { sourceId, table, id: String(id) } });
+
+  const list = (table: string, query?: object) =>
+    raw.GET('/runtime/{sourceId}/{table}', { params: { path: { sourceId, table }, query: query ?? {} } });
+
+  async function* pages(table: string, query: PageQuery<Row> = {}) {
+    const { pageSize = 100, offset: start = 0, ...rest } = query;
+    let offset = start;
+    for (;;) {
+      const page = (await list(table, { ...rest, limit: pageSize, offset })) as SdsResult<RowList>;
+      yield page;
+      if (page.error) return;
+      const { data, meta } = page.data;
+      offset += data.length;
+      // The server may serve fewer rows than asked (a lower maximum): trust its own limit.
+      const served = meta?.pagination?.limit ?? pageSize;
+      const total = meta?.pagination?.total;
+      if (data.length === 0 || data.length < served || (total !== undefined && offset >= total)) return;
+    }
+  }
+
+  async function* rows(table: string, query: PageQuery<Row> = {}) {
+    for await (const page of pages(table, query)) {
+      if (page.error) throw new SdsRequestError(page.error, page.response);
+      yield* page.data.data;
+    }
+  }
+
+  const methods = {
+    sourceId,
+    client,
+    list,
+    get: (table: string, id: string | number, query?: object) =>
+      raw.GET('/runtime/{sourceId}/{table}/{id}', { params: { ...rowPath(table, id), query: query ?? {} } }),
+    create: (table: string, body: object) => raw.POST('/runtime/{sourceId}/{table}', { params: { path: { sourceId, table } }, body }),
+    update: (table: string, id: string | number, patch: object) =>
+      raw.PATCH('/runtime/{sourceId}/{table}/{id}', { params: rowPath(table, id), body: patch }),
+    delete: (table: string, id: string | number) => raw.DELETE('/runtime/{sourceId}/{table}/{id}', { params: rowPath(table, id) }),
+    pages,
+    rows,
+  };
+  return methods as unknown as RuntimeClient<Tables, Inputs>;
+}
+
+type UntypedCall = (path: string, init: { params: { path: Record<string, string>; query?: object }; body?: object }) => Promise<SdsResult<unknown>>;
+interface UntypedClient {
+  GET: UntypedCall;
+  POST: UntypedCall;
+  PATCH: UntypedCall;
+  DELETE: UntypedCall;
+}
+
