@@ -1,0 +1,29 @@
+// npm run bench: every benchmark in turn, each printing its figures and its ratio to a baseline
+// measured in the same run. Pass names to run some: `npm run bench -- runtime loaders`.
+import { spawnSync } from 'node:child_process';
+
+const BENCHMARKS: Record<string, { script: string; what: string }> = {
+  generator: { script: 'scripts/bench-generator.ts', what: 'in-memory row generation vs a bare PRNG loop' },
+  loaders: { script: 'scripts/bench-loaders.ts', what: 'dialect loaders vs raw COPY / LOAD DATA / INSERT' },
+  generation: { script: 'scripts/bench-generation.ts', what: 'end-to-end generation into PostgreSQL and MariaDB vs raw loads' },
+  runtime: { script: 'scripts/bench-runtime.ts', what: 'runtime API vs a bare Express + pg handler' },
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in BENCHMARKS));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
+  process.exit(2);
+}
+
+let failed = 0;
+for (const [name, { script, what }] of Object.entries(BENCHMARKS)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  console.log(`\n=== ${name}: ${what} (${script})\n`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    failed++;
+    console.error(`${name} exited with ${result.status ?? result.signal}`);
+  }
+}
+process.exit(failed ? 1 : 0);
