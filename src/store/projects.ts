@@ -1,18 +1,11 @@
 // Projects of a team. Scope checks live in the management layer; this layer only filters by them.
 import { randomUUID } from 'node:crypto';
+import type { components } from '../contract.ts';
 import type { Queryable } from './db.ts';
 import { slugify, withUniqueSlug } from './slugs.ts';
 
-export interface Project {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  icon: string;
-  teamId: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A project as the contract defines it. */
+export type Project = components['schemas']['Project'];
 
 export interface ProjectChanges {
   name?: string;

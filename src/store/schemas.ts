@@ -1,29 +1,15 @@
 // Schemas and their versions. Versions are immutable: there is no update of a version's config.
 import { randomUUID } from 'node:crypto';
-import type { SchemaConfig } from '../contract.ts';
+import type { components, SchemaConfig } from '../contract.ts';
 import type { Db } from './db.ts';
 import type { Page } from './projects.ts';
 import { slugify, withUniqueSlug } from './slugs.ts';
 
-export interface Schema {
-  id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  projectId: string;
-  createdAt: string;
-  updatedAt: string | null;
-  latestVersion: number | null;
-}
+/** A schema as the contract defines it. */
+export type Schema = components['schemas']['Schema'];
 
-export interface SchemaVersion {
-  id: string;
-  schemaId: string;
-  version: number;
-  schema: SchemaConfig;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A version as the contract defines it, its config typed by the schema-config JSON Schema. */
+export type SchemaVersion = Omit<components['schemas']['SchemaVersion'], 'schema'> & { schema: SchemaConfig };
 
 interface SchemaRow {
   id: string;
