@@ -38,20 +38,15 @@ export class Catalog {
     return this.target.name === 'postgres';
   }
 
+  // Arrow properties, so tests can destructure them: `const { q, t, p } = catalog`.
   /** A quoted identifier. */
-  q(name: string): string {
-    return this.postgres ? `"${name}"` : `\`${name}\``;
-  }
+  readonly q = (name: string): string => (this.postgres ? `"${name}"` : `\`${name}\``);
 
   /** A quoted table of this namespace. */
-  t(table: string): string {
-    return `${this.q(this.namespace)}.${this.q(table)}`;
-  }
+  readonly t = (table: string): string => `${this.q(this.namespace)}.${this.q(table)}`;
 
   /** The n-th (1-based) placeholder. */
-  p(index: number): string {
-    return this.postgres ? `$${index}` : '?';
-  }
+  readonly p = (index: number): string => (this.postgres ? `$${index}` : '?');
 
   query(sql: string, params?: unknown[]): Promise<RawRow[]> {
     return this.inspector.query(sql, params);

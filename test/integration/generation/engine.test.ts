@@ -180,7 +180,7 @@ for (const target of DIALECTS) {
       );
       expect(references).toHaveLength(8);
       for (const { child, column, parent, key } of references) {
-        const { q, t } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog) };
+        const { q, t } = catalog;
         const orphans = await catalog.count(
           `SELECT COUNT(*) AS n FROM ${t(child)} c LEFT JOIN ${t(parent)} p ON p.${q(key)} = c.${q(column)} WHERE c.${q(column)} IS NOT NULL AND p.${q(key)} IS NULL`,
         );
@@ -209,7 +209,7 @@ for (const target of DIALECTS) {
     });
 
     it('fills the nullable self reference after insert, each row pointing at an earlier one', async () => {
-      const { q, t } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog) };
+      const { q, t } = catalog;
       const rows = await catalog.query(`SELECT id, ${q('parentId')} AS parent FROM ${t('companies')} ORDER BY id`);
       expect(rows[0]!.parent).toBeNull();
       const filled = rows.filter((row) => row.parent !== null);
@@ -227,7 +227,7 @@ for (const target of DIALECTS) {
     });
 
     it('sequential picks take the parents in order, wrapping around', async () => {
-      const { q, t } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog) };
+      const { q, t } = catalog;
       const rows = await catalog.query(`SELECT id, ${q('companyId')} AS company FROM ${t('projects')} ORDER BY id`);
       expect(rows.map((row) => Number(row.company))).toEqual(rows.map((row) => ((Number(row.id) - 1) % ROWS.companies) + 1));
     });
@@ -247,7 +247,7 @@ for (const target of DIALECTS) {
     });
 
     it('keeps values within their declared bounds and formats', async () => {
-      const { q, t } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog) };
+      const { q, t } = catalog;
       const outside = await catalog.count(
         `SELECT COUNT(*) AS n FROM ${t('people')} WHERE age < 18 OR age > 90 OR ${q('handle')} NOT LIKE '@%_x' OR ${target.name === 'postgres' ? 'char_length' : 'CHAR_LENGTH'}(${q('handle')}) > 30 OR email NOT LIKE '%@%'`,
       );
@@ -269,7 +269,7 @@ for (const target of DIALECTS) {
     // The behaviour tests below change the data: they come last.
 
     it('onDelete restrict: a person with assignments cannot be deleted', async () => {
-      const { q, t, p } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog), p: catalog.p.bind(catalog) };
+      const { q, t, p } = catalog;
       const [busy] = await catalog.query(`SELECT ${q('personId')} AS id FROM ${t('assignments')} ORDER BY ${q('personId')} LIMIT 1`);
       const before = await catalog.count(`SELECT COUNT(*) AS n FROM ${t('assignments')}`);
       const error = await catalog.query(`DELETE FROM ${t('people')} WHERE id = ${p(1)}`, [busy!.id]).then(
@@ -283,7 +283,7 @@ for (const target of DIALECTS) {
     });
 
     it('onDelete cascade: deleting a project deletes its assignments', async () => {
-      const { q, t, p } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog), p: catalog.p.bind(catalog) };
+      const { q, t, p } = catalog;
       const [project] = await catalog.query(`SELECT ${q('projectId')} AS id, COUNT(*) AS n FROM ${t('assignments')} GROUP BY ${q('projectId')} ORDER BY 2 DESC, 1 LIMIT 1`);
       const before = await catalog.count(`SELECT COUNT(*) AS n FROM ${t('assignments')}`);
       expect(Number(project!.n)).toBeGreaterThan(1);
@@ -293,7 +293,7 @@ for (const target of DIALECTS) {
     });
 
     it('onDelete cascade and set-null: deleting a CEO without assignments deletes their profile and empties ceoId', async () => {
-      const { q, t, p } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog), p: catalog.p.bind(catalog) };
+      const { q, t, p } = catalog;
       const [ceo] = await catalog.query(
         `SELECT c.${q('ceoId')} AS id FROM ${t('companies')} c JOIN ${t('profiles')} f ON f.${q('personId')} = c.${q('ceoId')}
           WHERE NOT EXISTS (SELECT 1 FROM ${t('assignments')} a WHERE a.${q('personId')} = c.${q('ceoId')}) ORDER BY 1 LIMIT 1`,
@@ -307,7 +307,7 @@ for (const target of DIALECTS) {
     });
 
     it('onDelete through several levels: a company takes its people and their profiles, and its children and CEO references go null', async () => {
-      const { q, t, p } = { q: catalog.q.bind(catalog), t: catalog.t.bind(catalog), p: catalog.p.bind(catalog) };
+      const { q, t, p } = catalog;
       const [parent] = await catalog.query(
         `SELECT ${q('parentId')} AS id, COUNT(*) AS n FROM ${t('companies')} WHERE ${q('parentId')} IS NOT NULL GROUP BY ${q('parentId')} ORDER BY 2 DESC, 1 LIMIT 1`,
       );
