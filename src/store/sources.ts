@@ -163,6 +163,9 @@ export class SourceStore {
     const target = secretId ?? 'default';
     return withUniqueSlug(slugify(input.name, 'source'), async (slug) => {
       const namespace = input.namespace ?? namespaceFor(slug);
+      // Inside a transaction a failed attempt would abort it: a savepoint keeps it usable for the next slug.
+      const inTransaction = client !== this.db;
+      if (inTransaction) await client.query('SAVEPOINT source_slug');
       try {
         const { rows } = await client.query<SourceRow>(
           `INSERT INTO sources (id, project_id, slug, name, description, kind, schema_version_id, seed, target, namespace,
@@ -187,6 +190,7 @@ export class SourceStore {
         );
         return toSource(rows[0]!);
       } catch (error) {
+        if (inTransaction) await client.query('ROLLBACK TO SAVEPOINT source_slug');
         // The default namespace follows the slug: a namespace taken on the target means "try the next slug".
         const { code, constraint } = error as { code?: string; constraint?: string };
         if (code === '23505' && constraint?.includes('namespace') && !input.namespace) {

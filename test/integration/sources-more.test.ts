@@ -72,6 +72,24 @@ describe('rebinding a source', () => {
   });
 });
 
+describe('source names', () => {
+  it('may repeat across projects of a team: the second gets a namespace of its own', async () => {
+    const api = t.client(t.teamKey);
+    const other = (await api.POST('/public/v1/projects', { body: { name: 'Twin' } })).data!.id;
+    const otherSchema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId: other } }, body: { name: 'Blog', initialVersion: { schema: blogConfig() } } })).data!;
+    const otherVersion = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId: other, schemaId: otherSchema.id } } })).data![0]!.id;
+    const body = { name: 'Same name', kind: 'postgres' as const, generatorConfig: { rowCounts: { users: 2, posts: 2 } } };
+    const first = await api.POST('/public/v1/projects/{projectId}/sources', { params: { path: { projectId } }, body: { ...body, schemaVersionId: versionOne } });
+    const second = await api.POST('/public/v1/projects/{projectId}/sources', { params: { path: { projectId: other } }, body: { ...body, schemaVersionId: otherVersion } });
+    expect(first.response.status).toBe(201);
+    expect(second.response.status).toBe(201);
+    expect([first.data!.name, second.data!.name]).toEqual(['Same name', 'Same name']);
+    expect(second.data!.config.schema).not.toBe(first.data!.config.schema);
+    await waitForLatestJob(t, projectId, first.data!.id);
+    await waitForLatestJob(t, other, second.data!.id);
+  });
+});
+
 describe('/api/sources/{sourceId}/api-keys', () => {
   const call = (method: string, url: string, headers: Record<string, string>) =>
     fetch(`${t.url}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'POST' ? '{}' : undefined });
