@@ -1,0 +1,173 @@
+// Every code block of README.md. The ```sh blocks of the walkthrough run in order, as one bash script
+// (`bash -euo pipefail`, as a reader pasting them into one terminal), against a live service with
+// SDS_URL and SDS_KEY set; the ```ts blocks are one program, compiled (strict) against the built SDK
+// and run against the same service. A block that cannot run here says why in a
+// `<!-- not run: … -->` comment right above it, and must be listed in NOT_RUN below.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { ensureSdkBuilt, repoRoot, run, tsc } from '../sdk/helpers.ts';
+
+interface Block {
+  line: number;
+  language: string;
+  code: string;
+  /** The reason of its `<!-- not run: … -->` marker, if it has one. */
+  notRun?: string;
+}
+
+/** The blocks that cannot run in a test, by their first line, and why. */
+const NOT_RUN: Record<string, string> = {
+  'npm ci && npm start': 'installs, then serves on port 3000 until Ctrl-C; this test starts its own service',
+  'npm run sds -- team create "Data team"': 'changes the teams of the embedded database in ./.data (test/integration/cli.test.ts runs these commands)',
+  'npm run sds -- validate schemas/examples/blog.json': '`generate` needs databases at the addresses shown (test/integration/cli-generation.test.ts runs it)',
+  'npm run generate': 'rewrites generated/; CI (.ci/run) runs these checks',
+};
+
+const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+
+function extractBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  // Fences without a language (the first start's output) show output, not code.
+  for (const match of markdown.matchAll(/^```(\w+)[^\n]*\n([\s\S]*?)^```$/gm)) {
+    const before = markdown.slice(0, match.index).split('\n');
+    const marker = /^<!-- not run: (.+) -->$/.exec(before.at(-2) ?? '');
+    blocks.push({ line: before.length, language: match[1]!, code: match[2]!, ...(marker ? { notRun: marker[1]! } : {}) });
+  }
+  return blocks;
+}
+
+const blocks = extractBlocks(readme);
+const shBlocks = blocks.filter((block) => block.language === 'sh' && !block.notRun);
+const tsBlocks = blocks.filter((block) => block.language === 'ts' && !block.notRun);
+const ran = new Set<Block>();
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** What each walkthrough shell block visibly does, in order. */
+const SH_OUTCOMES: ((output: string) => void)[] = [
+  (output) => expect(output).toMatch(/"status":\s*"ok"/),
+  (output) => {
+    expect(output).toMatch(new RegExp(`^project ${UUID}$`, 'm'));
+    expect(output).toMatch(/^x-total-count: 1\r?$/im);
+    expect(output).toContain('"name":"Blog"');
+  },
+  (output) => {
+    expect(output).toContain('"valid":true');
+    expect(output).toMatch(new RegExp(`^schema ${UUID}, version 1 is ${UUID}$`, 'm'));
+  },
+  (output) => {
+    expect(output).toMatch(new RegExp(`^source ${UUID}$`, 'm'));
+    expect(output).toMatch(/^generation succeeded$/m);
+    expect(output).toMatch(/"status":"succeeded".*"seed":"another"|"seed":"another".*"status":"succeeded"/);
+  },
+  (output) => {
+    expect(output).toMatch(/^source key svc_src_/m);
+    expect(output).toContain('"users"');
+  },
+  (output) => {
+    const answers = output.split('\n').filter((line) => line.startsWith('{'));
+    const [newest, staff, posts] = answers.map((line) => JSON.parse(line) as { data: Record<string, unknown>[] });
+    expect(newest!.data).toHaveLength(5);
+    expect(Object.keys(newest!.data[0]!).sort()).toEqual(['email', 'id', 'role']);
+    for (const user of staff!.data) expect(['admin', 'editor']).toContain(user.role);
+    expect(posts!.data).toHaveLength(2);
+    expect(posts!.data[0]!.authorId).toMatchObject({ id: expect.any(Number), email: expect.any(String) });
+    expect(output).toContain('"firstName":"Ada"');
+    expect(output).toMatch(/^created and deleted user \d+$/m);
+  },
+  (output) => expect(output).toMatch(/^fetch\('http:\/\/.+\/runtime\/.+\/posts\?limit=5/m),
+];
+
+let t: TestService;
+const dir = path.join(repoRoot, '.tmp', `readme-docs-${process.pid}`);
+const outputs: string[] = [];
+
+beforeAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const [service] = await Promise.all([startTestService('docs_readme'), ensureSdkBuilt()]);
+  t = service;
+});
+afterAll(async () => {
+  await t?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('README.md', () => {
+  it('marks exactly the blocks listed in NOT_RUN, each with its reason', () => {
+    const marked = Object.fromEntries(blocks.filter((block) => block.notRun).map((block) => [block.code.split('\n')[0]!.replace(/\s+#.*$/, '').trim(), block.notRun]));
+    expect(Object.keys(marked).sort()).toEqual(Object.keys(NOT_RUN).sort());
+    for (const reason of Object.values(marked)) expect(reason).not.toBe('');
+    expect(new Set(blocks.map((block) => block.language))).toEqual(new Set(['sh', 'ts']));
+  });
+
+  it('the walkthrough shell blocks run in order, each doing what it says', async () => {
+    expect(shBlocks).toHaveLength(SH_OUTCOMES.length);
+    const script = shBlocks.map((block, index) => `printf '\\n::block %s::\\n' ${index}\n# README.md line ${block.line}\n${block.code}`).join('\n');
+    fs.writeFileSync(path.join(dir, 'walkthrough.sh'), script);
+    // curl prints an answer without a newline after it; this .curlrc adds one, so the answers can be told apart.
+    fs.writeFileSync(path.join(dir, '.curlrc'), 'write-out = "\\n"\n');
+    const env = { SDS_URL: t.url, SDS_KEY: t.teamKey, CURL_HOME: dir };
+    const result = await run('bash', ['-euo', 'pipefail', path.join(dir, 'walkthrough.sh')], { cwd: repoRoot, env, timeout: 60_000 });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const parts = result.stdout.split(/^::block (\d+)::$/m);
+    for (let index = 0; index < shBlocks.length; index++) {
+      const at = parts.indexOf(String(index));
+      expect(at, `block ${index} did not run`).toBeGreaterThan(0);
+      outputs[index] = parts[at + 1]!;
+      SH_OUTCOMES[index]!(outputs[index]!);
+      ran.add(shBlocks[index]!);
+    }
+  });
+
+  it('the fetch call the last block prints returns rows, and CORS lets a page send it', async () => {
+    const snippet = outputs.at(-1);
+    expect(snippet).toBeDefined();
+    // Node has fetch and console.table too: the pasted snippet runs as it would in a browser console.
+    const result = await run(process.execPath, ['--input-type=module', '-e', snippet!]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/title/);
+    expect(result.stdout.split('\n').filter((line) => /^│ \d /.test(line))).toHaveLength(5);
+
+    const preflight = await fetch(`${t.url}/runtime/some-source/posts`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://page.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://page.example');
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/x-api-key/);
+  });
+
+  it('the walkthrough TypeScript blocks compile (strict) as one program and run', async () => {
+    expect(tsBlocks.length).toBeGreaterThanOrEqual(SH_OUTCOMES.length);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], strict: true, skipLibCheck: true, outDir: 'out', rootDir: '.' },
+        include: ['*.ts'],
+      }),
+    );
+    fs.writeFileSync(path.join(dir, 'walkthrough.ts'), tsBlocks.map((block) => `// README.md line ${block.line}\n${block.code}`).join('\n'));
+    const compiled = await run(process.execPath, [tsc, '-p', dir]);
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.code).toBe(0);
+
+    const result = await run(process.execPath, [path.join(dir, 'out/walkthrough.js')], { cwd: repoRoot, env: { SDS_URL: t.url, SDS_KEY: t.teamKey } });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^2 projects$/m);
+    expect(result.stdout).toMatch(/^valid: true$/m);
+    expect(result.stdout).toMatch(/^generated \d+ rows$/m);
+    expect(result.stdout).toMatch(/^regeneration succeeded$/m);
+    expect(result.stdout).toMatch(/^\d+ admins and editors$/m);
+    expect(result.stdout.split('\n').filter((line) => /^│ \d /.test(line))).toHaveLength(5);
+    for (const block of tsBlocks) ran.add(block);
+  });
+
+  it('ran every block that is not marked `not run`', () => {
+    const missed = blocks.filter((block) => !block.notRun && !ran.has(block)).map((block) => `line ${block.line}`);
+    expect(missed).toEqual([]);
+  });
+});
