@@ -204,7 +204,7 @@ export interface TargetConnection extends SqlExecutor {
    */
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number>;
   /** Adds unique keys, secondary indexes, then foreign keys (in that order) after the bulk load. */
-  finalizeTables(namespace: string, tables: TableSpec[]): Promise<void>;
+  finalizeTables(namespace: string, tables: TableSpec[], options?: FinalizeOptions): Promise<void>;
   /**
    * Atomically replaces namespace `live` with `staging`: readers see the old tables or the new ones,
    * never a mix. `staging` no longer exists afterwards; the old live data is dropped.
@@ -212,6 +212,18 @@ export interface TargetConnection extends SqlExecutor {
   swapNamespaces(staging: string, live: string): Promise<void>;
   countRows(namespace: string, table: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface FinalizeOptions {
+  /**
+   * The caller guarantees every foreign-key value has its referenced row: the namespace was created
+   * empty and loaded in this run by sds's own generator, which only draws references from rows it
+   * wrote. Dialects that verify references themselves before adding foreign keys unchecked (MySQL:
+   * an anti-join per key, then ADD FOREIGN KEY with foreign_key_checks = 0) skip that verification.
+   * Never set it for data that came from anywhere else: MySQL would then accept orphan rows.
+   * Default false.
+   */
+  trustedReferences?: boolean;
 }
 
 /** Schema-known identifiers only: the config's id pattern. Anything else never reaches SQL. */

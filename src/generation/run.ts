@@ -6,7 +6,12 @@ import type { TargetConnection } from '../dialects/dialect.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type GenerationOptions } from './plan.ts';
 
-export const DEFAULT_BATCH_SIZE = 5_000;
+/**
+ * Rows per generated batch. Batch size never changes the generated values (determinism tests cover
+ * it); 1,000 keeps each batch's rows and COPY/LOAD DATA text young enough to die in the young
+ * generation, which measured 7–10% less CPU than 5,000 (less GC).
+ */
+export const DEFAULT_BATCH_SIZE = 1_000;
 
 export type ProgressEvent =
   | { type: 'entity.started'; entity: string; rowsPlanned: number }
@@ -87,7 +92,9 @@ export async function runGeneration(
     }
 
     emit({ type: 'phase', phase: 'constraints' });
-    await connection.finalizeTables(target, tables);
+    // `target` was recreated empty above and filled only by this generator, which draws every
+    // reference from rows it wrote: the referenced rows exist, so the orphan check can be skipped.
+    await connection.finalizeTables(target, tables, { trustedReferences: true });
     if (options.atomic) {
       options.signal?.throwIfAborted();
       emit({ type: 'phase', phase: 'swap' });

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
-import type { Dialect, RowBatches, SqlExecutor, TableSpec, TargetConnection } from '../dialect.ts';
+import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection } from '../dialect.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,
@@ -205,14 +205,15 @@ export class MysqlConnection implements TargetConnection {
     return this.withTransaction((connection) => updateMysqlRows(connection, namespace, table, keyColumns, setColumns, batches));
   }
 
-  async finalizeTables(namespace: string, tables: TableSpec[]): Promise<void> {
+  async finalizeTables(namespace: string, tables: TableSpec[], options: FinalizeOptions = {}): Promise<void> {
     for (const table of tables) {
       const statement = mysqlIndexStatement(namespace, table);
       if (statement) await this.pool.query(statement);
     }
     // With foreign_key_checks on, ADD FOREIGN KEY copies the whole table; with them off it is
-    // in-place and instant. The check it skips is done first, one anti-join per key.
-    for (const table of tables) {
+    // in-place and instant. The check it skips is done first, one anti-join per key — unless the
+    // caller vouches for the references (runGeneration, for the namespace it just generated).
+    for (const table of options.trustedReferences ? [] : tables) {
       for (const foreignKey of table.foreignKeys) {
         const [orphans] = await this.pool.query<RowDataPacket[]>(mysqlOrphanQuery(namespace, table, foreignKey));
         if (orphans.length > 0) {
