@@ -21,6 +21,7 @@ import { SecretBox } from './security/secrets.ts';
 import { RuntimeSources } from './management/runtime-sources.ts';
 import { SourceRateLimiter } from './http/rate-limit.ts';
 import { sourceKeyAuth } from './http/runtime-auth.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { rowOperations } from './runtime/row-operations.ts';
 import { Runtime } from './runtime/runtime.ts';
 import { JobStore } from './store/jobs.ts';
@@ -179,6 +180,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, () => resolve(listening));
     listening.once('error', reject);
+    listening.on('clientError', answerClientError);
   });
   if (config.runWorker) worker.start();
   const { port } = server.address() as AddressInfo;

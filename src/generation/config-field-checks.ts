@@ -37,9 +37,12 @@ export function checkField(context: CheckContext, site: FieldSite): void {
     const values = field.values;
     if (values === undefined) error('', `enum field ${name} needs "values": a non-empty list of its allowed values`);
     else if (values.length === 0) error('/values', `values of enum field ${name} is empty; list at least one allowed value`);
+    // First positions in a map: indexOf per value made 40k values (0.5 MB) take seconds.
+    const firstAt = new Map<string, number>();
     values?.forEach((value, i) => {
-      const first = values.indexOf(value);
-      if (first < i) error(`/values/${i}`, `values of ${name} lists ${JSON.stringify(value)} twice (at ${first} and ${i}); remove the duplicate`);
+      const first = firstAt.get(value);
+      if (first === undefined) firstAt.set(value, i);
+      else error(`/values/${i}`, `values of ${name} lists ${JSON.stringify(value)} twice (at ${first} and ${i}); remove the duplicate`);
     });
     if (field.weights && field.weights.length !== (values?.length ?? 0)) {
       error('/weights', `weights has ${field.weights.length} entries but values has ${values?.length ?? 0}; give one weight per value`);

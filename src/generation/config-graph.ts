@@ -97,27 +97,40 @@ export function unbreakableCycles(config: SchemaConfig): ReferenceCycle[] {
   const cycles: ReferenceCycle[] = required
     .filter((edge) => edge.entity === edge.target.entity)
     .map((edge) => ({ entities: [edge.entity, edge.entity], edges: [edge] }));
-  const between = required.filter((edge) => edge.entity !== edge.target.entity);
+  const between = outgoing(required.filter((edge) => edge.entity !== edge.target.entity));
   const ids = config.entities.map((entity) => entity.id);
   for (const component of stronglyConnected(ids, between)) {
     if (component.length < 2) continue;
-    const start = ids.find((id) => component.includes(id))!;
-    const cycle = shortestCycle(start, between.filter((e) => component.includes(e.entity) && component.includes(e.target.entity)));
+    const members = new Set(component);
+    const start = ids.find((id) => members.has(id))!;
+    const cycle = shortestCycle(start, (id) => (between.get(id) ?? []).filter((edge) => members.has(edge.target.entity)));
     if (cycle) cycles.push(cycle);
   }
   return cycles;
 }
 
-function shortestCycle(start: string, edges: ReferenceEdge[]): ReferenceCycle | undefined {
+/** Edges by child entity, in config order. */
+function outgoing(edges: ReferenceEdge[]): Map<string, ReferenceEdge[]> {
+  const byEntity = new Map<string, ReferenceEdge[]>();
+  for (const edge of edges) {
+    const list = byEntity.get(edge.entity);
+    if (list) list.push(edge);
+    else byEntity.set(edge.entity, [edge]);
+  }
+  return byEntity;
+}
+
+function shortestCycle(start: string, edgesFrom: (id: string) => ReferenceEdge[]): ReferenceCycle | undefined {
   const via = new Map<string, ReferenceEdge>();
   const queue = [start];
   for (let i = 0; i < queue.length; i++) {
     const at = queue[i]!;
-    for (const edge of edges.filter((e) => e.entity === at)) {
+    for (const edge of edgesFrom(at)) {
       const next = edge.target.entity;
       if (next === start) {
         const path = [edge];
-        for (let back = at; back !== start; back = via.get(back)!.entity) path.unshift(via.get(back)!);
+        for (let back = at; back !== start; back = via.get(back)!.entity) path.push(via.get(back)!);
+        path.reverse();
         return { entities: [...path.map((e) => e.entity), start], edges: path };
       }
       if (!via.has(next)) {
@@ -129,38 +142,54 @@ function shortestCycle(start: string, edges: ReferenceEdge[]): ReferenceCycle | 
   return undefined;
 }
 
-// Tarjan's algorithm; the graphs are small (tens of entities), so recursion depth is no concern.
-function stronglyConnected(ids: string[], edges: ReferenceEdge[]): string[][] {
+/**
+ * Tarjan's algorithm with an explicit stack: a 1 MB config can chain thousands of entities, deeper
+ * than the call stack goes (a recursive walk overflowed at ~6,000 and answered 500).
+ */
+function stronglyConnected(ids: string[], edges: Map<string, ReferenceEdge[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
   const components: string[][] = [];
-  const visit = (id: string) => {
+  const enter = (id: string) => {
     index.set(id, index.size);
     low.set(id, index.get(id)!);
     stack.push(id);
     onStack.add(id);
-    for (const edge of edges.filter((e) => e.entity === id)) {
-      const next = edge.target.entity;
-      if (!index.has(next)) {
-        visit(next);
-        low.set(id, Math.min(low.get(id)!, low.get(next)!));
-      } else if (onStack.has(next)) {
-        low.set(id, Math.min(low.get(id)!, index.get(next)!));
+  };
+  for (const root of ids) {
+    if (index.has(root)) continue;
+    enter(root);
+    // Each frame: an entity and how many of its edges the walk has followed.
+    const frames: { id: string; next: number }[] = [{ id: root, next: 0 }];
+    while (frames.length > 0) {
+      const frame = frames.at(-1)!;
+      const edge = edges.get(frame.id)?.[frame.next++];
+      if (edge) {
+        const next = edge.target.entity;
+        if (!index.has(next)) {
+          enter(next);
+          frames.push({ id: next, next: 0 });
+        } else if (onStack.has(next)) {
+          low.set(frame.id, Math.min(low.get(frame.id)!, index.get(next)!));
+        }
+        continue;
+      }
+      frames.pop();
+      const parent = frames.at(-1);
+      if (parent) low.set(parent.id, Math.min(low.get(parent.id)!, low.get(frame.id)!));
+      if (low.get(frame.id) === index.get(frame.id)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.id);
+        components.push(component);
       }
     }
-    if (low.get(id) === index.get(id)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== id);
-      components.push(component);
-    }
-  };
-  for (const id of ids) if (!index.has(id)) visit(id);
+  }
   return components;
 }

@@ -59,7 +59,17 @@ function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
   }
   if (isValidatorError(error)) return fromValidator(error, req, bodyLimit);
   if (isUnavailable(error)) return errors.unavailable('The database');
+  if (isUnstorableText(error)) return errors.badRequest('The request contains a NUL character (\\u0000) in a text, which the database cannot store; remove it');
   return errors.internal();
+}
+
+/**
+ * PostgreSQL refuses NUL in text (22021, "invalid byte sequence") and in jsonb (22P05, "unsupported
+ * Unicode escape sequence"); the driver sends valid UTF-8 otherwise, so these come from request text.
+ */
+function isUnstorableText(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === '22021' || code === '22P05';
 }
 
 /** Codes of a database that cannot be reached or is shutting down: a 503 to retry, not a 500. */

@@ -2,7 +2,7 @@
 import { errors } from '../errors.ts';
 import type { JobStore } from '../store/jobs.ts';
 import type { Source } from '../store/sources.ts';
-import { listReply, pageOf, type Operation, type OperationContext, type ServerSentEvent } from './operation.ts';
+import { boundedCursor, listReply, pageOf, type Operation, type OperationContext, type ServerSentEvent } from './operation.ts';
 
 const POLL_MS = 500;
 
@@ -25,7 +25,7 @@ export function generationJobOperations(jobs: JobStore, accessibleSource: (conte
     if (jobId && !(await jobs.find(source.id, jobId))) throw errors.notFound('Generation job');
     const { limit } = pageOf(context.query);
     const lastEventId = Number(context.headers['last-event-id']);
-    const after = typeof context.query.after === 'number' ? context.query.after : Number.isInteger(lastEventId) ? lastEventId : 0;
+    const after = boundedCursor(typeof context.query.after === 'number' ? context.query.after : Number.isInteger(lastEventId) ? lastEventId : 0);
     if (!(context.headers.accept ?? '').includes('text/event-stream')) {
       return { status: 200, body: await jobs.events(source.id, { jobId, after, limit }) };
     }

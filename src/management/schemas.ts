@@ -35,6 +35,8 @@ function invalidConfig(result: ValidationResult) {
   return errors.badRequest(`Invalid schema config (${count}): ${first!.path || '/'} ${first!.message}`, result.errors);
 }
 
+const MAX_VERSION_NUMBER = 2_147_483_647;
+
 export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
   const accessibleSchema = async (context: OperationContext) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
@@ -94,7 +96,9 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
 
   const getSchemaVersion: Operation = async (context) => {
     const schema = await accessibleSchema(context);
-    const version = await schemas.findVersion(schema.id, Number(context.params.version));
+    const number = Number(context.params.version);
+    // Version numbers are PostgreSQL integers: a larger one names no version (and would fail the query).
+    const version = number <= MAX_VERSION_NUMBER ? await schemas.findVersion(schema.id, number) : undefined;
     if (!version) throw errors.notFound(`Version ${context.params.version} of the schema`);
     return { status: 200, body: version };
   };
