@@ -2,7 +2,7 @@
 // source, counted in the control-plane database (rate-limiter-flexible) so every server process
 // shares it. Every limited response carries RateLimit-Limit/Remaining/Reset; over the limit → 429.
 import type { NextFunction, Request, Response } from 'express';
-import type pg from 'pg';
+import type { Db } from '../store/db.ts';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
 
@@ -11,7 +11,7 @@ const WINDOW_SECONDS = 60;
 export class SourceRateLimiter {
   private readonly limiters = new Map<number, RateLimiterPostgres>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: Db['pool']) {}
 
   private limiterFor(rpm: number): RateLimiterPostgres {
     let limiter = this.limiters.get(rpm);

@@ -9,7 +9,7 @@ import type { GenerationJob, JobStore } from '../store/jobs.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { SourceKeyStore } from '../store/source-keys.ts';
-import { toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
+import { SOURCE_KINDS, toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf, requirePrincipal, type Operation, type OperationContext } from './operation.ts';
 import type { Targets } from './targets.ts';
@@ -207,8 +207,8 @@ function defaultSeed(config: SchemaConfig): string {
 }
 
 function explicitNamespace(kind: SourceKind, config: SourceBody['config']): string | undefined {
-  const field = kind === 'postgres' ? 'schema' : 'database';
-  const other = kind === 'postgres' ? 'database' : 'schema';
+  const field = SOURCE_KINDS[kind].namespaceField;
+  const other = field === 'schema' ? 'database' : 'schema';
   if (config?.[other] !== undefined) {
     throw errors.badRequest(`config.${other} does not apply to a ${kind} source; use config.${field}`, [
       { path: `/body/config/${other}`, message: `not used by ${kind} sources` },

@@ -4,17 +4,12 @@
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { dialectFor } from '../dialects/index.ts';
 import { errors } from '../errors.ts';
-import type { SourceKind, SourceLocation } from '../store/sources.ts';
+import { SOURCE_KINDS, type SourceKind, type SourceLocation } from '../store/sources.ts';
 
 export interface TargetDefaults {
   postgres: string | undefined;
   mysql: string | undefined;
 }
-
-const SCHEMES: Record<SourceKind, RegExp> = {
-  postgres: /^postgres(ql)?:\/\//i,
-  mysql: /^(mysql|mariadb):\/\//i,
-};
 
 export class Targets {
   private readonly connections = new Map<string, Promise<TargetConnection>>();
@@ -27,8 +22,8 @@ export class Targets {
   /** Checks a new source's target before anything is stored: 400 with a clear reason when unusable. */
   assertUsable(kind: SourceKind, connectionString: string | undefined): void {
     if (connectionString !== undefined) {
-      if (!SCHEMES[kind].test(connectionString)) {
-        throw errors.badRequest(`config.connectionString must be a ${kind} connection string (${kind === 'postgres' ? 'postgres://…' : 'mysql://…'}) for a ${kind} source`, [
+      if (!SOURCE_KINDS[kind].urlPattern.test(connectionString)) {
+        throw errors.badRequest(`config.connectionString must be a ${kind} connection string (${SOURCE_KINDS[kind].urlExample}) for a ${kind} source`, [
           { path: '/body/config/connectionString', message: `expected a ${kind} URL` },
         ]);
       }
@@ -36,7 +31,7 @@ export class Targets {
     }
     if (!this.defaults[kind]) {
       throw errors.badRequest(
-        `This server has no ${kind === 'mysql' ? 'MySQL' : 'PostgreSQL'} target: set ${kind === 'mysql' ? 'MYSQL_URL' : 'POSTGRES_TARGET_URL'} on the server, or give config.connectionString`,
+        `This server has no ${SOURCE_KINDS[kind].label} target: set ${SOURCE_KINDS[kind].defaultTargetEnv} on the server, or give config.connectionString`,
         [{ path: '/body/kind', message: `no default ${kind} target is configured` }],
       );
     }

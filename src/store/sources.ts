@@ -7,6 +7,12 @@ import { slugify, withUniqueSlug } from './slugs.ts';
 
 export type SourceKind = 'postgres' | 'mysql';
 
+/** What differs between source kinds in the API (not in SQL: that is the dialects' business). */
+export const SOURCE_KINDS: Record<SourceKind, { label: string; namespaceField: 'schema' | 'database'; urlExample: string; urlPattern: RegExp; defaultTargetEnv: string }> = {
+  postgres: { label: 'PostgreSQL', namespaceField: 'schema', urlExample: 'postgres://…', urlPattern: /^postgres(ql)?:\/\//i, defaultTargetEnv: 'POSTGRES_TARGET_URL' },
+  mysql: { label: 'MySQL', namespaceField: 'database', urlExample: 'mysql://…', urlPattern: /^(mysql|mariadb):\/\//i, defaultTargetEnv: 'MYSQL_URL' },
+};
+
 export interface GeneratorConfig {
   rowCounts?: Record<string, number>;
   batchSize?: number;
@@ -77,7 +83,7 @@ const toSource = (row: SourceRow): Source => ({
   description: row.description,
   projectId: row.project_id,
   schemaVersionId: row.schema_version_id,
-  config: row.kind === 'postgres' ? { schema: row.namespace } : { database: row.namespace },
+  config: { [SOURCE_KINDS[row.kind].namespaceField]: row.namespace },
   kind: row.kind,
   seed: row.seed,
   generatorConfig: row.generator_config,
@@ -92,7 +98,7 @@ const toSource = (row: SourceRow): Source => ({
 
 export const toLocation = (source: Pick<Source, 'kind' | 'config' | 'runtimeTarget'>): SourceLocation => ({
   kind: source.kind,
-  namespace: (source.kind === 'postgres' ? source.config.schema : source.config.database)!,
+  namespace: source.config[SOURCE_KINDS[source.kind].namespaceField]!,
   connectionSecretId: source.runtimeTarget?.connectionSecretId,
 });
 
