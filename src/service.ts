@@ -19,11 +19,13 @@ import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
 import { SecretBox } from './security/secrets.ts';
 import { RuntimeSources } from './management/runtime-sources.ts';
+import { SourceKeyCache } from './management/source-key-cache.ts';
 import { SourceRateLimiter } from './http/rate-limit.ts';
 import { sourceKeyAuth } from './http/runtime-auth.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { rowOperations } from './runtime/row-operations.ts';
 import { Runtime } from './runtime/runtime.ts';
+import { ChangeFeed } from './store/change-feed.ts';
 import { JobStore } from './store/jobs.ts';
 import { SourceKeyStore } from './store/source-keys.ts';
 import { SourceStore, toLocation } from './store/sources.ts';
@@ -96,8 +98,10 @@ export interface ServiceParts {
   runtime: Runtime;
   /** Wakes the generation worker of this process. */
   onQueued: () => void;
-  /** A source's settings changed or it is gone: drop what the runtime cached of it. */
-  onSourceChanged: (sourceId: string) => void;
+  /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
+  onSourceChanged: (sourceId: string) => Promise<void>;
+  /** Rows of a source were written through the runtime API: cached totals are stale everywhere. */
+  onRowsWritten: (sourceId: string) => void;
 }
 
 /** Handlers by operationId; every other operation of the contract answers 501. */
@@ -106,19 +110,23 @@ export function createOperations(parts: ServiceParts): Record<string, Operation>
   const { accessibleSource, ...sourceOps } = sources;
   return {
     ...projectOperations(parts.projects, async (projectId) => {
-      // A project's sources go with it, and so does their generated data.
-      for (const source of await parts.sources.listAll(projectId)) await dropData(parts, source);
+      // A project's sources go with it, and so do their keys and generated data.
+      for (const source of await parts.sources.listAll(projectId)) {
+        await parts.sourceKeys.revokeAll(source.id);
+        await parts.onSourceChanged(source.id);
+        await dropData(parts, source);
+      }
     }),
     ...teamKeyOperations(parts.teams, parts.projects),
     ...schemaOperations(parts.projects, parts.schemas),
     ...sourceOps,
-    ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource),
+    ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
     ...generationJobOperations(parts.jobs, accessibleSource),
     ...runtimeDocOperations(parts.schemas, accessibleSource),
     ...rowOperations({
       runtime: parts.runtime,
       connect: (source) => parts.targets.connect(toLocation(source)),
-      onWrite: (sourceId) => parts.runtime.countCache.invalidateSource(sourceId),
+      onWrite: parts.onRowsWritten,
     }),
   };
 }
@@ -135,12 +143,17 @@ export async function startService(config: Config, logger: Logger = pino({ level
     sources.connectionString(id),
   );
   const runtime = new Runtime();
-  const runtimeSources = new RuntimeSources(sources, schemas);
-  const onSourceChanged = (sourceId: string) => {
-    runtimeSources.invalidate(sourceId);
-    runtime.countCache.invalidateSource(sourceId);
-  };
-  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: onSourceChanged });
+  const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);
+  const live = () => changes.live;
+  const runtimeSources = new RuntimeSources(sources, schemas, live);
+  const sourceKeyCache = new SourceKeyCache(sourceKeys, live);
+  changes.subscribe(runtimeSources);
+  changes.subscribe(sourceKeyCache);
+  changes.subscribe({ changed: (_topic, sourceId) => runtime.countCache.invalidateSource(sourceId), reset: () => runtime.countCache.clear() });
+  await changes.start();
+  const onSourceChanged = (sourceId: string) => changes.publish('source', sourceId);
+  const onRowsWritten = coalesced((sourceId: string) => void changes.publish('source', sourceId), (sourceId) => runtime.countCache.invalidateSource(sourceId));
+  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: (sourceId) => void onSourceChanged(sourceId) });
   const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, onUsageError);
@@ -164,8 +177,9 @@ export async function startService(config: Config, logger: Logger = pino({ level
       runtime,
       onQueued: () => worker.wake(),
       onSourceChanged,
+      onRowsWritten,
     }),
-    sourceAuth: sourceKeyAuth({ sources: runtimeSources, keys: sourceKeys, usage: sourceKeyUsage, limiter: new SourceRateLimiter(db.pool) }),
+    sourceAuth: sourceKeyAuth({ sources: runtimeSources, keys: sourceKeyCache, usage: sourceKeyUsage, limiter: new SourceRateLimiter(db.pool) }),
     prechecks: configPrechecks,
     health: async () => {
       try {
@@ -196,6 +210,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
         server.closeIdleConnections();
       });
       await worker.stop();
+      await changes.stop();
       await keyUsage.close();
       await sourceKeyUsage.close();
       await targets.close();
@@ -206,4 +221,23 @@ export async function startService(config: Config, logger: Logger = pino({ level
       await keyUsage.flush();
       await sourceKeyUsage.flush();
     }, close };
+}
+
+const PUBLISH_WRITES_EVERY_MS = 100;
+
+/**
+ * Runtime writes drop this process's cached totals at once and tell the other processes at most once
+ * per source every PUBLISH_WRITES_EVERY_MS, so a burst of writes costs one notification, not one each.
+ */
+function coalesced(publish: (sourceId: string) => void, local: (sourceId: string) => void): (sourceId: string) => void {
+  const pending = new Set<string>();
+  return (sourceId) => {
+    local(sourceId);
+    if (pending.has(sourceId)) return;
+    pending.add(sourceId);
+    setTimeout(() => {
+      pending.delete(sourceId);
+      publish(sourceId);
+    }, PUBLISH_WRITES_EVERY_MS).unref();
+  };
 }

@@ -5,11 +5,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { RuntimeSources } from '../management/runtime-sources.ts';
-import type { SourceKeyStore } from '../store/source-keys.ts';
+import type { SourceKeyCache } from '../management/source-key-cache.ts';
 import { API_KEY_HEADER } from './auth.ts';
 import type { SourceRateLimiter } from './rate-limit.ts';
 
-export function sourceKeyAuth(deps: { sources: RuntimeSources; keys: SourceKeyStore; usage: KeyUsageRecorder; limiter: SourceRateLimiter }) {
+export function sourceKeyAuth(deps: { sources: RuntimeSources; keys: Pick<SourceKeyCache, 'authenticate'>; usage: KeyUsageRecorder; limiter: SourceRateLimiter }) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const sourceId = String(req.params.sourceId);
     const key = req.get(API_KEY_HEADER);

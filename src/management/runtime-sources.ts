@@ -1,7 +1,9 @@
-// What the runtime API needs of a source on every request (its settings and schema config), cached
-// briefly so a hot runtime path does not read the control plane each time. Changes made through this
-// process invalidate at once; other processes see them within the TTL.
+// What the runtime API needs of a source on every request (its settings and schema config), cached so
+// a hot runtime path does not read the control plane each time. A change made through any process
+// drops the entry in every process at once (ChangeFeed); while the feed is down, entries live only
+// briefly, so other processes' changes are seen within that TTL.
 import type { SchemaConfig } from '../contract.ts';
+import type { ChangeSubscriber } from '../store/change-feed.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { Source, SourceStore } from '../store/sources.ts';
 
@@ -10,9 +12,10 @@ export interface RuntimeSource {
   config: SchemaConfig;
 }
 
-const TTL_MS = 2_000;
+const TTL_MS = 30_000;
+const TTL_WITHOUT_FEED_MS = 2_000;
 
-export class RuntimeSources {
+export class RuntimeSources implements ChangeSubscriber {
   private readonly entries = new Map<string, { value: Promise<RuntimeSource | undefined>; expires: number }>();
   /** Schema versions are immutable: their configs are cached for good. */
   private readonly configs = new Map<string, SchemaConfig>();
@@ -20,6 +23,8 @@ export class RuntimeSources {
   constructor(
     private readonly sources: SourceStore,
     private readonly schemas: SchemaStore,
+    /** Whether other processes' changes reach this one (ChangeFeed.live). */
+    private readonly live: () => boolean = () => false,
   ) {}
 
   get(sourceId: string): Promise<RuntimeSource | undefined> {
@@ -27,14 +32,18 @@ export class RuntimeSources {
     const cached = this.entries.get(sourceId);
     if (cached && cached.expires > now) return cached.value;
     const value = this.load(sourceId);
-    this.entries.set(sourceId, { value, expires: now + TTL_MS });
+    this.entries.set(sourceId, { value, expires: now + (this.live() ? TTL_MS : TTL_WITHOUT_FEED_MS) });
     value.catch(() => this.entries.delete(sourceId));
     if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
 
-  invalidate(sourceId: string): void {
+  changed(_topic: string, sourceId: string): void {
     this.entries.delete(sourceId);
+  }
+
+  reset(): void {
+    this.entries.clear();
   }
 
   private async load(sourceId: string): Promise<RuntimeSource | undefined> {

@@ -12,6 +12,8 @@ export function sourceKeyOperations(
   sources: SourceStore,
   projects: ProjectStore,
   accessibleSource: (context: OperationContext) => Promise<Source>,
+  /** A key was revoked: every process drops its cached credentials of the source. */
+  onRevoked: (sourceId: string) => Promise<void>,
 ) {
   /** /api/sources/{sourceId}: any source for the admin, a source of the key's team and scope otherwise. */
   const adminSource = async (context: OperationContext): Promise<Source> => {
@@ -40,6 +42,7 @@ export function sourceKeyOperations(
   const revoke = (find: typeof accessibleSource): Operation => async (context) => {
     const source = await find(context);
     if (!(await keys.revoke(source.id, context.params.keyId!))) throw errors.notFound('API key');
+    await onRevoked(source.id);
     return { status: 204 };
   };
 

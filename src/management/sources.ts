@@ -25,7 +25,7 @@ export interface SourceDeps {
   /** Called after a job is queued, so an idle worker in this process starts at once. */
   onQueued: () => void;
   /** Called after a source's settings change or it is deleted. */
-  onSourceChanged: (sourceId: string) => void;
+  onSourceChanged: (sourceId: string) => Promise<void>;
 }
 
 interface SourceBody {
@@ -136,7 +136,7 @@ export function sourceOperations(deps: SourceDeps) {
       generatorConfig: body.generatorConfig,
     });
     if (!updated) throw errors.notFound('Source');
-    deps.onSourceChanged(source.id);
+    await deps.onSourceChanged(source.id);
     if (rebind) {
       await queue(updated, updated.schemaVersionId, updated.seed);
       deps.onQueued();
@@ -147,9 +147,10 @@ export function sourceOperations(deps: SourceDeps) {
   const deleteSource: Operation = async (context) => {
     const source = await accessibleSource(context);
     await deps.sourceKeys.revokeAll(source.id);
+    await deps.onSourceChanged(source.id);
     await dropData(deps, source);
     if (!(await sources.delete(source.id))) throw errors.notFound('Source');
-    deps.onSourceChanged(source.id);
+    await deps.onSourceChanged(source.id);
     return { status: 204 };
   };
 
@@ -158,7 +159,7 @@ export function sourceOperations(deps: SourceDeps) {
     const seed = (context.body as { seed?: string | number } | undefined)?.seed;
     if (seed !== undefined) {
       source = (await sources.update(source.id, { seed: String(seed) }))!;
-      deps.onSourceChanged(source.id);
+      await deps.onSourceChanged(source.id);
     }
     const job = await queue(source, source.schemaVersionId, source.seed);
     deps.onQueued();

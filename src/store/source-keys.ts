@@ -36,6 +36,18 @@ const toKey = (row: KeyRow): SourceApiKey => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
+export interface SourceKeyCredential {
+  keyId: string;
+  sourceId: string;
+  hash: Buffer;
+  revoked: boolean;
+}
+
+/** A presented key's hash against a stored credential: constant time, and never a revoked key. */
+export function matches(credential: SourceKeyCredential, presentedHash: Buffer): boolean {
+  return !credential.revoked && hashesMatch(credential.hash, presentedHash);
+}
+
 export class SourceKeyStore {
   constructor(private readonly db: Queryable) {}
 
@@ -78,10 +90,15 @@ export class SourceKeyStore {
   async authenticate(key: string): Promise<{ keyId: string; sourceId: string } | undefined> {
     const presented = fromKey(key, SOURCE_KEY_PREFIX);
     if (!presented) return undefined;
-    const { rows } = await this.db.query<KeyRow>('SELECT * FROM source_api_keys WHERE lookup = $1', [presented.lookup]);
+    const credential = await this.credential(presented.lookup);
+    return credential && matches(credential, presented.hash) ? { keyId: credential.keyId, sourceId: credential.sourceId } : undefined;
+  }
+
+  /** What checking a presented key needs, by the key's public lookup part (revoked keys included). */
+  async credential(lookup: string): Promise<SourceKeyCredential | undefined> {
+    const { rows } = await this.db.query<KeyRow>('SELECT id, source_id, key_hash, revoked_at FROM source_api_keys WHERE lookup = $1', [lookup]);
     const row = rows[0];
-    if (!row || row.revoked_at || !hashesMatch(row.key_hash, presented.hash)) return undefined;
-    return { keyId: row.id, sourceId: row.source_id };
+    return row && { keyId: row.id, sourceId: row.source_id, hash: row.key_hash, revoked: row.revoked_at !== null };
   }
 
   async touch(ids: string[], at: Date): Promise<void> {
