@@ -46,6 +46,9 @@ export function createApp(deps: AppDeps): express.Express {
   const { config, document } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // No ETags: runtime rows change under clients, conditional requests are not part of the contract,
+  // and hashing every response body is a measurable share of a runtime read.
+  app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.set('query parser', 'extended');
 
@@ -61,11 +64,36 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
-  // Runtime operations first: Express tries routes in order, and the runtime API is the hot path.
-  // Their paths (/runtime/…) overlap no other, so the order changes no match.
-  const table = runtimeFirst(operationTable(document));
+  const table = operationTable(document);
   const auth = authenticators(deps);
-  for (const operation of table) {
+  // express-openapi-validator compiles the path pattern of every route it tries, on every request, in
+  // sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
+  // runtime API gets an instance of its own over just its paths, the rest of the API another.
+  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean) =>
+    OpenApiValidator.middleware({
+      apiSpec: withPaths(document, paths) as never,
+      validateApiSpec: false,
+      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false },
+      validateResponses: config.validateResponses ? { allErrors: true } : false,
+      validateSecurity: false,
+      ignorePaths,
+      validateFormats: true,
+    });
+
+  // The runtime API is the hot path: a router of its own, tried first, holding only its five routes,
+  // each with everything it needs in line (auth, validation, handler), so a runtime request never
+  // walks the management API's routes.
+  const runtime = express.Router();
+  const runtimeValidator = validator(isRuntimePath, (path) => !isRuntimePath(path));
+  for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
+    const handler = deps.operations[operation.operationId];
+    const authenticate = auth(operation);
+    runtime[operation.method](operation.expressPath, ...(authenticate ? [authenticate] : []), runtimeValidator, handle(handler, config));
+  }
+  app.use(runtime);
+
+  const management = table.filter((spec) => !isRuntimePath(spec.path));
+  for (const operation of management) {
     const authenticate = auth(operation);
     if (authenticate) app[operation.method](operation.expressPath, authenticate);
     const precheck = deps.operations[operation.operationId] && deps.prechecks?.[operation.operationId];
@@ -82,24 +110,8 @@ export function createApp(deps: AppDeps): express.Express {
     else res.status(503).json({ error: 'Control-plane database is unavailable' });
   });
   app.use(docsRouter(document));
-
-  // express-openapi-validator compiles the path pattern of every route it tries, on every request, in
-  // sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
-  // runtime API gets an instance of its own over just its paths, the rest of the API another.
-  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean) =>
-    OpenApiValidator.middleware({
-      apiSpec: withPaths(document, paths) as never,
-      validateApiSpec: false,
-      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false },
-      validateResponses: config.validateResponses ? { allErrors: true } : false,
-      validateSecurity: false,
-      ignorePaths,
-      validateFormats: true,
-    });
   app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path)));
-  app.use(validator(isRuntimePath, (path) => !/^\/runtime(\/|$)/.test(path)));
-
-  for (const operation of table) {
+  for (const operation of management) {
     if (isServedOutsideTable(operation)) continue;
     app[operation.method](operation.expressPath, handle(deps.operations[operation.operationId], config));
   }
@@ -110,10 +122,6 @@ export function createApp(deps: AppDeps): express.Express {
 }
 
 const isRuntimePath = (path: string) => path.startsWith('/runtime/');
-
-function runtimeFirst(table: OperationSpec[]): OperationSpec[] {
-  return [...table.filter((operation) => isRuntimePath(operation.path)), ...table.filter((operation) => !isRuntimePath(operation.path))];
-}
 
 /** The document with only the paths `keep` accepts (components and the rest shared). */
 function withPaths(document: OpenApiDocument, keep: (path: string) => boolean): OpenApiDocument {
