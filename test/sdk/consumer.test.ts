@@ -46,7 +46,7 @@ beforeAll(async () => {
       include: ['src'],
     }),
   );
-  const install = await run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', `./${packed.filename}`], { cwd: project });
+  const install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', `./${packed.filename}`], { cwd: project });
   expect(install.code, install.stderr).toBe(0);
   t = await service;
 });
