@@ -1149,7 +1149,7 @@ export interface components {
         };
         /** @description Generation settings of the source, applied over the schema config's. */
         GeneratorConfig: {
-            /** @description Row count per entity id, overriding the schema config's `rowCount`. */
+            /** @description Row count per entity id (0 to 100,000,000), overriding the schema config's `rowCount`. */
             rowCounts?: {
                 [key: string]: number;
             };
@@ -1671,7 +1671,7 @@ export interface components {
             format?: "plain" | "email" | "url" | "slug" | "phone";
             /** @description String and text fields: smallest length in characters (>= 0). */
             minLength?: number;
-            /** @description String and text fields: largest length in characters (>= 1); a string field is stored as varchar(maxLength). */
+            /** @description String and text fields: largest length in characters (1 to 1,073,741,823); a string field is stored as varchar(maxLength) (PostgreSQL: text above 10,485,760, the largest varchar; writes are still checked against maxLength). */
             maxLength?: number;
             /** @description Integer and number fields: smallest value. */
             min?: number;
@@ -1720,9 +1720,9 @@ export interface components {
          * @description A range of row counts; both bounds inclusive, `min` <= `max`.
          */
         rowCountRange: {
-            /** @description Smallest row count (>= 0). */
+            /** @description Smallest row count (0 to 100,000,000). */
             min: number;
-            /** @description Largest row count (>= 0, >= `min`). */
+            /** @description Largest row count (0 to 100,000,000, >= `min`). */
             max: number;
         };
         /**
@@ -1730,7 +1730,7 @@ export interface components {
          * @description Generation settings. As `generationDefaults` they apply to every entity; as an entity's `generation` each property set there overrides the default.
          */
         generationConfig: {
-            /** @description Number of rows to generate: an integer >= 0, or a range {min, max} from which the count is drawn (seeded). */
+            /** @description Number of rows to generate: an integer from 0 to 100,000,000, or a range {min, max} from which the count is drawn (seeded). */
             rowCount?: number | components["schemas"]["rowCountRange"];
             /** @description Faker locale of generated values, e.g. `en`, `de`, `en_US` (`en-US` is accepted too). */
             locale?: string;

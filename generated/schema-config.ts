@@ -67,7 +67,7 @@ export interface SchemaMetadata {
  */
 export interface GenerationConfig {
   /**
-   * Number of rows to generate: an integer >= 0, or a range {min, max} from which the count is drawn (seeded).
+   * Number of rows to generate: an integer from 0 to 100,000,000, or a range {min, max} from which the count is drawn (seeded).
    */
   rowCount?: number | RowCountRange;
   /**
@@ -91,11 +91,11 @@ export interface GenerationConfig {
  */
 export interface RowCountRange {
   /**
-   * Smallest row count (>= 0).
+   * Smallest row count (0 to 100,000,000).
    */
   min: number;
   /**
-   * Largest row count (>= 0, >= `min`).
+   * Largest row count (0 to 100,000,000, >= `min`).
    */
   max: number;
 }
@@ -173,7 +173,7 @@ export interface Field {
    */
   minLength?: number;
   /**
-   * String and text fields: largest length in characters (>= 1); a string field is stored as varchar(maxLength).
+   * String and text fields: largest length in characters (1 to 1,073,741,823); a string field is stored as varchar(maxLength) (PostgreSQL: text above 10,485,760, the largest varchar; writes are still checked against maxLength).
    */
   maxLength?: number;
   /**

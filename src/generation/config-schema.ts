@@ -175,7 +175,7 @@ function toIssue(error: ErrorObject, base: string): Issue {
 }
 
 function anyOfText(path: string, branches: JsonSchemaNode[]): string {
-  if (pointerTokens(path).at(-1) === 'rowCount') return 'an integer >= 0 or a range {"min": …, "max": …}';
+  if (pointerTokens(path).at(-1) === 'rowCount') return 'an integer from 0 to 100000000 or a range {"min": …, "max": …}';
   const names = branches.map((branch) => article((branch as { type?: string }).type ?? 'object'));
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'valid');
 }

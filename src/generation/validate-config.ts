@@ -1,5 +1,6 @@
 // Validation of schema configs: the JSON Schema first, then, for structurally valid configs, every
 // semantic check of DESIGN.md ("Management API", validate), all errors at once, each with its fix.
+import { MAX_JSON_DEPTH, tooDeep } from '../json-depth.ts';
 import type { Entity, GenerationConfig, SchemaConfig } from './config-types.ts';
 import type { Issue, ValidationResult } from './config-issues.ts';
 import type { CheckContext } from './config-check-context.ts';
@@ -23,6 +24,11 @@ export const LARGE_ROW_COUNT = 10_000_000;
  * valid config gets all semantic errors and warnings. `path` of each issue is a JSON pointer.
  */
 export function validateConfig(input: unknown): ValidationResult {
+  const deep = input !== null && typeof input === 'object' ? tooDeep(input) : undefined;
+  if (deep !== undefined) {
+    const message = `nested too deeply: a schema config may nest at most ${MAX_JSON_DEPTH} levels of arrays and objects`;
+    return { valid: false, errors: [{ path: deep, message }], warnings: [] };
+  }
   const structural = checkConfigSchema(input);
   if (structural.length > 0) return { valid: false, errors: structural, warnings: [] };
   const config = input as SchemaConfig;

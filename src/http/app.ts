@@ -11,7 +11,7 @@ import type { Operation, OperationContext, Reply } from '../management/operation
 import { adminOrTeamAuth, adminTokenAuth, teamKeyAuth } from './auth.ts';
 import { docsRouter } from './docs.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
-import { assertBodyDepth } from './json-depth.ts';
+import { assertBodyDepth } from '../json-depth.ts';
 import { requestContext } from './request-context.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { TeamStore } from '../store/teams.ts';

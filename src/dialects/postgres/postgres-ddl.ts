@@ -26,10 +26,14 @@ export function postgresColumnList(names: string[]): string {
   return names.map(quotePostgresIdentifier).join(', ');
 }
 
+const MAX_VARCHAR = 10_485_760;
+
 export function postgresColumnType(column: ColumnSpec): string {
   switch (column.type) {
     case 'string':
-      return column.maxLength === undefined ? 'text' : `varchar(${checkedInteger(column, 'maxLength', column.maxLength, 1, 10_485_760)})`;
+      // varchar's largest length; above it the runtime's write checks alone hold maxLength.
+      if (column.maxLength === undefined || checkedInteger(column, 'maxLength', column.maxLength, 1, 1_073_741_823) > MAX_VARCHAR) return 'text';
+      return `varchar(${column.maxLength})`;
     case 'text':
     case 'enum':
       return 'text';

@@ -188,6 +188,19 @@ for (const target of DIALECTS) {
       await expect(connection.createTables(namespace, [table])).rejects.toThrow(/maxLength must be an integer/);
     });
 
+    it('stores a string longer than the largest varchar in a type that holds it', async () => {
+      const table: TableSpec = {
+        name: 'huge_string',
+        columns: [{ name: 'body', type: 'string', nullable: true, maxLength: 20_000_000 }],
+        primaryKey: [],
+        indexes: [],
+        foreignKeys: [],
+      };
+      await connection.createTables(namespace, [table]);
+      const [column] = await columnsOf('huge_string');
+      expect(column!.type).toBe(target.name === 'postgres' ? 'text' : 'longtext');
+    });
+
     if (target.name === 'mysql') {
       it('uses InnoDB, utf8mb4 and the case-sensitive utf8mb4_bin collation', async () => {
         const rows = await inspector.query('SELECT ENGINE AS engine, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [namespace, 'every_type']);

@@ -228,10 +228,38 @@ const cases: [string, { given: unknown; want: Want }][] = [
         errors: [
           {
             path: '/entities/1/generation/rowCount',
-            message: 'entities[1].generation.rowCount must be an integer >= 0 or a range {"min": …, "max": …}; got the string "100"',
+            message: 'entities[1].generation.rowCount must be an integer from 0 to 100000000 or a range {"min": …, "max": …}; got the string "100"',
           },
         ],
       },
+    },
+  ],
+  [
+    'caps a row count at 100,000,000',
+    {
+      given: edit((c) => (users(c).generation.rowCount = 1_000_000_000)),
+      want: {
+        errors: [
+          {
+            path: '/entities/1/generation/rowCount',
+            message: 'entities[1].generation.rowCount must be <= 100000000; got 1000000000',
+          },
+        ],
+      },
+    },
+  ],
+  [
+    'caps a row-count range at 100,000,000',
+    {
+      given: edit((c) => (users(c).generation.rowCount = { min: 1, max: 100_000_001 })),
+      want: { errors: [{ path: '/entities/1/generation/rowCount/max', message: 'entities[1].generation.rowCount.max must be <= 100000000; got 100000001' }] },
+    },
+  ],
+  [
+    'caps maxLength at the largest length MySQL can store',
+    {
+      given: edit((c) => (users(c).fields[1].maxLength = 2_000_000_000)),
+      want: { errors: [{ path: '/entities/1/fields/1/maxLength', message: 'entities[1].fields[1].maxLength must be <= 1073741823; got 2000000000' }] },
     },
   ],
   [
@@ -958,6 +986,18 @@ describe('validateConfig', () => {
     const examples = (schemaConfigJsonSchema as { examples?: unknown[] }).examples ?? [];
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) expect(validateConfig(example)).toEqual({ valid: true, errors: [], warnings: [] });
+  });
+
+  it('rejects a config nested deeper than 256 levels, pointing at where, without overflowing the stack', () => {
+    let value: unknown = 1;
+    for (let level = 0; level < 100_000; level++) value = [value];
+    const config = edit((c) => (users(c).fields[0].generation = { strategy: { kind: 'literal', value } }));
+    const result = validateConfig(config);
+    expect(result.valid).toBe(false);
+    expect(result.errors).toHaveLength(1);
+    // Seven containers hold the value (config, entities, entity, fields, field, generation, strategy); arrays fill the rest.
+    expect(result.errors[0]!.path).toBe(`/entities/1/fields/0/generation/strategy/value${'/0'.repeat(256 - 7)}`);
+    expect(result.errors[0]!.message).toBe('nested too deeply: a schema config may nest at most 256 levels of arrays and objects');
   });
 
   for (const [name, { given, want }] of cases) {
