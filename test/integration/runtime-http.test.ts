@@ -184,3 +184,31 @@ describe('CRUD through the typed client', () => {
     expect(body.error).not.toContain(String(existing.email));
   });
 });
+
+describe('query string forms', () => {
+  type Page = { data: Record<string, unknown>[]; meta: { pagination: { limit: number } } };
+  const page = async (query: string) => {
+    const response = await rows(main.source.id, main.key.key, `posts?${query}`);
+    const body = (await response.json()) as Page & { error?: string };
+    expect(response.status, body.error).toBe(200);
+    return body;
+  };
+
+  it('accepts the bracket form qs writes for populate, fields and sort, with the same answer as the documented one', async () => {
+    const documented = await page('limit=3&sort=id:desc&fields=id,authorId&populate=authorId&populate.authorId.fields=id,email');
+    const forms = [
+      'limit=3&sort[0]=id:desc&fields[0]=id&fields[1]=authorId&populate[0]=authorId&populate[authorId][fields][0]=id&populate[authorId][fields][1]=email',
+      'limit=3&sort=id:desc&fields=id,authorId&populate[authorId][fields]=id,email',
+    ];
+    for (const query of forms) expect(await page(query), query).toEqual(documented);
+    const first = documented.data[0]!;
+    expect(Object.keys(first).sort()).toEqual(['authorId', 'id']);
+    expect(Object.keys(first.authorId as object).sort()).toEqual(['email', 'id']);
+  });
+
+  it('answers 400 naming populate for a key it does not know', async () => {
+    const response = await rows(main.source.id, main.key.key, 'posts?populate[authorId][sort]=id');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/^Invalid request: query.populate/);
+  });
+});

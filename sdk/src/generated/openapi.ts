@@ -1392,6 +1392,8 @@ export interface components {
         RuntimeRowPatch: {
             [key: string]: unknown;
         };
+        /** @description Comma-separated names, or a list of them (each item may hold several, comma-separated). */
+        RuntimeNameList: string | string[];
         /** @description A page of rows. */
         RuntimeRowList: {
             data: components["schemas"]["RuntimeRow"][];
@@ -2314,22 +2316,29 @@ export interface components {
         /** @description Number of rows to skip. */
         RuntimeOffset: number;
         /**
-         * @description Comma-separated field names to return (projection); all fields when omitted.
+         * @description Comma-separated field names to return (projection); all fields when omitted. The forms
+         *     `fields=a&fields=b` and `fields[0]=a&fields[1]=b` (as `qs` writes arrays) are accepted too.
          * @example id,title,status
          */
-        RuntimeFields: string;
+        RuntimeFields: components["schemas"]["RuntimeNameList"];
         /**
-         * @description Comma-separated `field:asc` or `field:desc` terms, applied in order.
+         * @description Comma-separated `field:asc` or `field:desc` terms, applied in order; repeated or indexed
+         *     (`sort[0]=…`) like `fields`.
          * @example publishedAt:desc,id:asc
          */
-        RuntimeSort: string;
+        RuntimeSort: components["schemas"]["RuntimeNameList"];
         /**
          * @description Comma-separated reference fields whose value is replaced by the referenced row (or
-         *     `null`). Project a populated row with `populate.<field>.fields=a,b` (or
-         *     `populate[<field>][fields]=a,b`).
+         *     `null`), repeated or indexed like `fields`. Project a populated row with
+         *     `populate.<field>.fields=a,b` or `populate[<field>][fields]=a,b`
+         *     (`populate[<field>][fields][0]=a` too).
          * @example authorId
          */
-        RuntimePopulate: string;
+        RuntimePopulate: components["schemas"]["RuntimeNameList"] | {
+            [key: string]: string | {
+                fields?: components["schemas"]["RuntimeNameList"];
+            };
+        };
         /**
          * @description Filters as `filters[<field>][<operator>]=<value>`; the dot form
          *     `filters.<field>.<operator>=<value>` is accepted too. See the operation description
@@ -3800,19 +3809,22 @@ export interface operations {
                 /** @description Number of rows to skip. */
                 offset?: components["parameters"]["RuntimeOffset"];
                 /**
-                 * @description Comma-separated field names to return (projection); all fields when omitted.
+                 * @description Comma-separated field names to return (projection); all fields when omitted. The forms
+                 *     `fields=a&fields=b` and `fields[0]=a&fields[1]=b` (as `qs` writes arrays) are accepted too.
                  * @example id,title,status
                  */
                 fields?: components["parameters"]["RuntimeFields"];
                 /**
-                 * @description Comma-separated `field:asc` or `field:desc` terms, applied in order.
+                 * @description Comma-separated `field:asc` or `field:desc` terms, applied in order; repeated or indexed
+                 *     (`sort[0]=…`) like `fields`.
                  * @example publishedAt:desc,id:asc
                  */
                 sort?: components["parameters"]["RuntimeSort"];
                 /**
                  * @description Comma-separated reference fields whose value is replaced by the referenced row (or
-                 *     `null`). Project a populated row with `populate.<field>.fields=a,b` (or
-                 *     `populate[<field>][fields]=a,b`).
+                 *     `null`), repeated or indexed like `fields`. Project a populated row with
+                 *     `populate.<field>.fields=a,b` or `populate[<field>][fields]=a,b`
+                 *     (`populate[<field>][fields][0]=a` too).
                  * @example authorId
                  */
                 populate?: components["parameters"]["RuntimePopulate"];
@@ -3914,14 +3926,16 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Comma-separated field names to return (projection); all fields when omitted.
+                 * @description Comma-separated field names to return (projection); all fields when omitted. The forms
+                 *     `fields=a&fields=b` and `fields[0]=a&fields[1]=b` (as `qs` writes arrays) are accepted too.
                  * @example id,title,status
                  */
                 fields?: components["parameters"]["RuntimeFields"];
                 /**
                  * @description Comma-separated reference fields whose value is replaced by the referenced row (or
-                 *     `null`). Project a populated row with `populate.<field>.fields=a,b` (or
-                 *     `populate[<field>][fields]=a,b`).
+                 *     `null`), repeated or indexed like `fields`. Project a populated row with
+                 *     `populate.<field>.fields=a,b` or `populate[<field>][fields]=a,b`
+                 *     (`populate[<field>][fields][0]=a` too).
                  * @example authorId
                  */
                 populate?: components["parameters"]["RuntimePopulate"];
