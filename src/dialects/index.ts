@@ -13,6 +13,11 @@ const DIALECTS_BY_SCHEME: Record<string, Dialect> = {
   mariadb: mysqlDialect,
 };
 
+/** The dialect of a source kind. */
+export function dialectOfKind(kind: 'postgres' | 'mysql'): Dialect {
+  return kind === 'postgres' ? postgresDialect : mysqlDialect;
+}
+
 /** postgres:// or postgresql:// → PostgreSQL; mysql:// or mariadb:// → MySQL. */
 export function dialectFor(url: string): Dialect {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();

@@ -3,6 +3,9 @@
 // Jobs left running by a crashed process are failed on the next start (their old data still serves).
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { Dialect } from '../dialects/dialect.ts';
+import { networkErrorCode } from '../dialects/driver-errors.ts';
+import { dialectOfKind } from '../dialects/index.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../generation/run.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
@@ -126,11 +129,14 @@ export class GenerationWorker {
     const abort = new AbortController();
     this.current = abort;
     const heartbeat = setInterval(() => void jobs.heartbeat(job.id).catch(() => {}), this.heartbeatMs);
+    /** Set while the target database is being worked on: its failures are described as the target's. */
+    let target: Dialect | undefined;
     try {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
       if (!source || !version) throw new Error('the source or its schema version no longer exists');
       await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
+      target = dialectOfKind(source.kind);
       const connection = await targets.connect(toLocation(source));
       const progress = new JobProgress(job, jobs, this.progressEveryMs);
       const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
@@ -141,6 +147,7 @@ export class GenerationWorker {
         signal: abort.signal,
         onProgress: (event) => progress.record(event),
       });
+      target = undefined;
       await progress.flush(summary.generatorVersion);
       await this.deps.db.transaction(async (client) => {
         const finished = await jobs.succeed(job.id, summary.warnings, client);
@@ -164,7 +171,7 @@ export class GenerationWorker {
       });
       this.deps.onGenerated?.(source.id);
     } catch (error) {
-      const message = describeFailure(error);
+      const message = describeFailure(error, target);
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
       const failed = await jobs.fail(job.id, message).catch(() => undefined);
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
@@ -244,13 +251,36 @@ function isDeadLocalWorker(worker: string | null): boolean {
   }
 }
 
-/** A readable failure that never carries credentials (connection strings are scrubbed). */
-export function describeFailure(error: unknown): string {
+/**
+ * A readable failure that never carries credentials (connection strings are scrubbed). `target`, the
+ * dialect of the target database when the failure came from working on it: a lost or refused
+ * connection there is said plainly, with its code and without the driver's text, which names the
+ * server's address (a source's connection string is a secret, its host and port included).
+ */
+export function describeFailure(error: unknown, target?: Dialect): string {
   const message = error instanceof Error ? error.message : String(error);
   const scrubbed = message.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
+  const mapped = target?.mapError(error);
+  if (mapped?.kind === 'connection') {
+    // A socket error's text names the server's address: only its code is shown. Other connection
+    // failures are the server's or the driver's words (57P01 "terminating connection due to
+    // administrator command", 28P01 a bad password, "Connection terminated unexpectedly").
+    const network = networkErrorCode(error);
+    const lead = network
+      ? `Target database unreachable (${network})`
+      : `Target database connection failed${mapped.code ? ` (${mapped.code})` : ''}: ${withoutAddresses(scrubbed).replace(/\.$/, '')}`;
+    return `${lead}. The generation stopped; the source's live data was left as it was`;
+  }
   const code = (error as { code?: string }).code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
-    return `Target database unreachable (${code}): ${scrubbed}`;
+    return `Target database unreachable (${code}): ${withoutAddresses(scrubbed)}`;
   }
   return scrubbed;
+}
+
+/** Drops `host:port` and IP addresses from a driver message. */
+function withoutAddresses(message: string): string {
+  return message
+    .replace(/\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?/gi, '(address)')
+    .replace(/\b[a-z0-9.-]+:\d{2,5}\b/gi, '(address)');
 }

@@ -1,10 +1,12 @@
 // The runtime CRUD operations (listRows, getRow, createRow, updateRow, deleteRow) over a source's
 // generated tables, on top of the Runtime query engine.
 import type { TargetConnection } from '../dialects/dialect.ts';
+import { dialectOfKind } from '../dialects/index.ts';
 import type { Operation, OperationContext } from '../management/operation.ts';
 import type { RuntimeSource } from '../management/runtime-sources.ts';
 import { toLocation } from '../store/sources.ts';
 import type { Runtime } from './runtime.ts';
+import { runtimeErrors } from './runtime-errors.ts';
 
 export interface RowOperationDeps {
   runtime: Runtime;
@@ -17,7 +19,14 @@ export function rowOperations(deps: RowOperationDeps) {
   const target = async (context: OperationContext) => {
     const runtime = context.runtime;
     if (!runtime) throw new Error('runtime operation without source-key auth');
-    const connection = await deps.connect(runtime.source);
+    let connection: TargetConnection;
+    try {
+      connection = await deps.connect(runtime.source);
+    } catch (error) {
+      // No pooled connection yet and the server refuses a new one: the same 503 as a failing query.
+      if (dialectOfKind(runtime.source.kind).mapError(error).kind === 'connection') throw runtimeErrors.targetUnavailable();
+      throw error;
+    }
     return { runtime, connection, namespace: toLocation(runtime.source).namespace, table: context.params.table! };
   };
 

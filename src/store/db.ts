@@ -20,6 +20,9 @@ export function createDb(connectionString: string, options: { max?: number } = {
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor may a checked-out one (mid-transaction): pg-pool listens to a client's 'error' only while it
+  // is idle. The query in flight still rejects, and the broken client leaves the pool on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return {
     pool,
     query: pool.query.bind(pool) as Queryable['query'],

@@ -71,6 +71,11 @@ export class PostgresConnection implements TargetConnection {
     });
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
+    // Nor may a checked-out one (a COPY, a transaction): pg-pool listens to a client's 'error' only
+    // while it is idle, and a server going away mid-COPY emits one after the query has already failed
+    // (writing CopyFail to the dead socket). The query still rejects; the client is not queryable
+    // any more, so its release drops it from the pool.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   async ping(): Promise<void> {

@@ -19,7 +19,10 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
   const code = typeof fields.code === 'string' ? fields.code : undefined;
   const message = typeof fields.message === 'string' ? fields.message : '';
   if (!code || !/^[0-9A-Z]{5}$/.test(code)) {
-    if (/^Connection terminated|^timeout expired|connection timeout/i.test(message)) return driverError('connection');
+    // pg's lost or timed-out connections, pg-pool's connect timeout, and a client used after its connection failed.
+    if (/^Connection terminated|^timeout expired|connection timeout|^timeout exceeded when trying to connect|connection error and is not queryable/i.test(message)) {
+      return driverError('connection');
+    }
     return driverError('other');
   }
   const constraint = identifiersOnly([text(fields.constraint)])[0];

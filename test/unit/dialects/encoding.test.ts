@@ -108,6 +108,10 @@ describe('mapPostgresError', () => {
     ['enum check', error({ code: '23514', constraint: 'users_role_check', table: 'users' }), { kind: 'check_violation', columns: ['role'] }],
     ['too long', error({ code: '22001' }), { kind: 'invalid_value', message: 'Value too long for column' }],
     ['refused', Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}), { kind: 'connection' }],
+    ['lost mid-query', new Error('Connection terminated unexpectedly'), { kind: 'connection' }],
+    ['server shutting down', error({ code: '57P01' }), { kind: 'connection', code: '57P01' }],
+    ['pool connect timeout', new Error('timeout exceeded when trying to connect'), { kind: 'connection' }],
+    ['client broken earlier', new Error('Client has encountered a connection error and is not queryable'), { kind: 'connection' }],
     ['deadlock', error({ code: '40P01' }), { kind: 'serialization_failure', code: '40P01' }],
     ['anything else', error({ code: '42883' }), { kind: 'other', message: 'Database error', code: '42883' }],
   ])('%s', (_, given, want) => {
