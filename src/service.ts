@@ -78,7 +78,13 @@ export async function openControlPlane(
 export async function bootstrapTeam(teams: TeamStore, bootstrapKey: string | undefined): Promise<string | undefined> {
   const { team, created } = await teams.ensureTeam(DEFAULT_TEAM, 'Default team');
   if (bootstrapKey) {
-    if (!(await teams.keyExists(bootstrapKey))) await teams.createKey(team.id, { name: 'bootstrap', key: bootstrapKey });
+    if (await teams.keyExists(bootstrapKey)) return undefined;
+    try {
+      await teams.createKey(team.id, { name: 'bootstrap', key: bootstrapKey });
+    } catch (error) {
+      // Instances starting together with the same key: one of them inserts it, the others find it.
+      if (!(await teams.keyExists(bootstrapKey))) throw error;
+    }
     return undefined;
   }
   if (!created) return undefined;
@@ -159,7 +165,9 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, onUsageError);
   const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
 
+  const shuttingDown = new AbortController();
   const app = createApp({
+    shutdown: shuttingDown.signal,
     config,
     document: openApiDocument(),
     logger,
@@ -196,6 +204,10 @@ export async function startService(config: Config, logger: Logger = pino({ level
     listening.once('error', reject);
     listening.on('clientError', answerClientError);
   });
+  // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a connection
+  // sds has just closed (a 502); headers must be allowed at least as long.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   if (config.runWorker) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -204,12 +216,10 @@ export async function startService(config: Config, logger: Logger = pino({ level
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      // Stop accepting connections, let in-flight requests finish, then release the database.
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await worker.stop();
+      // Stop accepting connections and claiming jobs; end event streams; let in-flight requests
+      // finish and the running job stop at its next safe point; then release the database.
+      shuttingDown.abort();
+      await Promise.all([stopServer(server), worker.stop()]);
       await changes.stop();
       await keyUsage.close();
       await sourceKeyUsage.close();
@@ -221,6 +231,28 @@ export async function startService(config: Config, logger: Logger = pino({ level
       await keyUsage.flush();
       await sourceKeyUsage.flush();
     }, close };
+}
+
+const KEEP_ALIVE_MS = 65_000;
+/** How long in-flight requests get to finish at shutdown before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stops accepting connections and resolves once every open one is gone: idle keep-alive connections
+ * are closed as soon as they are idle (checked every 100 ms), and whatever still runs after
+ * SHUTDOWN_GRACE_MS is cut.
+ */
+function stopServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 const PUBLISH_WRITES_EVERY_MS = 100;

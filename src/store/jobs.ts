@@ -105,6 +105,9 @@ export const JOBS_CHANNEL = 'sds_generation_jobs';
 /** Channel notified with the source id when events are written (live event streams). */
 export const EVENTS_CHANNEL = 'sds_generation_events';
 
+/** Advisory lock key of job claims (any constant shared by every sds process). */
+const CLAIM_LOCK = 0x5d5_c1a1;
+
 export class JobStore {
   constructor(private readonly db: Db) {}
 
@@ -124,19 +127,31 @@ export class JobStore {
    * several processes claim concurrently without blocking or double-claiming.
    */
   async claim(worker: string): Promise<GenerationJob | undefined> {
-    const { rows } = await this.db.query<JobRow>(
-      `UPDATE generation_jobs SET status = 'running', worker = $1, started_at = now(), heartbeat_at = now()
-       WHERE id = (
-         SELECT q.id FROM generation_jobs q
-         WHERE q.status = 'queued'
-           AND NOT EXISTS (SELECT 1 FROM generation_jobs r WHERE r.source_id = q.source_id AND r.status = 'running')
-         ORDER BY q.created_at, q.id
-         FOR UPDATE SKIP LOCKED
-         LIMIT 1)
-       RETURNING *`,
-      [worker],
-    );
-    return rows[0] && toJob(rows[0]);
+    // Claims are serialised (a transaction-scoped advisory lock): the check for a running job of the
+    // same source must see every other claim, and an uncommitted one is invisible to it. The unique
+    // index on running jobs per source backs this up.
+    try {
+      return await this.db.transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+        const { rows } = await client.query<JobRow>(
+          `UPDATE generation_jobs SET status = 'running', worker = $1, started_at = now(), heartbeat_at = now()
+           WHERE id = (
+             SELECT q.id FROM generation_jobs q
+             WHERE q.status = 'queued'
+               AND NOT EXISTS (SELECT 1 FROM generation_jobs r WHERE r.source_id = q.source_id AND r.status = 'running')
+             ORDER BY q.created_at, q.id
+             FOR UPDATE SKIP LOCKED
+             LIMIT 1)
+           RETURNING *`,
+          [worker],
+        );
+        return rows[0] && toJob(rows[0]);
+      });
+    } catch (error) {
+      // Another process claimed a job of that source first: nothing for us this time.
+      if ((error as { code?: string }).code === '23505') return undefined;
+      throw error;
+    }
   }
 
   async heartbeat(jobId: string): Promise<void> {
