@@ -30,6 +30,8 @@ export interface AppDeps {
   prechecks?: Partial<Record<string, (body: unknown) => void>>;
   /** Anonymous operations served outside the operation table (health). */
   health: () => Promise<boolean>;
+  /** Aborted when the server shuts down: open event streams end so their connections can close. */
+  shutdown?: AbortSignal;
 }
 
 const EXPOSED_HEADERS = [
@@ -88,7 +90,7 @@ export function createApp(deps: AppDeps): express.Express {
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
     const handler = deps.operations[operation.operationId];
     const authenticate = auth(operation);
-    runtime[operation.method](operation.expressPath, ...(authenticate ? [authenticate] : []), runtimeValidator, handle(handler, config));
+    runtime[operation.method](operation.expressPath, ...(authenticate ? [authenticate] : []), runtimeValidator, handle(handler, config, deps.shutdown));
   }
   app.use(runtime);
 
@@ -113,7 +115,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path)));
   for (const operation of management) {
     if (isServedOutsideTable(operation)) continue;
-    app[operation.method](operation.expressPath, handle(deps.operations[operation.operationId], config));
+    app[operation.method](operation.expressPath, handle(deps.operations[operation.operationId], config, deps.shutdown));
   }
 
   app.use(notFoundHandler);
@@ -149,7 +151,7 @@ function authenticators(deps: AppDeps) {
   };
 }
 
-function handle(operation: Operation | undefined, config: Config) {
+function handle(operation: Operation | undefined, config: Config, shutdown?: AbortSignal) {
   return async (req: Request, res: Response, _next: NextFunction) => {
     if (!operation) throw errors.notImplemented();
     const context: OperationContext = {
@@ -167,16 +169,22 @@ function handle(operation: Operation | undefined, config: Config) {
     };
     const reply = await operation(context);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-    if (reply.events) await streamEvents(req, res, reply.events);
+    if (reply.events) await streamEvents(req, res, reply.events, shutdown);
     else if (reply.body === undefined) res.status(reply.status).end();
     else res.status(reply.status).json(reply.body);
   };
 }
 
-/** Writes a live event stream until the client goes away; comments keep idle proxies from closing it. */
-async function streamEvents(req: Request, res: Response, events: NonNullable<Reply['events']>): Promise<void> {
+/**
+ * Writes a live event stream until the client goes away or the server shuts down (clients reconnect
+ * with Last-Event-ID to another instance); comments keep idle proxies from closing it.
+ */
+async function streamEvents(req: Request, res: Response, events: NonNullable<Reply['events']>, shutdown?: AbortSignal): Promise<void> {
   const closed = new AbortController();
-  req.on('close', () => closed.abort());
+  const end = () => closed.abort();
+  req.on('close', end);
+  if (shutdown?.aborted) end();
+  shutdown?.addEventListener('abort', end, { once: true });
   res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
   res.flushHeaders();
   const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
@@ -186,6 +194,7 @@ async function streamEvents(req: Request, res: Response, events: NonNullable<Rep
     }
   } finally {
     clearInterval(keepAlive);
+    shutdown?.removeEventListener('abort', end);
     res.end();
   }
 }

@@ -48,12 +48,15 @@ export function generationJobOperations(jobs: JobStore, accessibleSource: (conte
   return { listGenerationJobs, getGenerationJob, listGenerationEvents };
 }
 
+/** Waits `ms`, or less when `signal` aborts; leaves no listener behind either way. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }
