@@ -17,6 +17,10 @@ export function createDb(connectionString: string, options: { max?: number } = {
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     application_name: 'sds',
+    // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
+    // by the operating system within minutes, instead of a query waiting for an answer forever.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});

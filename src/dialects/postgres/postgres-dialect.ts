@@ -2,10 +2,10 @@
 // COPY for loads, and an atomic schema swap.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Dialect, RowBatches, SqlExecutor, TableSpec, TargetConnection } from '../dialect.ts';
+import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { mapPostgresError } from './postgres-errors.ts';
-import { copyRows, updatePostgresRows } from './postgres-loader.ts';
+import { copyRowEncoder, copyRows, copyText, updatePostgresRows } from './postgres-loader.ts';
 import {
   postgresComparable,
   postgresDistinctFrom,
@@ -65,6 +65,10 @@ export class PostgresConnection implements TargetConnection {
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 10_000,
       application_name: 'sds',
+      // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
+      // by the operating system within minutes, instead of a query waiting for an answer forever.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       // Sessions read and write timestamptz in UTC, whatever the server's default.
       options: '-c timezone=UTC',
       types: typeParsers,
@@ -119,16 +123,28 @@ export class PostgresConnection implements TargetConnection {
     return copyRows(this.pool, namespace, table, batches, onBatch);
   }
 
+  readonly textLoader: TextLoader = {
+    encoder: copyRowEncoder,
+    load: (namespace, table, chunks, onBatch) => copyText(this.pool, namespace, table, chunks, onBatch),
+  };
+
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {
     return updatePostgresRows(this.pool, namespace, table, keyColumns, setColumns, batches);
   }
 
-  async finalizeTables(namespace: string, tables: TableSpec[]): Promise<void> {
+  indexTable(namespace: string, table: TableSpec): Promise<void> {
+    return this.buildKeys(namespace, [table], []);
+  }
+
+  async finalizeTables(namespace: string, tables: TableSpec[], options: FinalizeOptions = {}): Promise<void> {
+    const pending = tables.filter((table) => !options.indexed?.has(table.name));
+    await this.buildKeys(namespace, pending, tables.flatMap((table) => postgresForeignKeyStatements(namespace, table)));
+  }
+
+  /** Keys and indexes of `tables`, then `foreignKeys`, then fresh statistics of `tables`, in one transaction. */
+  private async buildKeys(namespace: string, tables: TableSpec[], foreignKeys: string[]): Promise<void> {
     // Every table's keys first: foreign keys need the unique keys they reference.
-    const statements = [
-      ...tables.flatMap((table) => postgresIndexStatements(namespace, table)),
-      ...tables.flatMap((table) => postgresForeignKeyStatements(namespace, table)),
-    ];
+    const statements = [...tables.flatMap((table) => postgresIndexStatements(namespace, table)), ...foreignKeys];
     await this.withTransaction(async (client) => {
       await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
       for (const statement of statements) await client.query(statement);
