@@ -54,6 +54,9 @@ export async function connectPostgres(url: string): Promise<PostgresConnection> 
   return connection;
 }
 
+/** Tries at dropping the schema a swap replaced (see dropReplaced). */
+const DROP_ATTEMPTS = 10;
+
 export class PostgresConnection implements TargetConnection {
   readonly dialect = postgresDialect;
   private readonly pool: pg.Pool;
@@ -157,16 +160,38 @@ export class PostgresConnection implements TargetConnection {
     if (staging === live) throw new Error(`Cannot swap namespace "${live}" with itself`);
     const stagingSchema = quotePostgresIdentifier(staging);
     const liveSchema = quotePostgresIdentifier(live);
-    const oldSchema = quotePostgresIdentifier(`sds_old_${randomBytes(8).toString('hex')}`);
-    // One transaction: readers see the old schema or the new one, never a mix.
+    const old = `sds_old_${randomBytes(8).toString('hex')}`;
+    const oldSchema = quotePostgresIdentifier(old);
+    // One transaction of renames, which lock no table: readers see the old schema or the new one,
+    // never a mix.
     await this.withTransaction(async (client) => {
       const existing = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])', [[staging, live]]);
       const names = new Set(existing.rows.map((row) => row.nspname));
       if (!names.has(staging)) throw new Error(`Staging namespace "${staging}" does not exist`);
       if (names.has(live)) await client.query(`ALTER SCHEMA ${liveSchema} RENAME TO ${oldSchema}`);
       await client.query(`ALTER SCHEMA ${stagingSchema} RENAME TO ${liveSchema}`);
-      if (names.has(live)) await client.query(`DROP SCHEMA ${oldSchema} CASCADE`);
     });
+    await this.dropReplaced(old);
+  }
+
+  /**
+   * Drops the schema a swap replaced. Dropping takes an exclusive lock on every old table, which can
+   * deadlock with a runtime write still finishing on them (a write locks its table, then the
+   * referenced one for its foreign-key check): PostgreSQL cancels one side, and a cancelled drop is
+   * tried again. The swap itself is done either way: should every attempt fail, the old schema is
+   * left behind rather than failing a generation whose data is already live.
+   */
+  private async dropReplaced(old: string): Promise<void> {
+    for (let attempt = 1; attempt <= DROP_ATTEMPTS; attempt++) {
+      try {
+        await this.pool.query(`DROP SCHEMA IF EXISTS ${quotePostgresIdentifier(old)} CASCADE`);
+        return;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code !== '40P01' && code !== '55P03') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   }
 
   async countRows(namespace: string, table: string): Promise<number> {

@@ -156,6 +156,35 @@ for (const target of DIALECTS) {
       }
     });
 
+    if (target.name === 'postgres') {
+      it('completes while a runtime write holds a live table, without deadlocking with it', async () => {
+        // A runtime create locks its table, reads the next id, then inserts, which checks the
+        // referenced table: dropping the old schema inside the swap used to deadlock with it (40P01)
+        // and fail the generation.
+        const live = connection.track(uniqueNamespace('busy'));
+        const staging = connection.track(uniqueNamespace('busy_next'));
+        await build(live, [[table('parent'), 3], [table('child', 'parent'), 3]]);
+        await build(staging, [[table('parent'), 5], [table('child', 'parent'), 5]]);
+        const { default: pg } = await import('pg');
+        const writer = new pg.Client({ connectionString: target.url });
+        await writer.connect();
+        try {
+          await writer.query('BEGIN');
+          await writer.query(`LOCK TABLE ${q(live)}.${q('child')} IN SHARE ROW EXCLUSIVE MODE`);
+          await writer.query(`SELECT max(id) FROM ${q(live)}.${q('child')}`);
+          const swapping = connection.swapNamespaces(staging, live);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await writer.query(`INSERT INTO ${q(live)}.${q('child')} (id, label, "parentId") VALUES (100, 'written', 1)`);
+          await writer.query('COMMIT');
+          await swapping;
+        } finally {
+          await writer.end();
+        }
+        expect(await connection.countRows(live, 'parent')).toBe(5);
+        expect(await leftoverOldNamespaces()).toBe(0);
+      });
+    }
+
     it('refuses a missing staging namespace and leaves the live one serving', async () => {
       const live = connection.track(uniqueNamespace('kept'));
       await build(live, [[table('kept'), 2]]);
