@@ -1,5 +1,7 @@
 // npm run bench: every benchmark in turn, each printing its figures and its ratio to a baseline
 // measured in the same run. Pass names to run some: `npm run bench -- runtime loaders`.
+// Not included, as it runs for minutes: `npm run bench:soak` (scripts/bench-soak.ts), mixed runtime traffic
+// with regenerations, every write verified and the memory growth of sds bounded.
 import { spawnSync } from 'node:child_process';
 
 const BENCHMARKS: Record<string, { script: string; what: string }> = {
