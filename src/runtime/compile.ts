@@ -64,6 +64,13 @@ export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan,
   };
 }
 
+/** The row a plan's filters on the whole primary key select: no order, no page (there is one row at most). */
+export function compileOne(dialect: Dialect, namespace: string, plan: ReadPlan, table: RuntimeTable): CompiledQuery {
+  const params = new SqlParams(dialect);
+  const where = compileWhere(dialect, table, plan.filters, params);
+  return { sql: `SELECT ${columnList(dialect, plan.fields)} FROM ${qualifiedTable(dialect, namespace, table.name)}${where}`, params: params.values };
+}
+
 /** ` WHERE a AND b`, or '' without filters. */
 export function compileWhere(dialect: Dialect, table: RuntimeTable, filters: PlannedFilter[], params: SqlParams): string {
   if (filters.length === 0) return '';

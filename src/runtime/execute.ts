@@ -4,7 +4,7 @@
 import type { RowValue, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
 import { AppError } from '../errors.ts';
 import { castJson } from './cast.ts';
-import { compileList, compilePopulate, type CompiledQuery } from './compile.ts';
+import { compileList, compileOne, compilePopulate, type CompiledQuery } from './compile.ts';
 import type { PlannedPopulate, ReadPlan } from './plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { listEnvelope, shapeRow, type JsonValue, type ListEnvelope, type Row } from './shape.ts';
@@ -47,10 +47,9 @@ export async function executeList(target: ReadTarget, plan: ReadPlan, totals: To
   return listEnvelope(rows, plan.offset, plan.limit, total);
 }
 
-/** The first row a plan reads (a read by key), or AppError 404. */
+/** The row a plan's filters on the whole primary key read, or AppError 404. */
 export async function executeOne(target: ReadTarget, plan: ReadPlan): Promise<Row> {
-  const compiled = compileList(target.connection.dialect, target.namespace, plan, target.table);
-  const [raw] = await readRows(target.connection, compiled.rows, target);
+  const [raw] = await readRows(target.connection, compileOne(target.connection.dialect, target.namespace, plan, target.table), target);
   if (!raw) throw runtimeErrors.rowNotFound();
   const row = shapeRow(target.table, raw, plan.fields);
   await populate(target, plan.populate, [row]);
