@@ -23,6 +23,7 @@ const NOT_RUN: Record<string, string> = {
   'npm run sds -- team create "Data team"': 'changes the teams of the embedded database in ./.data (test/integration/cli.test.ts runs these commands)',
   'npm run sds -- validate schemas/examples/blog.json': '`generate` needs databases at the addresses shown (test/integration/cli-generation.test.ts runs it)',
   'npm run generate': 'rewrites generated/; CI (.ci/run) runs these checks',
+  'npm run bench': 'benchmarks take minutes and print figures, not pass/fail of the test suite',
 };
 
 const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
