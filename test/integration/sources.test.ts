@@ -5,7 +5,7 @@ import { TeamStore } from '../../src/store/teams.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { waitForJob, waitForLatestJob } from '../helpers/generation.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
 import { countRows, namespaceExists, tableDigest, type Kind } from '../helpers/target-sql.ts';
 
 const mysqlUrl = await mysqlTarget();
@@ -16,15 +16,7 @@ let projectId: string;
 let versionId: string;
 beforeAll(async () => {
   t = await startTestService('sources', { mysqlUrl });
-  const api = t.client(t.teamKey);
-  projectId = (await api.POST('/public/v1/projects', { body: { name: 'Sources' } })).data!.id;
-  const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', {
-    params: { path: { projectId } },
-    body: { name: 'Blog', initialVersion: { schema: blogConfig() } },
-  })).data!;
-  versionId = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}', {
-    params: { path: { projectId, schemaId: schema.id, version: 1 } },
-  })).data!.id;
+  ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Sources'));
 });
 afterAll(() => t?.stop());
 

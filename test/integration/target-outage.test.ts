@@ -6,10 +6,9 @@
 // MySQL: the shared MariaDB cannot be stopped, so a TCP proxy in front of it drops every connection
 // and refuses new ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogConfig } from '../fixtures/configs.ts';
 import { waitForJob, waitForLatestJob } from '../helpers/generation.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
 import { startTargetPostgres, type TargetPostgres } from '../helpers/target-postgres.ts';
 import { countRows, namespaceExists, type Kind } from '../helpers/target-sql.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -31,15 +30,7 @@ const onUncaught = (error: unknown) => void uncaught.push(error);
 beforeAll(async () => {
   process.on('uncaughtException', onUncaught);
   t = await startTestService('target_outage');
-  const api = t.client(t.teamKey);
-  projectId = (await api.POST('/public/v1/projects', { body: { name: 'Outages' } })).data!.id;
-  const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', {
-    params: { path: { projectId } },
-    body: { name: 'Blog', initialVersion: { schema: blogConfig() } },
-  })).data!;
-  versionId = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}', {
-    params: { path: { projectId, schemaId: schema.id, version: 1 } },
-  })).data!.id;
+  ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Outages'));
 });
 afterAll(async () => {
   process.off('uncaughtException', onUncaught);
