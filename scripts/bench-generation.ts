@@ -5,12 +5,7 @@
 // Each case runs in a child process of its own, so its peak RSS (process.resourceUsage().maxRSS,
 // cross-checked by sampling process.memoryUsage().rss every 50 ms) is its own.
 //
-// Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline]
-//   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
-//   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
-//   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
-//   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
-// Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
+// Usage: see USAGE below, or npm run bench:generation -- --help
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { Readable } from 'node:stream';
@@ -39,6 +34,16 @@ const ENGINE_NAMESPACE = 'sds_bench_generation';
 const RAW_NAMESPACE = 'sds_bench_generation_raw';
 const RSS_LIMIT_MB = 300;
 const MB = 1024 * 1024;
+
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert]
+  --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
+  --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
+  --only DB      postgres or mysql alone
+  --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
+  --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
+  --help         this text
+Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
+Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
 
 type Database = 'postgres' | 'mysql';
 type CaseName = 'engine' | 'engine-insert' | 'raw';
@@ -391,8 +396,8 @@ const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pad = (text: string, width: number, right = false) => (right ? text.padStart(width) : text.padEnd(width));
 
 function printTable(results: CaseResult[], options: Options): boolean {
-  const head = ['database', 'case', 'rows', 'seconds', 'rows/s', 'peak RSS', 'client CPU'];
-  const widths = [11, 46, 11, 9, 11, 10, 10];
+  const head = ['database', 'case', 'rows', 'seconds', 'rows/s', 'peak RSS', 'client CPU', 'CPU/1k rows'];
+  const widths = [11, 46, 11, 9, 11, 10, 10, 11];
   const line = (cells: string[]) => console.log(cells.map((cell, i) => pad(cell, widths[i]!, i >= 2)).join('  '));
   console.log();
   line(head);
@@ -411,7 +416,7 @@ function printTable(results: CaseResult[], options: Options): boolean {
       ['runGeneration, multi-row INSERT (end to end)', engineInsert],
     ] as const) {
       if (!r) continue;
-      line([label, name, fmtInt(r.rows), r.seconds.toFixed(2), fmtInt(rate(r.rows, r.seconds)), rss(r), `${r.cpuSeconds!.toFixed(2)} s`]);
+      line([label, name, fmtInt(r.rows), r.seconds.toFixed(2), fmtInt(rate(r.rows, r.seconds)), rss(r), `${r.cpuSeconds!.toFixed(2)} s`, `${((r.cpuSeconds! * 1e6) / r.rows).toFixed(2)} ms`]);
       line(['', '  of which streaming the rows (load phase)', '', r.loadSeconds!.toFixed(2), fmtInt(rate(r.rows, r.loadSeconds!)), '']);
       line(['', '  of which keys, indexes, FKs, ANALYZE', '', r.constraintSeconds!.toFixed(2), '', '']);
     }
@@ -442,7 +447,9 @@ function printTable(results: CaseResult[], options: Options): boolean {
       targets.push(`${label}: peak RSS of runGeneration at ${options.scale}× = ${engine.maxRssMb.toFixed(0)} MB (sampled ${engine.sampledRssMb.toFixed(0)} MB; target < ${RSS_LIMIT_MB} MB at 10×)${options.scale >= 10 ? `: ${pass ? 'met' : 'MISSED'}` : ''}`);
     }
   }
-  console.log(`client CPU: CPU time of the runGeneration process (generation, encoding, driver, GC threads); the database server shares the machine's ${os.cpus().length} CPUs.`);
+  console.log(
+    `client CPU: CPU time of the runGeneration process (generation, encoding, driver, GC threads), also per 1,000 rows (less sensitive to other load than rates); the database server shares the machine's ${os.cpus().length} CPUs.`,
+  );
   console.log();
   for (const target of targets) console.log(target);
   const warnings = new Set(results.flatMap((r) => r.warnings));
@@ -460,6 +467,10 @@ async function cleanup(databases: Database[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   const options = parseOptions(process.argv.slice(2));
   if (options.child) {
     const { case: caseName, database } = options.child;

@@ -70,6 +70,29 @@ export type RowValue = string | number | bigint | boolean | null | object;
 export type Row = RowValue[];
 export type RowBatches = AsyncIterable<Row[]> | Iterable<Row[]>;
 
+/** A piece of bulk-load text: whole encoded rows, one a line. */
+export interface TextChunk {
+  text: string;
+  /** Set on the last chunk of a batch: the rows of that batch (progress is reported after it). */
+  batchRows?: number;
+}
+
+/**
+ * Bulk loading of rows the caller encodes itself (PostgreSQL COPY text, MySQL LOAD DATA): a
+ * generator can then turn each row into text as it makes it, instead of keeping batches of row
+ * arrays for the loader to encode.
+ */
+export interface TextLoader {
+  /** One row (values in `table.columns` order) as a line of the load text, '\n' included. */
+  encoder(table: TableSpec): (row: Row) => string;
+  /**
+   * Streams the chunks into a table as `loadRows` streams rows, calling `onBatch` with the running
+   * total after each batch. Resolves to the rows written, or to undefined when the target refuses
+   * bulk loading before reading any chunk: the caller then uses `loadRows`.
+   */
+  load(namespace: string, table: TableSpec, chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>, onBatch?: (written: number) => void): Promise<number | undefined>;
+}
+
 export interface DialectCapabilities {
   /** INSERT/UPDATE … RETURNING (PostgreSQL yes, MySQL no: insert, then read back in the same transaction). */
   supportsReturning: boolean;
@@ -198,11 +221,21 @@ export interface TargetConnection extends SqlExecutor {
    * Calls `onBatch` with the running total after each batch; resolves to the rows written.
    */
   loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number>;
+  /** Bulk loading of pre-encoded rows, when this target has it (MySQL with `loadMethod: 'insert'` has not). */
+  readonly textLoader?: TextLoader;
   /**
    * Sets `setColumns` of existing rows addressed by `keyColumns` (deferred self and cyclic
    * references). Each row is `[...keyValues, ...setValues]`. Resolves to the rows updated.
    */
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number>;
+  /**
+   * Builds the unique keys and secondary indexes of one loaded table (and refreshes its statistics)
+   * in a transaction of its own, so that it may run while later tables load; finalizeTables then
+   * skips that table's keys (FinalizeOptions.indexed). Only where that pays off: PostgreSQL builds
+   * them on a CPU the load leaves idle, while MariaDB measured slower loads and a longer run with
+   * an ALTER TABLE running beside LOAD DATA.
+   */
+  indexTable?(namespace: string, table: TableSpec): Promise<void>;
   /** Adds unique keys, secondary indexes, then foreign keys (in that order) after the bulk load. */
   finalizeTables(namespace: string, tables: TableSpec[], options?: FinalizeOptions): Promise<void>;
   /**
@@ -224,6 +257,8 @@ export interface FinalizeOptions {
    * Default false.
    */
   trustedReferences?: boolean;
+  /** Names of tables already given their keys and indexes by indexTable: only their foreign keys are added. */
+  indexed?: ReadonlySet<string>;
 }
 
 /** Schema-known identifiers only: the config's id pattern. Anything else never reaches SQL. */

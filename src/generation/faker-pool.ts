@@ -33,6 +33,39 @@ export class CounterRandomizer implements Randomizer {
 /** A bound faker method: call it after pointing the randomizer. */
 export type FakerCall = (...args: unknown[]) => unknown;
 
+/**
+ * Exact stand-ins for faker methods called without arguments, where faker spends most of its time on
+ * work that does not shape the value: the same draws from the randomizer in the same order, through
+ * the same arithmetic, so the same values (a unit test compares them with faker in every locale).
+ * Undefined when the locale lacks the data: faker then runs, and fails as it would.
+ */
+const STAND_INS: Record<string, (faker: Faker, next: () => number) => (() => string) | undefined> = {
+  // faker 10: sentence() = words({ min: 3, max: 10 }) capitalised, with a full stop. The count is
+  // number.int({ min: 3, max: 10 }) = floor(next() * 8 + 3); each word is lorem.word() =
+  // arrayElement([...wordList]) = wordList[floor(next() * length)] — faker copies the list per word.
+  'lorem.sentence': (faker, next) => {
+    const words = definition(() => faker.definitions.lorem.word);
+    if (!words || words.length < 2) return undefined;
+    const size = words.length;
+    return () => {
+      const count = Math.floor(next() * 8 + 3);
+      let text = words[Math.floor(next() * size)]!;
+      for (let word = 1; word < count; word++) text += ` ${words[Math.floor(next() * size)]!}`;
+      return `${text.charAt(0).toUpperCase() + text.substring(1)}.`;
+    };
+  },
+};
+
+/** A list of locale data, or undefined where the locale has none (faker's definitions throw then). */
+function definition(read: () => unknown): readonly string[] | undefined {
+  try {
+    const value = read();
+    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Locale chain of a faker locale: `en_AU_ocker` → en_AU_ocker, en_AU, en, base. */
 export function localeChain(locale: string): string[] {
   const parts = locale.split('_');
@@ -64,13 +97,19 @@ export class FakerPool {
     return faker;
   }
 
-  /** The function `module.method` of a locale's Faker, bound to its module; throws when there is none. */
+  /**
+   * The function `module.method` of a locale's Faker, bound to its module; throws when there is
+   * none. Called without arguments, a method with an exact stand-in runs the stand-in.
+   */
   method(locale: string, method: string): FakerCall {
     const [moduleName = '', name = ''] = method.split('.');
-    const module = (this.faker(locale) as unknown as Record<string, Record<string, unknown>>)[moduleName];
+    const faker = this.faker(locale);
+    const module = (faker as unknown as Record<string, Record<string, unknown>>)[moduleName];
     const fn = module?.[name];
     if (typeof fn !== 'function') throw new Error(`faker has no method "${method}"`);
-    return (fn as FakerCall).bind(module);
+    const bound = (fn as FakerCall).bind(module);
+    const standIn = STAND_INS[method]?.(faker, this.randomizer.next);
+    return standIn ? (...args) => (args.length === 0 ? standIn() : bound(...args)) : bound;
   }
 
   /** Calls a bound faker method with the randomizer pointed at (stream, row, firstDraw). */

@@ -2,7 +2,8 @@
 // key pools of referenced columns between entities; `deferredUpdates()` then fills the reference
 // columns that had to wait for every row (self references, cycles). Values are pure functions of
 // (seed, entity, field, row), so batch sizes never change the data.
-import type { Row, RowValue } from '../dialects/dialect.ts';
+import { TEXT_CHUNK_CHARS } from '../dialects/bulk-text.ts';
+import type { Row, RowValue, TextChunk } from '../dialects/dialect.ts';
 import type { Entity, SchemaConfig } from './config-types.ts';
 import type { EntityPlan, GenerationOptions, GenerationPlan } from './plan.ts';
 import type { EntityContext, KeyPool } from './program.ts';
@@ -49,6 +50,46 @@ export class DataGenerator {
 
   /** Batches of rows of an entity, values in `table.columns` order, deferred columns null. Parents first (plan order). */
   *rows(entityId: string, batchSize: number): Generator<Row[]> {
+    const size = batchLength(batchSize);
+    let batch: Row[] = [];
+    for (const values of this.#rowValues(entityId, false)) {
+      batch.push(values);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  /**
+   * The rows of `rows()` as bulk-load text, each encoded as soon as it is made into one reused
+   * array: no batch of row arrays is kept for a loader, so less survives into the old generation.
+   * A chunk closes with each batch, or sooner once its text reaches TEXT_CHUNK_CHARS.
+   */
+  *textChunks(entityId: string, batchSize: number, encodeRow: (row: Row) => string): Generator<TextChunk> {
+    const size = batchLength(batchSize);
+    let text = '';
+    let rows = 0;
+    for (const values of this.#rowValues(entityId, true)) {
+      text += encodeRow(values);
+      if (++rows >= size) {
+        yield { text, batchRows: rows };
+        text = '';
+        rows = 0;
+      } else if (text.length >= TEXT_CHUNK_CHARS) {
+        yield { text };
+        text = '';
+      }
+    }
+    if (rows > 0) yield { text, batchRows: rows };
+  }
+
+  /**
+   * Every row of an entity in turn. `reuse`: one array holds each row in turn (the caller must be
+   * done with a row before asking for the next).
+   */
+  *#rowValues(entityId: string, reuse: boolean): Generator<RowValue[]> {
     const { plan } = this.#entry(entityId);
     const compiled = compileEntity(this.#context(entityId), new Set(plan.deferredColumns));
     this.warnings.push(...compiled.warnings);
@@ -58,12 +99,11 @@ export class DataGenerator {
     const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true)]));
     const poolIndexes = [...pools.keys()];
     const poolList = [...pools.values()];
-    const size = Math.max(1, Math.floor(batchSize));
+    const shared: RowValue[] = new Array<RowValue>(columns);
     let row = 0;
     try {
-      let batch: Row[] = [];
       rows: for (; row < compiled.rowLimit; row++) {
-        const values: RowValue[] = new Array<RowValue>(columns).fill(null);
+        const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
         for (const field of compiled.order) {
           const value = field.generate(row, values);
           if (value === EXHAUSTED) {
@@ -76,13 +116,8 @@ export class DataGenerator {
           values[field.index] = value;
         }
         for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
-        batch.push(values);
-        if (batch.length >= size) {
-          yield batch;
-          batch = [];
-        }
+        yield values;
       }
-      if (batch.length > 0) yield batch;
     } finally {
       this.produced.set(entityId, row);
       this.#publishPools(entityId, compiled, pools, row);
@@ -102,7 +137,7 @@ export class DataGenerator {
     }
     const fields = this.#deferredFields(entityId);
     const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
-    const size = Math.max(1, Math.floor(batchSize));
+    const size = batchLength(batchSize);
     let batch: Row[] = [];
     for (let row = 0; row < produced; row++) {
       const update: Row = keys.map((pool) => pool!.at(row));
@@ -199,6 +234,10 @@ export class DataGenerator {
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }
+}
+
+function batchLength(batchSize: number): number {
+  return Math.max(1, Math.floor(batchSize));
 }
 
 /**

@@ -2,9 +2,9 @@
 // order → fill deferred (self and cyclic) references → keys, indexes and foreign keys → optional
 // atomic swap into the live namespace. Used by the CLI now and by generation jobs.
 import type { SchemaConfig } from '../contract.ts';
-import type { TargetConnection } from '../dialects/dialect.ts';
+import type { TableSpec, TargetConnection } from '../dialects/dialect.ts';
 import { DataGenerator } from './generator.ts';
-import { planGeneration, type GenerationOptions } from './plan.ts';
+import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 
 /**
  * Rows per generated batch. Batch size never changes the generated values (determinism tests cover
@@ -66,6 +66,7 @@ export async function runGeneration(
   const generator = new DataGenerator(config, plan);
   const target = options.atomic ? stagingNamespace(namespace) : namespace;
   const tables = plan.entities.map((entity) => entity.table);
+  const indexing = new IndexingWork(connection, target);
 
   try {
     emit({ type: 'phase', phase: 'tables' });
@@ -76,11 +77,13 @@ export async function runGeneration(
     for (const entity of plan.entities) {
       options.signal?.throwIfAborted();
       emit({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
-      const rowsInserted = await connection.loadRows(target, entity.table, abortable(generator.rows(entity.id, batchSize), options.signal), (written) =>
+      const rowsInserted = await loadEntity(connection, target, entity, generator, batchSize, options.signal, (written) =>
         emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written }),
       );
       emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
       entities.push({ id: entity.id, rowsPlanned: entity.rowCount, rowsInserted });
+      // Its rows are final unless deferred updates are still to come: index it while the next tables load.
+      if (entity.deferredColumns.length === 0) indexing.start(entity.table);
     }
 
     const deferred = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
@@ -92,9 +95,10 @@ export async function runGeneration(
     }
 
     emit({ type: 'phase', phase: 'constraints' });
+    const indexed = await indexing.finished();
     // `target` was recreated empty above and filled only by this generator, which draws every
     // reference from rows it wrote: the referenced rows exist, so the orphan check can be skipped.
-    await connection.finalizeTables(target, tables, { trustedReferences: true });
+    await connection.finalizeTables(target, tables, { trustedReferences: true, indexed });
     if (options.atomic) {
       options.signal?.throwIfAborted();
       emit({ type: 'phase', phase: 'swap' });
@@ -113,10 +117,70 @@ export async function runGeneration(
       durationMs: Math.round(performance.now() - started),
     };
   } catch (error) {
+    // Nothing of the run may still be working on the target once it has failed.
+    await indexing.settled();
     // A failed atomic run leaves the live namespace untouched; its half-built staging goes.
     if (options.atomic) await connection.dropNamespace(target).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Tables indexed in the background (TargetConnection.indexTable, where the target has it) while
+ * later tables load: the database builds keys and statistics on one connection while the generator
+ * feeds another.
+ */
+class IndexingWork {
+  readonly #tables = new Set<string>();
+  readonly #work: Promise<void>[] = [];
+
+  constructor(
+    private readonly connection: TargetConnection,
+    private readonly namespace: string,
+  ) {}
+
+  start(table: TableSpec): void {
+    const work = this.connection.indexTable?.(this.namespace, table);
+    if (!work) return;
+    // Awaited by finished() or settled(); until then a failure must not count as unhandled.
+    work.catch(() => {});
+    this.#work.push(work);
+    this.#tables.add(table.name);
+  }
+
+  /** Waits for every table started; rejects with the first failure. Resolves to the tables' names. */
+  async finished(): Promise<ReadonlySet<string>> {
+    await Promise.all(this.#work);
+    return this.#tables;
+  }
+
+  /** Waits for every table started, failed or not. */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.#work);
+  }
+}
+
+/**
+ * Loads an entity's rows, as bulk-load text encoded row by row when the target takes it (no row
+ * arrays kept in batches: less garbage), else as batches of rows. A target that refuses the text
+ * before reading any of it has left the generator untouched, so the rows are then made afresh.
+ */
+async function loadEntity(
+  connection: TargetConnection,
+  target: string,
+  entity: EntityPlan,
+  generator: DataGenerator,
+  batchSize: number,
+  signal: AbortSignal | undefined,
+  onBatch: (written: number) => void,
+): Promise<number> {
+  const loader = connection.textLoader;
+  if (loader) {
+    const chunks = generator.textChunks(entity.id, batchSize, loader.encoder(entity.table));
+    const written = await loader.load(target, entity.table, abortable(chunks, signal), onBatch);
+    if (written !== undefined) return written;
+  }
+  return connection.loadRows(target, entity.table, abortable(generator.rows(entity.id, batchSize), signal), onBatch);
 }
 
 /** Longest stretch of generating and loading without giving timers and I/O of the process a turn. */

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
-import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection } from '../dialect.ts';
+import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,
@@ -15,7 +15,7 @@ import {
   MYSQL_MAX_IDENTIFIER_LENGTH,
 } from './mysql-ddl.ts';
 import { mapMysqlError } from './mysql-errors.ts';
-import { insertRows, loadDataRows, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
+import { insertRows, loadDataRowEncoder, loadDataRows, loadDataText, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
 import {
   mysqlComparable,
   mysqlDistinctFrom,
@@ -109,6 +109,7 @@ interface CoreConnection {
 
 export class MysqlConnection implements TargetConnection {
   readonly dialect = mysqlDialect;
+  readonly textLoader: TextLoader | undefined;
   private readonly pool: Pool;
 
   constructor(
@@ -116,6 +117,10 @@ export class MysqlConnection implements TargetConnection {
     private readonly loadMethod: MysqlLoadMethod,
   ) {
     this.pool = mysql.createPool(options);
+    this.textLoader =
+      loadMethod === 'load-data'
+        ? { encoder: loadDataRowEncoder, load: (namespace, table, chunks, onBatch) => this.withTransaction((connection) => loadDataText(connection, namespace, table, chunks, onBatch)) }
+        : undefined;
     // Runs before the pool hands the new connection to anyone (mysql2 queues commands in order).
     this.pool.on('connection', (connection) => {
       const core = connection as unknown as CoreConnection;

@@ -2,15 +2,14 @@
 // multi-row INSERT when the server refuses local infile, and UPDATE … JOIN for deferred references.
 import { Readable } from 'node:stream';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec } from '../dialect.ts';
+import { encodeBatches, numberText, plainText } from '../bulk-text.ts';
+import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunk } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { mysqlColumnList, mysqlTableName, quoteMysqlIdentifier } from './mysql-ddl.ts';
 
 export type MysqlLoadMethod = 'load-data' | 'insert';
 
-/** LOAD DATA text is handed to the socket in pieces of about this size (packets must stay under 16 MB). */
-const LOAD_CHUNK_CHARS = 256 * 1024;
 /** Server-side prepared statements allow 65535 placeholders; multi-row INSERTs stay well under. */
 const MAX_INSERT_PLACEHOLDERS = 30_000;
 /** Upper bound on one INSERT's size (also kept under a quarter of max_allowed_packet). */
@@ -68,52 +67,96 @@ function checkWidth(table: TableSpec, row: Row, width: number): void {
   if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
 }
 
-/** Encodes batches into LOAD DATA text chunks, lazily: the next batch is read only when the socket wants more. */
-async function* encodeLoadData(table: TableSpec, batches: RowBatches, progress: (written: number) => void): AsyncGenerator<Buffer> {
-  const columns = table.columns;
-  const width = columns.length;
-  let written = 0;
-  let text = '';
-  for await (const batch of batches) {
-    for (const row of batch) {
-      checkWidth(table, row, width);
-      for (let index = 0; index < width; index++) {
-        const value = row[index];
-        if (index > 0) text += '\t';
-        if (value === null || value === undefined) {
-          text += '\\N';
-        } else {
-          const encoded = mysqlValue(columns[index]!, value);
-          text += typeof encoded === 'number' ? String(encoded) : escapeLoadDataText(encoded);
-        }
-      }
-      text += '\n';
-      if (text.length >= LOAD_CHUNK_CHARS) {
-        yield Buffer.from(text);
-        text = '';
-      }
+/** How a non-null value of a column is written in LOAD DATA text: mysqlValue, escaped. */
+export function loadDataEncoder(column: ColumnSpec): (value: RowValue) => string {
+  const general = (value: RowValue) => {
+    const converted = mysqlValue(column, value);
+    return typeof converted === 'number' ? String(converted) : escapeLoadDataText(converted);
+  };
+  switch (column.type) {
+    case 'json':
+      return general;
+    case 'boolean':
+      return (value) => (value === true ? '1' : value === false ? '0' : general(value));
+    case 'integer':
+    case 'number': {
+      const text = numberText(column.precision);
+      return (value) => (typeof value === 'number' ? text(value) : general(value));
     }
-    if (text.length > 0) {
-      yield Buffer.from(text);
-      text = '';
-    }
-    written += batch.length;
-    progress(written);
+    // Generated datetimes are canonical UTC instants; checked character by character, they convert
+    // by slicing (what toMysqlDatetime's pattern would return) and need no escaping.
+    case 'datetime':
+      return (value) => (typeof value === 'string' && canonicalInstant(value) ? `${value.slice(0, 10)} ${value.slice(11, 23)}` : general(value));
+    case 'date':
+    case 'time':
+    case 'uuid':
+      return (value) => (typeof value === 'string' && plainText(value) ? value : general(value));
+    default:
+      return (value) => (typeof value === 'string' ? escapeLoadDataText(value) : general(value));
   }
 }
 
-/**
- * LOAD DATA LOCAL INFILE from a stream. mysql2 pauses the stream while the socket is full, and the
- * stream pulls a batch only when read, so memory stays bounded by a batch. LOCAL makes the server
- * downgrade bad values and duplicate keys to warnings, so the result is checked: every row written
- * and no warning, or the load fails. Resolves undefined when the server refuses local infile before
- * reading any row (the caller falls back to INSERT with the same, still unread, batches).
- */
-export async function loadDataRows(
+/** Character classes of 'YYYY-MM-DDTHH:mm:ss.sssZ': 0 a digit, otherwise the character's code. */
+const CANONICAL_INSTANT = [...'0000-00-00T00:00:00.000Z'].map((char) => (char === '0' ? 0 : char.charCodeAt(0)));
+
+function canonicalInstant(text: string): boolean {
+  if (text.length !== CANONICAL_INSTANT.length) return false;
+  for (let index = 0; index < CANONICAL_INSTANT.length; index++) {
+    const code = text.charCodeAt(index);
+    const want = CANONICAL_INSTANT[index]!;
+    if (want === 0 ? code < 48 || code > 57 : code !== want) return false;
+  }
+  return true;
+}
+
+/** One row as a line of LOAD DATA text. */
+export function loadDataRowEncoder(table: TableSpec): (row: Row) => string {
+  const encoders = table.columns.map(loadDataEncoder);
+  const width = encoders.length;
+  return (row) => {
+    checkWidth(table, row, width);
+    let line = '';
+    for (let index = 0; index < width; index++) {
+      const value = row[index];
+      if (index > 0) line += '\t';
+      line += value === null || value === undefined ? '\\N' : encoders[index]!(value);
+    }
+    return line + '\n';
+  };
+}
+
+/** The chunks as bytes, lazily; counts their rows and reports progress after each batch. */
+async function* chunkBytes(chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>, progress: (rows: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    if (chunk.text.length > 0) yield Buffer.from(chunk.text);
+    if (chunk.batchRows !== undefined) progress(chunk.batchRows);
+  }
+}
+
+/** LOAD DATA LOCAL INFILE of rows (see loadDataText). */
+export function loadDataRows(
   connection: PoolConnection,
   namespace: string,
   table: TableSpec,
   batches: RowBatches,
+  onBatch?: (written: number) => void,
+): Promise<number | undefined> {
+  return loadDataText(connection, namespace, table, encodeBatches(batches, loadDataRowEncoder(table)), onBatch);
+}
+
+/**
+ * LOAD DATA LOCAL INFILE from a stream of text chunks. mysql2 pauses the stream while the socket
+ * is full, and the stream pulls a chunk only when read, so memory stays bounded by a batch. LOCAL
+ * makes the server downgrade bad values and duplicate keys to warnings, so the result is checked:
+ * every row written and no warning, or the load fails. Resolves undefined when the server refuses
+ * local infile before reading any chunk (the caller falls back to INSERT with the same, still
+ * unread, rows).
+ */
+export async function loadDataText(
+  connection: PoolConnection,
+  namespace: string,
+  table: TableSpec,
+  chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>,
   onBatch?: (written: number) => void,
 ): Promise<number | undefined> {
   let written = 0;
@@ -126,9 +169,9 @@ export async function loadDataRows(
     // The path the server asks for is ignored: sds only ever sends its own rows.
     started = true;
     return Readable.from(
-      encodeLoadData(table, batches, (count) => {
-        written = count;
-        onBatch?.(count);
+      chunkBytes(chunks, (rows) => {
+        written += rows;
+        onBatch?.(written);
       }),
       { objectMode: true, highWaterMark: 1 },
     );

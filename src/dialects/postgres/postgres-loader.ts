@@ -3,13 +3,12 @@
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec } from '../dialect.ts';
+import { encodeBatches, numberText, plainText } from '../bulk-text.ts';
+import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunk } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { postgresColumnList, postgresParameterType, postgresTableName, quotePostgresIdentifier } from './postgres-ddl.ts';
 
-/** COPY text is handed to the socket in pieces of about this size, and at the end of every batch. */
-const COPY_CHUNK_CHARS = 256 * 1024;
 /** PostgreSQL's limit on bind parameters is 65535; keep well under it. */
 const MAX_UPDATE_PARAMETERS = 30_000;
 const MAX_UPDATE_ROWS = 5_000;
@@ -23,19 +22,6 @@ export function escapeCopyText(text: string): string {
   return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, (special) => COPY_ESCAPES[special]!) : text;
 }
 
-/**
- * True when `text` holds no character escapeCopyText would change (backslash, newline, carriage
- * return, tab) — checked as "no backslash and no control character below U+0020", a superset, so a
- * true answer is always exact and a false one only sends the value through escapeCopyText.
- */
-function copyPlain(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 92 || code < 32) return false;
-  }
-  return true;
-}
-
 type CopyEncoder = (value: RowValue) => string;
 
 /** How a non-null value of a column is written in COPY text. */
@@ -46,67 +32,79 @@ export function copyEncoder(column: ColumnSpec): CopyEncoder {
     case 'boolean':
       return (value) => (value === true ? 't' : value === false ? 'f' : escapeCopyText(String(value)));
     case 'integer':
-    case 'number':
-      return (value) => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : escapeCopyText(String(value)));
+    case 'number': {
+      const text = numberText(column.precision);
+      return (value) => (typeof value === 'number' ? text(value) : typeof value === 'bigint' ? String(value) : escapeCopyText(String(value)));
+    }
     // Generated dates, datetimes (formatInstant: three concatenated pieces), times and uuids are
     // short strings that never need escaping; a plain char scan proves it more cheaply than the
     // regex test in escapeCopyText. Anything else (a Date, a non-string, a string with a special
     // character) still goes through the general path, so the output is the same for every value.
     case 'datetime':
       return (value) =>
-        typeof value === 'string' && copyPlain(value) ? value : value instanceof Date ? value.toISOString() : escapeCopyText(String(value));
+        typeof value === 'string' && plainText(value) ? value : value instanceof Date ? value.toISOString() : escapeCopyText(String(value));
     case 'date':
       return (value) =>
-        typeof value === 'string' && copyPlain(value) ? value : value instanceof Date ? value.toISOString().slice(0, 10) : escapeCopyText(String(value));
+        typeof value === 'string' && plainText(value) ? value : value instanceof Date ? value.toISOString().slice(0, 10) : escapeCopyText(String(value));
     case 'time':
     case 'uuid':
-      return (value) => (typeof value === 'string' && copyPlain(value) ? value : escapeCopyText(typeof value === 'string' ? value : String(value)));
+      return (value) => (typeof value === 'string' && plainText(value) ? value : escapeCopyText(typeof value === 'string' ? value : String(value)));
     default:
       return (value) => escapeCopyText(typeof value === 'string' ? value : String(value));
   }
 }
 
-/** Encodes batches into COPY text chunks, lazily: the next batch is read only when the stream wants more. */
-async function* encodeCopyText(table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): AsyncGenerator<string> {
+/** One row as a line of COPY text. */
+export function copyRowEncoder(table: TableSpec): (row: Row) => string {
   const encoders = table.columns.map(copyEncoder);
   const width = encoders.length;
+  return (row) => {
+    if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
+    let line = '';
+    for (let index = 0; index < width; index++) {
+      const value = row[index];
+      if (index > 0) line += '\t';
+      line += value === null || value === undefined ? '\\N' : encoders[index]!(value);
+    }
+    return line + '\n';
+  };
+}
+
+/** The chunks' text, lazily; counts their rows and reports progress after each batch. */
+async function* chunkTexts(chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>, onBatch?: (written: number) => void): AsyncGenerator<string> {
   let written = 0;
-  let text = '';
-  for await (const batch of batches) {
-    for (const row of batch) {
-      if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
-      for (let index = 0; index < width; index++) {
-        const value = row[index];
-        if (index > 0) text += '\t';
-        text += value === null || value === undefined ? '\\N' : encoders[index]!(value);
-      }
-      text += '\n';
-      if (text.length >= COPY_CHUNK_CHARS) {
-        yield text;
-        text = '';
-      }
+  for await (const chunk of chunks) {
+    if (chunk.text.length > 0) yield chunk.text;
+    if (chunk.batchRows !== undefined) {
+      written += chunk.batchRows;
+      onBatch?.(written);
     }
-    if (text.length > 0) {
-      yield text;
-      text = '';
-    }
-    written += batch.length;
-    onBatch?.(written);
   }
 }
 
+/** Streams rows through COPY FROM STDIN (see copyText). */
+export function copyRows(pool: pg.Pool, namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
+  return copyText(pool, namespace, table, encodeBatches(batches, copyRowEncoder(table)), onBatch);
+}
+
 /**
- * Streams rows through COPY FROM STDIN. `pipeline` writes each chunk and awaits 'drain' whenever
- * the socket is full, so at most one batch (plus the socket's buffer) is in memory at a time; a
- * failing source destroys the stream, which sends CopyFail and rolls the COPY back.
+ * Streams COPY text chunks through COPY FROM STDIN. `pipeline` writes each chunk and awaits 'drain'
+ * whenever the socket is full, so at most one batch (plus the socket's buffer) is in memory at a
+ * time; a failing source destroys the stream, which sends CopyFail and rolls the COPY back.
  */
-export async function copyRows(pool: pg.Pool, namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
+export async function copyText(
+  pool: pg.Pool,
+  namespace: string,
+  table: TableSpec,
+  chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>,
+  onBatch?: (written: number) => void,
+): Promise<number> {
   const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN`;
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
     const stream = client.query(copyFrom(sql));
-    await pipeline(encodeCopyText(table, batches, onBatch), stream);
+    await pipeline(chunkTexts(chunks, onBatch), stream);
     return stream.rowCount;
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));

@@ -4,6 +4,7 @@
 // and batch sizes; an aborted atomic run that leaves the live data serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
+import { connectMysql } from '../../../src/dialects/mysql/mysql-dialect.ts';
 import type { Entity } from '../../../src/generation/config-types.ts';
 import { runGeneration, stagingNamespace, type GenerationSummary, type RunOptions } from '../../../src/generation/run.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../dialects/targets.ts';
@@ -371,6 +372,24 @@ for (const target of DIALECTS) {
       const changed = await digests(new Catalog(target, inspector, other), config);
       expect(changed.people).not.toBe(results[0]!.people);
       expect(changed.companies).not.toBe(results[0]!.companies);
+    }, 120_000);
+
+    it.runIf(target.dialect.kind === 'mysql')('gives the same tables when LOAD DATA is refused (fallback to INSERT) or not used', async () => {
+      const config = everyOptionConfig('same-seed');
+      const results: Array<Record<string, string>> = [];
+      for (const options of [{}, { clientLocalInfile: false }, { loadMethod: 'insert' as const }]) {
+        const other = await connectMysql(target.url, options);
+        const namespace = uniqueNamespace('det_my');
+        try {
+          await runGeneration(other, namespace, config, { referenceDate: REFERENCE_DATE, batchSize: 7 });
+          results.push(await digests(new Catalog(target, inspector, namespace), config));
+        } finally {
+          await other.dropNamespace(namespace);
+          await other.close();
+        }
+      }
+      expect(results[1]).toEqual(results[0]);
+      expect(results[2]).toEqual(results[0]);
     }, 120_000);
   });
 

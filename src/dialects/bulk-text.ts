@@ -1,0 +1,60 @@
+// Pieces shared by the bulk-load text formats (PostgreSQL COPY text, MySQL LOAD DATA): chunking
+// encoded rows for the socket, and the cheap checks and number formatting their encoders use.
+import type { Row, RowBatches, TextChunk } from './dialect.ts';
+
+/** Bulk-load text is handed to the socket in pieces of about this size, and at the end of every batch. */
+export const TEXT_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Encodes batches of rows into text chunks, lazily: the next batch is read only when the consumer
+ * wants more. The last chunk of each batch carries the batch's row count.
+ */
+export async function* encodeBatches(batches: RowBatches, encodeRow: (row: Row) => string): AsyncGenerator<TextChunk> {
+  for await (const batch of batches) {
+    let text = '';
+    for (const row of batch) {
+      text += encodeRow(row);
+      if (text.length >= TEXT_CHUNK_CHARS) {
+        yield { text };
+        text = '';
+      }
+    }
+    yield { text, batchRows: batch.length };
+  }
+}
+
+/**
+ * True when `text` holds no backslash and no control character below U+0020: a superset of what
+ * COPY text (\\ \n \r \t) and LOAD DATA (also \0) escape, so a true answer means the text goes out
+ * as it is, and a false one only sends it through the format's escaping.
+ */
+export function plainText(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 92 || code < 32) return false;
+  }
+  return true;
+}
+
+/** Below this, distinct decimals of at most 3 places are always distinct doubles (a double's spacing stays under 10^-3 / 4). */
+const EXACT_SCALED_LIMIT = 2 ** 50;
+
+/**
+ * `String(value)` of numbers, several times faster for the decimals a `precision` column holds.
+ * A double that is exactly the nearest double to n / 10^precision prints, in JavaScript's shortest
+ * round-trip form, as that decimal with trailing zeros dropped: no shorter decimal maps to it. Any
+ * other value (more places, huge, NaN, infinite) goes through String itself.
+ */
+export function numberText(precision: number | undefined): (value: number) => string {
+  if (precision === undefined || !Number.isInteger(precision) || precision < 1 || precision > 3) return String;
+  const scale = 10 ** precision;
+  const fractions = Array.from({ length: scale }, (_, fraction) => (fraction === 0 ? '' : `.${String(fraction).padStart(precision, '0')}`.replace(/0+$/, '')));
+  return (value) => {
+    const scaled = Math.round(value * scale);
+    if (scaled / scale !== value || !(Math.abs(scaled) < EXACT_SCALED_LIMIT)) return String(value);
+    const magnitude = Math.abs(scaled);
+    const whole = Math.floor(magnitude / scale);
+    const text = String(whole) + fractions[magnitude - whole * scale]!;
+    return value < 0 ? `-${text}` : text;
+  };
+}
