@@ -18,11 +18,10 @@
 //   --rounds N  run every case N times (the order of sds and baseline alternates) and keep each
 //               target's best round: useful when other work on the machine adds noise.
 // PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), where a database
-// sds_bench_<random> is created and dropped at the end.
+// sds_bench_<random> is created and dropped at the end (bench-service.ts: the schema and the set-up).
 // Profiling sds: node --import tsx --cpu-prof --cpu-prof-dir=/tmp/sds-prof scripts/bench-runtime.ts --only read
 // (the children do not inherit --cpu-prof / --prof).
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -30,9 +29,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pg from 'pg';
-import type { SchemaConfig } from '../src/contract.ts';
+import { createBenchProject, createGeneratedSource, fmtLoad, runMain, startBenchService } from './bench-service.ts';
 
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SELF = fileURLToPath(import.meta.url);
 const P99_TARGET_MS = 50;
 const RATIO_TARGET = 0.7;
@@ -90,47 +88,6 @@ interface Measurement extends LoadResult {
 interface CpuSnapshot {
   serverMicros: number;
   backends: Map<number, number>;
-}
-
-// ─── schema of the benchmark ─────────────────────────────────────────────────────────────────────
-
-function benchConfig(users: number, posts: number): SchemaConfig {
-  return {
-    formatVersion: 1,
-    metadata: { name: 'bench-runtime' },
-    generationDefaults: { seed: 'bench-runtime', locale: 'en', timezone: 'UTC' },
-    entities: [
-      {
-        id: 'users',
-        primaryKey: ['id'],
-        uniqueKeys: [['email']],
-        generation: { rowCount: users },
-        fields: [
-          { id: 'id', type: 'integer' },
-          { id: 'email', type: 'string', format: 'email', maxLength: 120 },
-          { id: 'firstName', type: 'string', maxLength: 60 },
-          { id: 'lastName', type: 'string', maxLength: 60 },
-          { id: 'role', type: 'enum', values: ['admin', 'editor', 'reader'], weights: [1, 3, 6] },
-          { id: 'active', type: 'boolean', trueRate: 0.8 },
-          { id: 'age', type: 'integer', min: 18, max: 90 },
-          { id: 'city', type: 'string', maxLength: 80 },
-          { id: 'createdAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-3y', to: '2026-01-01' } } },
-        ],
-      },
-      {
-        id: 'posts',
-        primaryKey: ['id'],
-        generation: { rowCount: posts },
-        fields: [
-          { id: 'id', type: 'integer' },
-          { id: 'authorId', type: 'integer', references: { entity: 'users', field: 'id', onDelete: 'cascade' } },
-          { id: 'title', type: 'string', maxLength: 140 },
-          { id: 'publishedOn', type: 'date', outputFormat: 'iso' },
-          { id: 'price', type: 'number', min: 0, max: 100, precision: 2 },
-        ],
-      },
-    ],
-  };
 }
 
 // ─── arguments ───────────────────────────────────────────────────────────────────────────────────
@@ -400,18 +357,6 @@ async function backendTicks(admin: pg.Client, database: string): Promise<Map<num
   }
   return ticks;
 }
-const fmtLoad = () => os.loadavg().map((value) => value.toFixed(2)).join(' / ');
-
-async function api<T>(url: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
@@ -422,84 +367,16 @@ async function main(): Promise<void> {
       `${options.warmup} s warm-up + ${options.duration} s per run, ${options.rounds} round(s)`,
   );
 
-  // Imported here so the child processes (baseline, driver) do not load the service.
-  const [{ loadConfig }, { startService }, { issueKey, TEAM_KEY_PREFIX }] = await Promise.all([
-    import('../src/config.ts'),
-    import('../src/service.ts'),
-    import('../src/security/api-keys.ts'),
-  ]);
-
-  const databaseName = `sds_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  let databaseCreated = false;
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  // startBenchService imports the service only when called: the child processes, which load this file, do not.
+  // Closing stops the children first, then sds.
   let baseline: ChildProcess | undefined;
   let driver: ChildProcess | undefined;
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      await Promise.allSettled([stopChild(driver), stopChild(baseline)]);
-      await service?.close().catch((error: unknown) => console.error('closing sds:', error));
-      if (databaseCreated) {
-        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch((error: unknown) => console.error(`dropping ${databaseName}:`, error));
-      }
-      await admin.end().catch(() => undefined);
-    })());
-  const interrupted = (signal: string) => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-
+  const service = await startBenchService('bench', { beforeClose: () => Promise.allSettled([stopChild(driver), stopChild(baseline)]) });
   try {
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    databaseCreated = true;
-    const databaseUrl = withDatabase(ADMIN_URL, databaseName);
-    const teamKey = issueKey(TEAM_KEY_PREFIX).key;
-    service = await startService({
-      ...loadConfig({ NODE_ENV: 'production' }),
-      databaseUrl,
-      postgresTargetUrl: undefined,
-      mysqlUrl: undefined,
-      port: 0,
-      validateResponses: false,
-      logLevel: 'silent',
-      bootstrapTeamKey: teamKey,
-      adminToken: undefined,
-    });
-    const url = service.url;
-
-    // Project, schema, source (a budget high enough that the limiter never throttles the benchmark).
-    const project = await api<{ id: string }>(url, teamKey, 'POST', '/public/v1/projects', { name: 'bench-runtime' });
-    const schema = await api<{ id: string }>(url, teamKey, 'POST', `/public/v1/projects/${project.id}/schemas`, {
-      name: 'bench-runtime',
-      initialVersion: { schema: benchConfig(options.users, options.posts) },
-    });
-    const versions = await api<Array<{ id: string }>>(url, teamKey, 'GET', `/public/v1/projects/${project.id}/schemas/${schema.id}/versions`);
-    const generationStarted = Date.now();
-    const source = await api<{ id: string; config: { schema?: string } }>(url, teamKey, 'POST', `/public/v1/projects/${project.id}/sources`, {
-      name: 'bench-runtime',
-      kind: 'postgres',
-      schemaVersionId: versions[0]!.id,
-      seed: 'bench-runtime',
-      rateLimitRpm: 1_000_000,
-      generatorConfig: { rowCounts: { users: options.users, posts: options.posts } },
-    });
-    const sourcePath = `/public/v1/projects/${project.id}/sources/${source.id}`;
-    process.stdout.write('generating');
-    for (;;) {
-      const jobs = await api<Array<{ id: string; status: string; error?: string | null }>>(url, teamKey, 'GET', `${sourcePath}/generation-jobs`);
-      const job = jobs[0];
-      if (job?.status === 'succeeded') break;
-      if (job?.status === 'failed') throw new Error(`generation failed: ${job.error}`);
-      if (Date.now() - generationStarted > 30 * 60_000) throw new Error('generation still running after 30 minutes');
-      process.stdout.write('.');
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-    }
-    console.log(` done in ${((Date.now() - generationStarted) / 1000).toFixed(1)} s`);
-    const sourceKey = (await api<{ key: string }>(url, teamKey, 'POST', `${sourcePath}/api-keys`, {})).key;
+    const { url, admin, databaseName, databaseUrl } = service;
+    const project = await createBenchProject(service, 'bench-runtime', options.users, options.posts);
+    const source = await createGeneratedSource(service, project, { name: 'bench-runtime', kind: 'postgres', seed: 'bench-runtime', pollMs: 2_000, timeoutMinutes: 30 });
+    const sourceKey = source.key;
     const namespace = source.config.schema;
     if (!namespace) throw new Error('the source has no PostgreSQL schema in its config');
     // Fresh statistics and visibility map for both servers alike.
@@ -600,7 +477,7 @@ async function main(): Promise<void> {
     const ok = report(results, options, startLoad);
     if (!ok) process.exitCode = 1;
   } finally {
-    await cleanup();
+    await service.close();
   }
 }
 
@@ -709,22 +586,7 @@ function fmt(value: number, digits: number): string {
   return value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 const mode = process.argv[2];
 if (mode === '--baseline') runBaseline();
 else if (mode === '--driver') runDriver();
-else {
-  main().then(
-    // Everything is closed by now; exit even if a library left a timer behind.
-    () => process.exit(),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+else runMain(main);

@@ -28,8 +28,9 @@
 // concurrent loop over fetch, which needs per-request verification) runs in a child process (this file
 // with `--driver`), so it never shares an event loop or a heap with the server.
 // PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), where a database
-// sds_soak_<random> is created and dropped at the end. MySQL: MYSQL_URL (default
-// mysql://root@127.0.0.1:3306/test); the MySQL source is skipped, saying why, when it is unreachable.
+// sds_soak_<random> is created and dropped at the end (bench-service.ts: the schema and the set-up).
+// MySQL: MYSQL_URL (default mysql://root@127.0.0.1:3306/test); the MySQL source is skipped, saying why,
+// when it is unreachable.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -37,10 +38,8 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import mysql from 'mysql2/promise';
-import pg from 'pg';
-import type { SchemaConfig } from '../src/contract.ts';
+import { createBenchProject, createGeneratedSource, fmtLoad, ROLES, runMain, startBenchService } from './bench-service.ts';
 
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const SELF = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
@@ -89,49 +88,6 @@ Options:
 
 Environment: BENCH_PG_URL (PostgreSQL server for sds's database and the postgres source; default
 postgres://postgres@127.0.0.1:5432/postgres), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).`;
-
-// ─── schema of the soak ──────────────────────────────────────────────────────────────────────────
-
-const ROLES = ['admin', 'editor', 'reader'] as const;
-
-function soakConfig(users: number, posts: number): SchemaConfig {
-  return {
-    formatVersion: 1,
-    metadata: { name: 'bench-soak' },
-    generationDefaults: { seed: 'bench-soak', locale: 'en', timezone: 'UTC' },
-    entities: [
-      {
-        id: 'users',
-        primaryKey: ['id'],
-        uniqueKeys: [['email']],
-        generation: { rowCount: users },
-        fields: [
-          { id: 'id', type: 'integer' },
-          { id: 'email', type: 'string', format: 'email', maxLength: 120 },
-          { id: 'firstName', type: 'string', maxLength: 60 },
-          { id: 'lastName', type: 'string', maxLength: 60 },
-          { id: 'role', type: 'enum', values: [...ROLES], weights: [1, 3, 6] },
-          { id: 'active', type: 'boolean', trueRate: 0.8 },
-          { id: 'age', type: 'integer', min: 18, max: 90 },
-          { id: 'city', type: 'string', maxLength: 80 },
-          { id: 'createdAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-3y', to: '2026-01-01' } } },
-        ],
-      },
-      {
-        id: 'posts',
-        primaryKey: ['id'],
-        generation: { rowCount: posts },
-        fields: [
-          { id: 'id', type: 'integer' },
-          { id: 'authorId', type: 'integer', references: { entity: 'users', field: 'id', onDelete: 'cascade' } },
-          { id: 'title', type: 'string', maxLength: 140 },
-          { id: 'publishedOn', type: 'date', outputFormat: 'iso' },
-          { id: 'price', type: 'number', min: 0, max: 100, precision: 2 },
-        ],
-      },
-    ],
-  };
-}
 
 // ─── arguments ───────────────────────────────────────────────────────────────────────────────────
 
@@ -858,17 +814,6 @@ interface MemorySample {
   external: number;
 }
 
-async function api<T>(url: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 /** Why MySQL cannot be used, or undefined when it answers. */
 async function mysqlUnreachable(url: string): Promise<string | undefined> {
   try {
@@ -879,12 +824,6 @@ async function mysqlUnreachable(url: string): Promise<string | undefined> {
   } catch (error) {
     return `${url} unreachable: ${error instanceof Error ? error.message : String(error)}`;
   }
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 /**
@@ -899,7 +838,6 @@ const fullGc: () => void = (() => {
 const fmt = (value: number, digits = 0) => value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mb = (bytes: number) => `${fmt(bytes / MB, 1)} MB`;
 const signedMb = (bytes: number) => `${bytes >= 0 ? '+' : '−'}${fmt(Math.abs(bytes) / MB, 1)} MB`;
-const fmtLoad = () => os.loadavg().map((value) => value.toFixed(2)).join(' / ');
 
 /** Prints a table: columns after the first `leftColumns` are right-aligned. */
 function printTable(header: string[], lines: string[][], leftColumns: number): void {
@@ -924,94 +862,32 @@ async function main(): Promise<void> {
   const mysqlSkipped = options.mysql ? await mysqlUnreachable(MYSQL_URL) : '--no-mysql';
   if (mysqlSkipped) console.log(`MySQL source skipped: ${mysqlSkipped}`);
 
-  // Imported here so the driver child does not load the service.
-  const [{ loadConfig }, { startService }, { issueKey, TEAM_KEY_PREFIX }] = await Promise.all([
-    import('../src/config.ts'),
-    import('../src/service.ts'),
-    import('../src/security/api-keys.ts'),
-  ]);
-
-  const databaseName = `sds_soak_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  let databaseCreated = false;
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
   let driver: ChildProcess | undefined;
   let sampler: NodeJS.Timeout | undefined;
-  /** Sources to delete at the end (that drops their MySQL database). */
-  const created: Array<{ path: string; key: string }> = [];
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
+  const service = await startBenchService('soak', {
+    mysqlUrl: mysqlSkipped ? undefined : MYSQL_URL,
+    beforeClose: () => {
       clearInterval(sampler);
       if (driver && driver.exitCode === null && driver.signalCode === null) driver.kill('SIGKILL');
-      if (service) {
-        for (const { path, key } of created) await api(service.url, key, 'DELETE', path).catch((error: unknown) => console.error(`deleting ${path}:`, error));
-        await service.close().catch((error: unknown) => console.error('closing sds:', error));
-      }
-      if (databaseCreated) {
-        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch((error: unknown) => console.error(`dropping ${databaseName}:`, error));
-      }
-      await admin.end().catch(() => undefined);
-    })());
-  const interrupted = (signal: string) => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-
+    },
+  });
   try {
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    databaseCreated = true;
-    const teamKey = issueKey(TEAM_KEY_PREFIX).key;
-    service = await startService({
-      ...loadConfig({ NODE_ENV: 'production' }),
-      databaseUrl: withDatabase(ADMIN_URL, databaseName),
-      postgresTargetUrl: undefined,
-      mysqlUrl: mysqlSkipped ? undefined : MYSQL_URL,
-      port: 0,
-      validateResponses: false,
-      logLevel: 'silent',
-      bootstrapTeamKey: teamKey,
-      adminToken: undefined,
-    });
-    const url = service.url;
-
-    // Project, schema, one source per database (a budget the limiter never reaches), a key for each.
-    const project = await api<{ id: string }>(url, teamKey, 'POST', '/public/v1/projects', { name: 'bench-soak' });
-    const schema = await api<{ id: string }>(url, teamKey, 'POST', `/public/v1/projects/${project.id}/schemas`, {
-      name: 'bench-soak',
-      initialVersion: { schema: soakConfig(options.users, options.posts) },
-    });
-    const versions = await api<Array<{ id: string }>>(url, teamKey, 'GET', `/public/v1/projects/${project.id}/schemas/${schema.id}/versions`);
+    const { url, teamKey } = service;
+    // One source per database, each deleted at the end (that drops the MySQL source's database).
+    const project = await createBenchProject(service, 'bench-soak', options.users, options.posts);
     const labels: SourceLabel[] = mysqlSkipped ? ['postgres'] : ['postgres', 'mysql'];
     const sources: SourcePlan[] = [];
     for (const label of labels) {
-      const generationStarted = Date.now();
-      const source = await api<{ id: string }>(url, teamKey, 'POST', `/public/v1/projects/${project.id}/sources`, {
+      const source = await createGeneratedSource(service, project, {
         name: `bench-soak-${label}-${randomBytes(3).toString('hex')}`,
         kind: label,
-        schemaVersionId: versions[0]!.id,
         seed: 'bench-soak',
-        rateLimitRpm: 1_000_000,
-        generatorConfig: { rowCounts: { users: options.users, posts: options.posts } },
+        what: `the ${label} source`,
+        pollMs: 1_000,
+        timeoutMinutes: 10,
+        deleteOnClose: true,
       });
-      const sourcePath = `/public/v1/projects/${project.id}/sources/${source.id}`;
-      created.push({ path: sourcePath, key: teamKey });
-      process.stdout.write(`generating the ${label} source`);
-      for (;;) {
-        const jobs = await api<Array<{ status: string; error?: string | null }>>(url, teamKey, 'GET', `${sourcePath}/generation-jobs?limit=1`);
-        const job = jobs[0];
-        if (job?.status === 'succeeded') break;
-        if (job?.status === 'failed') throw new Error(`generation of the ${label} source failed: ${job.error}`);
-        if (Date.now() - generationStarted > 10 * 60_000) throw new Error('generation still running after 10 minutes');
-        process.stdout.write('.');
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-      console.log(` done in ${((Date.now() - generationStarted) / 1000).toFixed(1)} s`);
-      const sourceKey = (await api<{ key: string }>(url, teamKey, 'POST', `${sourcePath}/api-keys`, {})).key;
-      sources.push({ label, sourceId: source.id, sourceKey, users: options.users, posts: options.posts });
+      sources.push({ label, sourceId: source.id, sourceKey: source.key, users: options.users, posts: options.posts });
     }
 
     // Memory of this process (sds), from before the load to the end of the checks; `t` is made relative
@@ -1064,7 +940,7 @@ async function main(): Promise<void> {
     const ok = printReport(report, samples, options, mysqlSkipped);
     if (!ok) process.exitCode = 1;
   } finally {
-    await cleanup();
+    await service.close();
   }
 }
 
@@ -1200,13 +1076,4 @@ function printReport(report: DriverReport, samples: MemorySample[], options: Opt
 }
 
 if (process.argv[2] === '--driver') runDriver();
-else {
-  main().then(
-    // Everything is closed by now; exit even if a library left a timer behind.
-    () => process.exit(),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+else runMain(main);
