@@ -128,7 +128,12 @@ export class GenerationWorker {
     const { jobs, sources, schemas, targets, logger } = this.deps;
     const abort = new AbortController();
     this.current = abort;
-    const heartbeat = setInterval(() => void jobs.heartbeat(job.id).catch(() => {}), this.heartbeatMs);
+    // A job that no longer runs (its source was deleted, or another worker failed it as stale) stops
+    // at its next batch instead of swapping data in for nobody.
+    const gone = new Error('the job no longer runs: its source was deleted or it was failed');
+    const heartbeat = setInterval(() => {
+      jobs.heartbeat(job.id).then((alive) => alive || abort.abort(gone), () => {});
+    }, this.heartbeatMs);
     /** Set while the target database is being worked on: its failures are described as the target's. */
     let target: Dialect | undefined;
     try {
@@ -148,6 +153,11 @@ export class GenerationWorker {
         onProgress: (event) => progress.record(event),
       });
       target = undefined;
+      if (!(await sources.find(source.id))) {
+        // Deleted while its last batches loaded: what was just swapped in belongs to nobody.
+        await connection.dropNamespace(toLocation(source).namespace);
+        return;
+      }
       await progress.flush(summary.generatorVersion);
       await this.deps.db.transaction(async (client) => {
         const finished = await jobs.succeed(job.id, summary.warnings, client);

@@ -154,8 +154,10 @@ export class JobStore {
     }
   }
 
-  async heartbeat(jobId: string): Promise<void> {
-    await this.db.query(`UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1 AND status = 'running'`, [jobId]);
+  /** Marks a running job alive; false when it no longer runs (its source was deleted, or it was failed as stale). */
+  async heartbeat(jobId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(`UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1 AND status = 'running'`, [jobId]);
+    return rowCount === 1;
   }
 
   async progress(jobId: string, update: { rowsPlanned: number; rowsInserted: number; entities: JobEntity[]; generatorVersion?: string }): Promise<void> {

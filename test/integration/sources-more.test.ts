@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../src/contract.ts';
+import { stagingNamespace } from '../../src/generation/run.ts';
 import { TeamStore } from '../../src/store/teams.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
@@ -146,4 +147,37 @@ describe('secrets', () => {
       expect(line).not.toContain(t.teamKey);
     }
   });
+});
+
+describe('deleting a source while it generates', () => {
+  it('leaves neither its data nor its staging namespace behind', async () => {
+    const api = t.client(t.teamKey);
+    const big = (await api.POST('/public/v1/projects/{projectId}/sources', {
+      params: { path: { projectId } },
+      body: { name: 'Deleted midway', kind: 'postgres', schemaVersionId: versionOne, generatorConfig: { rowCounts: { users: 300_000, posts: 300_000 } } },
+    })).data!;
+    const namespace = big.config.schema!;
+    const path = { projectId, sourceId: big.id };
+    // Delete it once rows are loading.
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const [job] = (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs', { params: { path } })).data!;
+      if (job?.status === 'running' && job.rowsInserted > 0) break;
+      expect(job?.status, 'the generation ended before the source could be deleted midway').not.toBe('succeeded');
+      if (Date.now() > deadline) throw new Error('the generation never started loading');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await api.DELETE('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } })).response.status).toBe(204);
+
+    // The worker runs one job at a time: once the next source's first job succeeded, the deleted
+    // one's generation has stopped, whether it noticed at a heartbeat or only at its end.
+    const next = (await api.POST('/public/v1/projects/{projectId}/sources', {
+      params: { path: { projectId } },
+      body: { name: 'After the deletion', kind: 'postgres', schemaVersionId: versionOne, generatorConfig: { rowCounts: { users: 2, posts: 2 } } },
+    })).data!;
+    await waitForLatestJob(t, projectId, next.id);
+    const leftovers = await withTarget('postgres', t.database.url, (query) =>
+      query(`SELECT nspname FROM pg_namespace WHERE nspname IN ('${namespace}', '${stagingNamespace(namespace)}')`),
+    );
+    expect(leftovers).toEqual([]);
+  }, 120_000);
 });
