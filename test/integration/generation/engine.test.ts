@@ -374,7 +374,8 @@ for (const target of DIALECTS) {
       expect(changed.companies).not.toBe(results[0]!.companies);
     }, 120_000);
 
-    it.runIf(target.dialect.kind === 'mysql')('gives the same tables when LOAD DATA is refused (fallback to INSERT) or not used', async () => {
+    // MySQL only (there is no such choice on PostgreSQL): not declared at all elsewhere, rather than skipped.
+    if (target.dialect.kind === 'mysql') it('gives the same tables when LOAD DATA is refused (fallback to INSERT) or not used', async () => {
       const config = everyOptionConfig('same-seed');
       const results: Array<Record<string, string>> = [];
       for (const options of [{}, { clientLocalInfile: false }, { loadMethod: 'insert' as const }]) {
