@@ -71,11 +71,11 @@ export function createApp(deps: AppDeps): express.Express {
   // express-openapi-validator compiles the path pattern of every route it tries, on every request, in
   // sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
   // runtime API gets an instance of its own over just its paths, the rest of the API another.
-  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean) =>
+  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean, check = { requests: true }) =>
     OpenApiValidator.middleware({
       apiSpec: withPaths(document, paths) as never,
       validateApiSpec: false,
-      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false },
+      validateRequests: check.requests ? { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false } : false,
       validateResponses: config.validateResponses ? { allErrors: true } : false,
       validateSecurity: false,
       ignorePaths,
@@ -83,14 +83,21 @@ export function createApp(deps: AppDeps): express.Express {
     });
 
   // The runtime API is the hot path: a router of its own, tried first, holding only its five routes,
-  // each with everything it needs in line (auth, validation, handler), so a runtime request never
+  // each with everything it needs in line (auth, body type, handler), so a runtime request never
   // walks the management API's routes.
+  //
+  // Runtime requests are not checked by the generic request validator: what they may hold depends on
+  // the source's tables, which only the runtime's own stages know (parse-query, plan, validate-body
+  // check every parameter, field, operator, value and body against them, with messages that name the
+  // table's fields), and the generic pass cost as much CPU as the rest of a list request. Runtime
+  // responses are still validated against the contract wherever responses are (tests, development).
   const runtime = express.Router();
-  const runtimeValidator = validator(isRuntimePath, (path) => !isRuntimePath(path));
+  const runtimeResponses = config.validateResponses ? [validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false })] : [];
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
     const handler = deps.operations[operation.operationId];
     const authenticate = auth(operation);
-    runtime[operation.method](operation.expressPath, ...(authenticate ? [authenticate] : []), runtimeValidator, handle(handler, config, deps.shutdown));
+    const bodyType = operation.method === 'post' || operation.method === 'patch' ? [requireJsonBody] : [];
+    runtime[operation.method](operation.expressPath, ...(authenticate ? [authenticate] : []), ...bodyType, ...runtimeResponses, handle(handler, config, deps.shutdown));
   }
   app.use(runtime);
 
@@ -197,6 +204,12 @@ async function streamEvents(req: Request, res: Response, events: NonNullable<Rep
     shutdown?.removeEventListener('abort', end);
     res.end();
   }
+}
+
+/** A runtime write's body must be JSON (the management API's validator answers the same 415). */
+function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
+  if (!req.is(['application/json', 'application/*+json'])) throw errors.unsupportedMediaType(req.get('content-type') ?? '');
+  next();
 }
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {

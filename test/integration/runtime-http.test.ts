@@ -199,9 +199,17 @@ describe('query string forms', () => {
     expect(Object.keys(first.authorId as object).sort()).toEqual(['email', 'id']);
   });
 
-  it('answers 400 naming populate for a key it does not know', async () => {
+  it('answers 400 naming a populate key it does not know, and the forms it does', async () => {
     const response = await rows(main.source.id, main.key.key, 'posts?populate[authorId][sort]=id');
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toMatch(/^Invalid request: query.populate/);
+    const { error } = (await response.json()) as { error: string };
+    expect(error).toContain('populate[authorId][sort]');
+    expect(error).toContain('populate.<field>.fields=a,b');
+  });
+
+  it('answers 415 for a write whose body is not JSON', async () => {
+    const response = await rows(main.source.id, main.key.key, 'posts', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'title=x' });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: 'Unsupported content type text/plain: send application/json' });
   });
 });
