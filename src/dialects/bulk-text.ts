@@ -1,6 +1,6 @@
 // Pieces shared by the bulk-load text formats (PostgreSQL COPY text, MySQL LOAD DATA): chunking
 // encoded rows for the socket, and the cheap checks and number formatting their encoders use.
-import type { Row, RowBatches, TextChunk } from './dialect.ts';
+import type { Row, RowBatches, RowValue, TableSpec, TextChunk } from './dialect.ts';
 
 /** Bulk-load text is handed to the socket in pieces of about this size, and at the end of every batch. */
 export const TEXT_CHUNK_CHARS = 64 * 1024;
@@ -57,4 +57,27 @@ export function numberText(precision: number | undefined): (value: number) => st
     const text = String(whole) + fractions[magnitude - whole * scale]!;
     return value < 0 ? `-${text}` : text;
   };
+}
+
+/**
+ * One row as a line of tab-separated text with NULL as \N, the text format both PostgreSQL's COPY and
+ * MySQL's LOAD DATA read; `encoders` write each column's non-null values (escaped for the format).
+ */
+export function tabSeparatedRows(table: TableSpec, encoders: ((value: RowValue) => string)[]): (row: Row) => string {
+  const width = encoders.length;
+  return (row) => {
+    checkRowWidth(table, row, width);
+    let line = '';
+    for (let index = 0; index < width; index++) {
+      const value = row[index];
+      if (index > 0) line += '\t';
+      line += value === null || value === undefined ? '\\N' : encoders[index]!(value);
+    }
+    return line + '\n';
+  };
+}
+
+/** Rows must carry one value per column: a mismatch is a bug upstream, not data to load. */
+export function checkRowWidth(table: TableSpec, row: Row, width: number): void {
+  if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
 }

@@ -2,7 +2,7 @@
 // multi-row INSERT when the server refuses local infile, and UPDATE … JOIN for deferred references.
 import { Readable } from 'node:stream';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { encodeBatches, numberText, plainText } from '../bulk-text.ts';
+import { checkRowWidth, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
 import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunk } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
@@ -63,10 +63,6 @@ export function mysqlValue(column: ColumnSpec, value: RowValue): string | number
   }
 }
 
-function checkWidth(table: TableSpec, row: Row, width: number): void {
-  if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
-}
-
 /** How a non-null value of a column is written in LOAD DATA text: mysqlValue, escaped. */
 export function loadDataEncoder(column: ColumnSpec): (value: RowValue) => string {
   const general = (value: RowValue) => {
@@ -111,18 +107,7 @@ function canonicalInstant(text: string): boolean {
 
 /** One row as a line of LOAD DATA text. */
 export function loadDataRowEncoder(table: TableSpec): (row: Row) => string {
-  const encoders = table.columns.map(loadDataEncoder);
-  const width = encoders.length;
-  return (row) => {
-    checkWidth(table, row, width);
-    let line = '';
-    for (let index = 0; index < width; index++) {
-      const value = row[index];
-      if (index > 0) line += '\t';
-      line += value === null || value === undefined ? '\\N' : encoders[index]!(value);
-    }
-    return line + '\n';
-  };
+  return tabSeparatedRows(table, table.columns.map(loadDataEncoder));
 }
 
 /** The chunks as bytes, lazily; counts their rows and reports progress after each batch. */
@@ -229,7 +214,7 @@ export async function insertRows(
   let written = 0;
   for await (const batch of batches) {
     for (const row of batch) {
-      checkWidth(table, row, width);
+      checkRowWidth(table, row, width);
       for (let index = 0; index < width; index++) {
         const value = row[index];
         const converted = value === null || value === undefined ? null : mysqlValue(columns[index]!, value);

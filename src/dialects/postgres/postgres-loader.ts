@@ -3,7 +3,7 @@
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { encodeBatches, numberText, plainText } from '../bulk-text.ts';
+import { encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
 import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunk } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
@@ -56,18 +56,7 @@ export function copyEncoder(column: ColumnSpec): CopyEncoder {
 
 /** One row as a line of COPY text. */
 export function copyRowEncoder(table: TableSpec): (row: Row) => string {
-  const encoders = table.columns.map(copyEncoder);
-  const width = encoders.length;
-  return (row) => {
-    if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
-    let line = '';
-    for (let index = 0; index < width; index++) {
-      const value = row[index];
-      if (index > 0) line += '\t';
-      line += value === null || value === undefined ? '\\N' : encoders[index]!(value);
-    }
-    return line + '\n';
-  };
+  return tabSeparatedRows(table, table.columns.map(copyEncoder));
 }
 
 /** The chunks' text, lazily; counts their rows and reports progress after each batch. */
