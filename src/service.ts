@@ -14,7 +14,7 @@ import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { GenerationWorker } from './management/generation-worker.ts';
 import { generationJobOperations } from './management/generation-jobs.ts';
 import { runtimeDocOperations } from './management/runtime-docs.ts';
-import { dropData, sourceOperations } from './management/sources.ts';
+import { retireSource, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
 import { SecretBox } from './security/secrets.ts';
@@ -117,11 +117,7 @@ export function createOperations(parts: ServiceParts): Record<string, Operation>
   return {
     ...projectOperations(parts.projects, async (projectId) => {
       // A project's sources go with it, and so do their keys and generated data.
-      for (const source of await parts.sources.listAll(projectId)) {
-        await parts.sourceKeys.revokeAll(source.id);
-        await parts.onSourceChanged(source.id);
-        await dropData(parts, source);
-      }
+      for (const source of await parts.sources.listAll(projectId)) await retireSource(parts, source);
     }),
     ...teamKeyOperations(parts.teams, parts.projects),
     ...schemaOperations(parts.projects, parts.schemas),
@@ -155,10 +151,10 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const sourceKeyCache = new SourceKeyCache(sourceKeys, live);
   changes.subscribe(runtimeSources);
   changes.subscribe(sourceKeyCache);
-  changes.subscribe({ changed: (_topic, sourceId) => runtime.countCache.invalidateSource(sourceId), reset: () => runtime.countCache.clear() });
+  changes.subscribe({ changed: (sourceId) => runtime.countCache.invalidateSource(sourceId), reset: () => runtime.countCache.clear() });
   await changes.start();
-  const onSourceChanged = (sourceId: string) => changes.publish('source', sourceId);
-  const onRowsWritten = coalesced((sourceId: string) => void changes.publish('source', sourceId), (sourceId) => runtime.countCache.invalidateSource(sourceId));
+  const onSourceChanged = (sourceId: string) => changes.publish(sourceId);
+  const onRowsWritten = coalesced((sourceId: string) => void changes.publish(sourceId), (sourceId) => runtime.countCache.invalidateSource(sourceId));
   const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: (sourceId) => void onSourceChanged(sourceId) });
   const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');

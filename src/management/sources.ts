@@ -146,9 +146,7 @@ export function sourceOperations(deps: SourceDeps) {
 
   const deleteSource: Operation = async (context) => {
     const source = await accessibleSource(context);
-    await deps.sourceKeys.revokeAll(source.id);
-    await deps.onSourceChanged(source.id);
-    await dropData(deps, source);
+    await retireSource(deps, source);
     if (!(await sources.delete(source.id))) throw errors.notFound('Source');
     await deps.onSourceChanged(source.id);
     return { status: 204 };
@@ -174,8 +172,14 @@ export function sourceOperations(deps: SourceDeps) {
   return { listSources, createSource, getSource, updateSource, deleteSource, regenerateSource, accessibleSource };
 }
 
-/** Drops a source's data namespace. Best effort: an unreachable target must not keep a source alive. */
-export async function dropData(deps: Pick<SourceDeps, 'targets'>, source: Source): Promise<void> {
+/**
+ * What deleting a source (alone, or with its project) does before its record goes: its keys are
+ * revoked and every process told, then its data namespace is dropped. Dropping is best effort: an
+ * unreachable target must not keep a source alive.
+ */
+export async function retireSource(deps: Pick<SourceDeps, 'targets' | 'sourceKeys' | 'onSourceChanged'>, source: Source): Promise<void> {
+  await deps.sourceKeys.revokeAll(source.id);
+  await deps.onSourceChanged(source.id);
   try {
     const connection = await deps.targets.connect(toLocation(source));
     await connection.dropNamespace(toLocation(source).namespace);
