@@ -38,7 +38,7 @@ export class RuntimeSources implements ChangeSubscriber {
     return value;
   }
 
-  changed(_topic: string, sourceId: string): void {
+  changed(sourceId: string): void {
     this.entries.delete(sourceId);
   }
 

@@ -4,8 +4,8 @@
 // entries in every process at once (ChangeFeed); while the feed is down nothing is cached, so a
 // revocation can never be missed.
 import type { ChangeSubscriber } from '../store/change-feed.ts';
-import { matches, type SourceKeyCredential, type SourceKeyStore } from '../store/source-keys.ts';
-import { fromKey, SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
+import type { SourceKeyCredential, SourceKeyStore } from '../store/source-keys.ts';
+import { fromKey, hashesMatch, SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
@@ -24,10 +24,10 @@ export class SourceKeyCache implements ChangeSubscriber {
     const presented = fromKey(key, SOURCE_KEY_PREFIX);
     if (!presented) return undefined;
     const credential = await this.credential(presented.lookup);
-    return credential && matches(credential, presented.hash) ? { keyId: credential.keyId, sourceId: credential.sourceId } : undefined;
+    return credential && !credential.revoked && hashesMatch(credential.hash, presented.hash) ? { keyId: credential.keyId, sourceId: credential.sourceId } : undefined;
   }
 
-  changed(_topic: string, sourceId: string): void {
+  changed(sourceId: string): void {
     for (const [lookup, entry] of this.entries) {
       // Lookups still in flight may have read the row before the change: not kept either.
       if (!entry.settled || entry.sourceId === sourceId) this.entries.delete(lookup);

@@ -13,19 +13,16 @@ const CHANNEL = 'sds_changes';
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 10_000;
 
-/** What changed: a source's settings, keys or data (`source`). */
-export type ChangeTopic = 'source';
-
 export interface ChangeSubscriber {
-  /** One thing changed (here or in another process). */
-  changed(topic: ChangeTopic, id: string): void;
+  /** A source's settings, keys or data changed, or it is gone (here or in another process). */
+  changed(sourceId: string): void;
   /** Changes may have been missed: drop everything. */
   reset(): void;
 }
 
 export interface ChangePublisher {
   /** Tells this process at once and every other process once the notification is delivered. */
-  publish(topic: ChangeTopic, id: string): Promise<void>;
+  publish(sourceId: string): Promise<void>;
 }
 
 export class ChangeFeed implements ChangePublisher {
@@ -56,13 +53,13 @@ export class ChangeFeed implements ChangePublisher {
     await this.connect();
   }
 
-  async publish(topic: ChangeTopic, id: string): Promise<void> {
-    this.dispatch(topic, id);
+  async publish(sourceId: string): Promise<void> {
+    this.dispatch(sourceId);
     try {
-      await this.publishWith.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ topic, id })]);
+      await this.publishWith.query('SELECT pg_notify($1, $2)', [CHANNEL, sourceId]);
     } catch (error) {
       // Other processes keep stale entries until their TTL; the change itself is stored.
-      this.logger.warn({ error: String(error), topic, id }, 'could not publish a change to other processes');
+      this.logger.warn({ error: String(error), sourceId }, 'could not publish a change to other processes');
     }
   }
 
@@ -118,15 +115,10 @@ export class ChangeFeed implements ChangePublisher {
   }
 
   private receive(payload: string | undefined): void {
-    try {
-      const { topic, id } = JSON.parse(payload ?? '') as { topic: ChangeTopic; id: string };
-      if (typeof id === 'string') this.dispatch(topic, id);
-    } catch {
-      // Not ours: ignore.
-    }
+    if (payload) this.dispatch(payload);
   }
 
-  private dispatch(topic: ChangeTopic, id: string): void {
-    for (const subscriber of this.subscribers) subscriber.changed(topic, id);
+  private dispatch(sourceId: string): void {
+    for (const subscriber of this.subscribers) subscriber.changed(sourceId);
   }
 }

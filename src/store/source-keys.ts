@@ -1,6 +1,6 @@
 // Source API keys (`svc_src_…`): runtime credentials of one source, stored hashed.
 import { randomUUID } from 'node:crypto';
-import { fromKey, hashesMatch, issueKey, SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
+import { issueKey, SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
 import type { Queryable } from './db.ts';
 import type { Page } from './projects.ts';
 import { slugify, withUniqueSlug } from './slugs.ts';
@@ -36,16 +36,12 @@ const toKey = (row: KeyRow): SourceApiKey => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
+/** What checking a presented source key needs (never the secret: its hash). */
 export interface SourceKeyCredential {
   keyId: string;
   sourceId: string;
   hash: Buffer;
   revoked: boolean;
-}
-
-/** A presented key's hash against a stored credential: constant time, and never a revoked key. */
-export function matches(credential: SourceKeyCredential, presentedHash: Buffer): boolean {
-  return !credential.revoked && hashesMatch(credential.hash, presentedHash);
 }
 
 export class SourceKeyStore {
@@ -84,14 +80,6 @@ export class SourceKeyStore {
 
   async revokeAll(sourceId: string): Promise<void> {
     await this.db.query('UPDATE source_api_keys SET revoked_at = now(), updated_at = now() WHERE source_id = $1 AND revoked_at IS NULL', [sourceId]);
-  }
-
-  /** The key's id and source, or undefined when it is unknown, malformed or revoked. */
-  async authenticate(key: string): Promise<{ keyId: string; sourceId: string } | undefined> {
-    const presented = fromKey(key, SOURCE_KEY_PREFIX);
-    if (!presented) return undefined;
-    const credential = await this.credential(presented.lookup);
-    return credential && matches(credential, presented.hash) ? { keyId: credential.keyId, sourceId: credential.sourceId } : undefined;
   }
 
   /** What checking a presented key needs, by the key's public lookup part (revoked keys included). */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourceRateLimiter } from '../../../src/http/rate-limit.ts';
 import { SourceKeyCache } from '../../../src/management/source-key-cache.ts';
-import { ChangeFeed, type ChangeSubscriber, type ChangeTopic } from '../../../src/store/change-feed.ts';
+import { ChangeFeed, type ChangeSubscriber } from '../../../src/store/change-feed.ts';
 import { createDb, type Db } from '../../../src/store/db.ts';
 import { migrate } from '../../../src/store/migrate.ts';
 import { SourceKeyStore } from '../../../src/store/source-keys.ts';
@@ -29,8 +29,8 @@ afterAll(async () => {
 class Recorder implements ChangeSubscriber {
   readonly changes: string[] = [];
   resets = 0;
-  changed(topic: ChangeTopic, id: string): void {
-    this.changes.push(`${topic}:${id}`);
+  changed(sourceId: string): void {
+    this.changes.push(sourceId);
   }
   reset(): void {
     this.resets++;
@@ -63,11 +63,11 @@ describe('ChangeFeed', () => {
     try {
       expect(a.live && b.live).toBe(true);
       const id = randomUUID();
-      const published = a.publish('source', id);
+      const published = a.publish(id);
       // Local subscribers hear it before the notification round trip.
-      expect(seenByA.changes).toContain(`source:${id}`);
+      expect(seenByA.changes).toContain(id);
       await published;
-      await until(() => seenByB.changes.includes(`source:${id}`), 'the other process to hear the change');
+      await until(() => seenByB.changes.includes(id), 'the other process to hear the change');
     } finally {
       await stop();
     }
@@ -83,8 +83,8 @@ describe('ChangeFeed', () => {
       await until(() => b.live && a.live, 'the feeds to reconnect');
       expect(seenByB.resets).toBeGreaterThan(resetsBefore);
       const id = randomUUID();
-      await a.publish('source', id);
-      await until(() => seenByB.changes.includes(`source:${id}`), 'a change after reconnection');
+      await a.publish(id);
+      await until(() => seenByB.changes.includes(id), 'a change after reconnection');
     } finally {
       await stop();
     }
@@ -115,7 +115,7 @@ describe('SourceKeyCache', () => {
     expect(await cache.authenticate(tampered)).toBeUndefined();
 
     await store.revoke(sourceId, key.id);
-    cache.changed('source', sourceId);
+    cache.changed(sourceId);
     expect(await cache.authenticate(key.key)).toBeUndefined();
     expect(reads).toBe(2);
   });
