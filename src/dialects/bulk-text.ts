@@ -1,6 +1,6 @@
 // Pieces shared by the bulk-load text formats (PostgreSQL COPY text, MySQL LOAD DATA): chunking
 // encoded rows for the socket, and the cheap checks and number formatting their encoders use.
-import type { Row, RowBatches, RowValue, TableSpec, TextChunk } from './dialect.ts';
+import type { Row, RowBatches, RowValue, TableSpec, TextChunk, TextChunks } from './dialect.ts';
 
 /** Bulk-load text is handed to the socket in pieces of about this size, and at the end of every batch. */
 export const TEXT_CHUNK_CHARS = 64 * 1024;
@@ -20,6 +20,18 @@ export async function* encodeBatches(batches: RowBatches, encodeRow: (row: Row) 
       }
     }
     yield { text, batchRows: batch.length };
+  }
+}
+
+/** The chunks' text, lazily; calls `onBatch` with the running row total after each batch. */
+export async function* chunkTexts(chunks: TextChunks, onBatch?: (written: number) => void): AsyncGenerator<string> {
+  let written = 0;
+  for await (const chunk of chunks) {
+    if (chunk.text.length > 0) yield chunk.text;
+    if (chunk.batchRows !== undefined) {
+      written += chunk.batchRows;
+      onBatch?.(written);
+    }
   }
 }
 

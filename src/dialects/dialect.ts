@@ -76,6 +76,7 @@ export interface TextChunk {
   /** Set on the last chunk of a batch: the rows of that batch (progress is reported after it). */
   batchRows?: number;
 }
+export type TextChunks = AsyncIterable<TextChunk> | Iterable<TextChunk>;
 
 /**
  * Bulk loading of rows the caller encodes itself (PostgreSQL COPY text, MySQL LOAD DATA): a
@@ -90,7 +91,7 @@ export interface TextLoader {
    * total after each batch. Resolves to the rows written, or to undefined when the target refuses
    * bulk loading before reading any chunk: the caller then uses `loadRows`.
    */
-  load(namespace: string, table: TableSpec, chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>, onBatch?: (written: number) => void): Promise<number | undefined>;
+  load(namespace: string, table: TableSpec, chunks: TextChunks, onBatch?: (written: number) => void): Promise<number | undefined>;
 }
 
 export interface DialectCapabilities {

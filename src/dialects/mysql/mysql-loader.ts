@@ -2,8 +2,8 @@
 // multi-row INSERT when the server refuses local infile, and UPDATE … JOIN for deferred references.
 import { Readable } from 'node:stream';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { checkRowWidth, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
-import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunk } from '../dialect.ts';
+import { checkRowWidth, chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
+import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { mysqlColumnList, mysqlTableName, quoteMysqlIdentifier } from './mysql-ddl.ts';
@@ -110,12 +110,9 @@ export function loadDataRowEncoder(table: TableSpec): (row: Row) => string {
   return tabSeparatedRows(table, table.columns.map(loadDataEncoder));
 }
 
-/** The chunks as bytes, lazily; counts their rows and reports progress after each batch. */
-async function* chunkBytes(chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>, progress: (rows: number) => void): AsyncGenerator<Buffer> {
-  for await (const chunk of chunks) {
-    if (chunk.text.length > 0) yield Buffer.from(chunk.text);
-    if (chunk.batchRows !== undefined) progress(chunk.batchRows);
-  }
+/** The text as UTF-8 bytes, which the infile stream hands mysql2 as they are. */
+async function* bytes(texts: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  for await (const text of texts) yield Buffer.from(text);
 }
 
 /** LOAD DATA LOCAL INFILE of rows (see loadDataText). */
@@ -141,7 +138,7 @@ export async function loadDataText(
   connection: PoolConnection,
   namespace: string,
   table: TableSpec,
-  chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>,
+  chunks: TextChunks,
   onBatch?: (written: number) => void,
 ): Promise<number | undefined> {
   let written = 0;
@@ -153,13 +150,11 @@ export async function loadDataText(
   const infileStreamFactory = () => {
     // The path the server asks for is ignored: sds only ever sends its own rows.
     started = true;
-    return Readable.from(
-      chunkBytes(chunks, (rows) => {
-        written += rows;
-        onBatch?.(written);
-      }),
-      { objectMode: true, highWaterMark: 1 },
-    );
+    const text = chunkTexts(chunks, (total) => {
+      written = total;
+      onBatch?.(total);
+    });
+    return Readable.from(bytes(text), { objectMode: true, highWaterMark: 1 });
   };
   let result: ResultSetHeader;
   try {

@@ -3,8 +3,8 @@
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
-import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunk } from '../dialect.ts';
+import { chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
+import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { postgresColumnList, postgresParameterType, postgresTableName, quotePostgresIdentifier } from './postgres-ddl.ts';
@@ -59,18 +59,6 @@ export function copyRowEncoder(table: TableSpec): (row: Row) => string {
   return tabSeparatedRows(table, table.columns.map(copyEncoder));
 }
 
-/** The chunks' text, lazily; counts their rows and reports progress after each batch. */
-async function* chunkTexts(chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>, onBatch?: (written: number) => void): AsyncGenerator<string> {
-  let written = 0;
-  for await (const chunk of chunks) {
-    if (chunk.text.length > 0) yield chunk.text;
-    if (chunk.batchRows !== undefined) {
-      written += chunk.batchRows;
-      onBatch?.(written);
-    }
-  }
-}
-
 /** Streams rows through COPY FROM STDIN (see copyText). */
 export function copyRows(pool: pg.Pool, namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
   return copyText(pool, namespace, table, encodeBatches(batches, copyRowEncoder(table)), onBatch);
@@ -85,7 +73,7 @@ export async function copyText(
   pool: pg.Pool,
   namespace: string,
   table: TableSpec,
-  chunks: AsyncIterable<TextChunk> | Iterable<TextChunk>,
+  chunks: TextChunks,
   onBatch?: (written: number) => void,
 ): Promise<number> {
   const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN`;
