@@ -24,6 +24,7 @@ import { DataGenerator } from '../src/generation/generator.ts';
 import { planGeneration, type GenerationPlan } from '../src/generation/plan.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../src/generation/run.ts';
 import { validateConfig } from '../src/generation/validate-config.ts';
+import { prebuild } from './bench-text.ts';
 
 const PG_URL = process.env.PG_TARGET_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -222,21 +223,6 @@ function pregenerate(config: SchemaConfig): { plan: GenerationPlan; rows: Map<st
     rows.set(entity.id, all);
   }
   return { plan, rows };
-}
-
-/** Pre-built text in ~1 MB chunks, so raw loads time only the transfer and the server. */
-function prebuild(rows: Row[], encodeRow: (row: Row) => string): Buffer[] {
-  const chunks: Buffer[] = [];
-  let text = '';
-  for (const row of rows) {
-    text += encodeRow(row);
-    if (text.length >= 1 << 20) {
-      chunks.push(Buffer.from(text));
-      text = '';
-    }
-  }
-  if (text) chunks.push(Buffer.from(text));
-  return chunks;
 }
 
 const columnList = (table: TableSpec, quote: string) => table.columns.map((column) => `${quote}${column.name}${quote}`).join(', ');

@@ -16,6 +16,7 @@ import { connectMysql, mysqlPoolOptions } from '../src/dialects/mysql/mysql-dial
 import { escapeLoadDataText, mysqlValue } from '../src/dialects/mysql/mysql-loader.ts';
 import { connectPostgres } from '../src/dialects/postgres/postgres-dialect.ts';
 import { copyEncoder } from '../src/dialects/postgres/postgres-loader.ts';
+import { prebuild } from './bench-text.ts';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
 const ROWS = Number(args.rows ?? 500_000);
@@ -62,21 +63,6 @@ function generateRows(count: number): Row[] {
 
 function* batchesOf(rows: Row[]): Generator<Row[]> {
   for (let start = 0; start < rows.length; start += BATCH) yield rows.slice(start, start + BATCH);
-}
-
-/** Pre-built text in ~1 MB chunks, so the baselines time only the transfer and the server. */
-function prebuild(rows: Row[], encodeRow: (row: Row) => string): Buffer[] {
-  const chunks: Buffer[] = [];
-  let text = '';
-  for (const row of rows) {
-    text += encodeRow(row);
-    if (text.length >= 1 << 20) {
-      chunks.push(Buffer.from(text));
-      text = '';
-    }
-  }
-  if (text) chunks.push(Buffer.from(text));
-  return chunks;
 }
 
 async function best(label: string, reset: () => Promise<void>, run: () => Promise<number>): Promise<number> {

@@ -1,0 +1,17 @@
+// Raw-load baselines of the generation and loader benchmarks: rows pre-encoded before the clock starts.
+import type { Row } from '../src/dialects/dialect.ts';
+
+/** Pre-built text in ~1 MB chunks, so raw loads time only the transfer and the server. */
+export function prebuild(rows: Row[], encodeRow: (row: Row) => string): Buffer[] {
+  const chunks: Buffer[] = [];
+  let text = '';
+  for (const row of rows) {
+    text += encodeRow(row);
+    if (text.length >= 1 << 20) {
+      chunks.push(Buffer.from(text));
+      text = '';
+    }
+  }
+  if (text) chunks.push(Buffer.from(text));
+  return chunks;
+}
