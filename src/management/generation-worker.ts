@@ -270,22 +270,18 @@ function isDeadLocalWorker(worker: string | null): boolean {
 export function describeFailure(error: unknown, target?: Dialect): string {
   const message = error instanceof Error ? error.message : String(error);
   const scrubbed = message.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
+  const network = networkErrorCode(error);
   const mapped = target?.mapError(error);
   if (mapped?.kind === 'connection') {
     // A socket error's text names the server's address: only its code is shown. Other connection
     // failures are the server's or the driver's words (57P01 "terminating connection due to
     // administrator command", 28P01 a bad password, "Connection terminated unexpectedly").
-    const network = networkErrorCode(error);
     const lead = network
       ? `Target database unreachable (${network})`
       : `Target database connection failed${mapped.code ? ` (${mapped.code})` : ''}: ${withoutAddresses(scrubbed).replace(/\.$/, '')}`;
     return `${lead}. The generation stopped; the source's live data was left as it was`;
   }
-  const code = (error as { code?: string }).code;
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
-    return `Target database unreachable (${code}): ${withoutAddresses(scrubbed)}`;
-  }
-  return scrubbed;
+  return network ? `Target database unreachable (${network}): ${withoutAddresses(scrubbed)}` : scrubbed;
 }
 
 /** Drops `host:port` and IP addresses from a driver message. */
