@@ -11,16 +11,24 @@ export interface CheckContext {
   config: SchemaConfig;
   errors: Issue[];
   warnings: Issue[];
-  /** First entity of each id, with its index. */
+  /** First entity of each id, with its index (entities that stand in for broken ones left out). */
   entities: Map<string, { entity: Entity; index: number }>;
+  /** Stand-ins for structurally broken entities and fields (see config-repair.ts): not checked. */
+  opaque: WeakSet<Entity | Field>;
+  /** Ids of the entities that stand in for broken ones (`''` for one without an id): naming them is no error, but nothing is checked. */
+  opaqueEntityIds: Set<string>;
 }
 
-export function createContext(config: SchemaConfig): CheckContext {
+/** The context of a sound config, or of a repaired one (see config-repair.ts). */
+export function createContext(
+  config: SchemaConfig,
+  repaired: { opaque: WeakSet<Entity | Field>; opaqueEntityNames: Set<string> } = { opaque: new WeakSet(), opaqueEntityNames: new Set() },
+): CheckContext {
   const entities = new Map<string, { entity: Entity; index: number }>();
   config.entities.forEach((entity, index) => {
-    if (!entities.has(entity.id)) entities.set(entity.id, { entity, index });
+    if (!repaired.opaque.has(entity) && !entities.has(entity.id)) entities.set(entity.id, { entity, index });
   });
-  return { config, errors: [], warnings: [], entities };
+  return { config, errors: [], warnings: [], entities, opaque: repaired.opaque, opaqueEntityIds: repaired.opaqueEntityNames };
 }
 
 /** Where a field sits, for messages and pointers. */
@@ -78,7 +86,8 @@ export function sameTypeFamily(a: FieldType, b: FieldType): boolean {
 
 /**
  * Resolves `{entity, field}` named at `path` (a pointer to the object holding them); records an
- * error and returns undefined when either does not exist.
+ * error and returns undefined when either does not exist. A target that stands in for a broken
+ * entity or field resolves to undefined without an error: the structural error speaks for it.
  */
 export function resolveTarget(
   context: CheckContext,
@@ -86,6 +95,8 @@ export function resolveTarget(
   path: string,
 ): { entity: Entity; field: Field } | undefined {
   const found = context.entities.get(target.entity);
+  // An entity without an id may be the one meant: then an unknown entity name is no error yet.
+  if (!found && (context.opaqueEntityIds.has(target.entity) || context.opaqueEntityIds.has(''))) return undefined;
   if (!found) {
     const ids = [...context.entities.keys()];
     context.errors.push({
@@ -103,6 +114,7 @@ export function resolveTarget(
     });
     return undefined;
   }
+  if (context.opaque.has(field)) return undefined;
   return { entity: found.entity, field };
 }
 

@@ -87,9 +87,11 @@ function formatErrors(errors: ErrorObject[], data: unknown, base: string): Issue
   return unique.sort((a, b) => compareIndices(a.path, b.path));
 }
 
-// Document order as far as array positions tell it (`/entities/1/...` before `/entities/10/...`,
-// paths without positions first); the sort is stable, so ties keep Ajv's order.
-function compareIndices(a: string, b: string): number {
+/**
+ * Document order as far as array positions tell it (`/entities/1/...` before `/entities/10/...`,
+ * paths without positions first); with a stable sort, ties keep their order.
+ */
+export function compareIndices(a: string, b: string): number {
   const indices = (path: string) => pointerTokens(path).filter((t) => /^[0-9]+$/.test(t)).map(Number);
   const [left, right] = [indices(a), indices(b)];
   for (let i = 0; i < Math.max(left.length, right.length); i++) {

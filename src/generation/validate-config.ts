@@ -1,11 +1,12 @@
-// Validation of schema configs: the JSON Schema first, then, for structurally valid configs, every
-// semantic check of DESIGN.md ("Management API", validate), all errors at once, each with its fix.
+// Validation of schema configs: the JSON Schema first, then every semantic check of DESIGN.md
+// ("Management API", validate) on the parts that are structurally sound, all errors at once, each with its fix.
 import { MAX_JSON_DEPTH, tooDeep } from '../json-depth.ts';
 import type { Entity, GenerationConfig, SchemaConfig } from './config-types.ts';
 import type { Issue, ValidationResult } from './config-issues.ts';
 import type { CheckContext } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
-import { checkConfigSchema } from './config-schema.ts';
+import { checkConfigSchema, compareIndices } from './config-schema.ts';
+import { isUnderBroken, repairConfig } from './config-repair.ts';
 import { createContext, fieldSite } from './config-check-context.ts';
 import { checkField } from './config-field-checks.ts';
 import { checkTemplateCycles } from './config-strategy-checks.ts';
@@ -20,8 +21,9 @@ export type { RowCountBounds, ReferenceEdge } from './config-graph.ts';
 export const LARGE_ROW_COUNT = 10_000_000;
 
 /**
- * Validates a schema config. Structural errors (JSON Schema) are reported alone; a structurally
- * valid config gets all semantic errors and warnings. `path` of each issue is a JSON pointer.
+ * Validates a schema config: every structural error (JSON Schema) and every semantic error and
+ * warning of the parts that are structurally sound, at once (see config-repair.ts). `path` of each
+ * issue is a JSON pointer.
  */
 export function validateConfig(input: unknown): ValidationResult {
   const deep = input !== null && typeof input === 'object' ? tooDeep(input) : undefined;
@@ -30,9 +32,10 @@ export function validateConfig(input: unknown): ValidationResult {
     return { valid: false, errors: [{ path: deep, message }], warnings: [] };
   }
   const structural = checkConfigSchema(input);
-  if (structural.length > 0) return { valid: false, errors: structural, warnings: [] };
-  const config = input as SchemaConfig;
-  const context = createContext(config);
+  const repaired = structural.length > 0 ? repairConfig(input, structural) : undefined;
+  if (structural.length > 0 && !repaired) return { valid: false, errors: structural, warnings: [] };
+  const config = repaired?.config ?? (input as SchemaConfig);
+  const context = createContext(config, repaired);
 
   if (config.generationDefaults) checkGenerationConfig(context, config.generationDefaults, '/generationDefaults');
   if (config.entities.length === 0) {
@@ -40,9 +43,14 @@ export function validateConfig(input: unknown): ValidationResult {
   }
   checkUniqueIds(context.errors, config.entities.map((entity) => entity.id), (i) => pointer('entities', i, 'id'), 'entity ids', 'table names');
   const indexIds = new Map<string, string>();
-  config.entities.forEach((entity, index) => checkEntity(context, entity, index, indexIds));
+  config.entities.forEach((entity, index) => {
+    if (!context.opaque.has(entity)) checkEntity(context, entity, index, indexIds);
+  });
   checkCycles(context);
-  return { valid: context.errors.length === 0, errors: context.errors, warnings: context.warnings };
+  if (!repaired) return { valid: context.errors.length === 0, errors: context.errors, warnings: context.warnings };
+  const sound = (issue: Issue) => !isUnderBroken(issue.path, repaired.broken);
+  const errors = [...structural, ...context.errors.filter(sound)].sort((a, b) => compareIndices(a.path, b.path));
+  return { valid: false, errors, warnings: context.warnings.filter(sound) };
 }
 
 function checkEntity(context: CheckContext, entity: Entity, entityIndex: number, indexIds: Map<string, string>): void {
@@ -84,7 +92,9 @@ function checkEntity(context: CheckContext, entity: Entity, entityIndex: number,
   });
   if (entity.generation) checkGenerationConfig(context, entity.generation, at('generation'));
 
-  entity.fields.forEach((field, fieldIndex) => checkField(context, fieldSite(entity, entityIndex, field, fieldIndex)));
+  entity.fields.forEach((field, fieldIndex) => {
+    if (!context.opaque.has(field)) checkField(context, fieldSite(entity, entityIndex, field, fieldIndex));
+  });
   checkTemplateCycles(context, entity, entityIndex);
 }
 

@@ -10,6 +10,7 @@ import { PG_TARGET_URL } from './dialects/targets.ts';
 const SHOP = 'test/fixtures/cli/shop.json';
 const INVALID = 'test/fixtures/cli/shop-invalid.json';
 const NOT_JSON = 'test/fixtures/cli/not-json.json';
+const THREE_ERRORS = 'test/fixtures/cli/blog-three-errors.json';
 const env = childEnv({});
 /** Each CLI run starts a process (about 2 s, more on a busy machine). */
 const SLOW = 90_000;
@@ -34,6 +35,18 @@ function cliNamespace(): string {
 }
 
 describe('sds validate', () => {
+  it('reports structural and semantic errors together, each at its pointer', async () => {
+    const result = await runCli(['validate', THREE_ERRORS, '--json'], env);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { errors: Array<{ path: string }> };
+    expect(report.errors.map((issue) => issue.path)).toEqual([
+      '/entities/0/fields/3/weights',
+      '/entities/0/fields/6/type',
+      '/entities/1/fields/1/references/field',
+    ]);
+  }, SLOW);
+
+
   it('accepts a valid config with exit 0', async () => {
     const result = await runCli(['validate', SHOP], env);
     expect(result.code, result.stderr).toBe(0);

@@ -1,4 +1,5 @@
 // Schemas, versions and config validation over HTTP on a real PostgreSQL.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../src/contract.ts';
 import { TeamStore } from '../../src/store/teams.ts';
@@ -150,6 +151,42 @@ describe('invalid configs', () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/schema/);
+  });
+});
+
+/** Three problems of two kinds: an unknown type (JSON Schema), short enum weights and a missing reference target. */
+const threeErrors = JSON.parse(fs.readFileSync('test/fixtures/cli/blog-three-errors.json', 'utf8')) as Record<string, unknown>;
+const THREE_ERROR_PATHS = ['/entities/0/fields/3/weights', '/entities/0/fields/6/type', '/entities/1/fields/1/references/field'];
+
+describe('structural and semantic errors at once', () => {
+  it('are all reported by the validate endpoint', async () => {
+    const { data } = await t.client(t.teamKey).POST('/public/v1/schema-config/validate', { body: { schema: threeErrors } });
+    expect(data!.valid).toBe(false);
+    expect(data!.errors.map((issue) => issue.path)).toEqual(THREE_ERROR_PATHS);
+  });
+
+  it('are all in the details of a refused schema and of a refused version, and nothing is stored', async () => {
+    const api = t.client(t.teamKey);
+    const refused = await fetch(`${t.url}/public/v1/projects/${projectId}/schemas`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.teamKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Three errors', initialVersion: { schema: threeErrors } }),
+    });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { details: Array<{ path: string }> };
+    expect(body.details.map((issue) => issue.path)).toEqual(THREE_ERROR_PATHS);
+    const names = (await api.GET('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } } })).data!.map((s) => s.name);
+    expect(names).not.toContain('Three errors');
+
+    const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Versioned' } })).data!;
+    const version = await fetch(`${t.url}/public/v1/projects/${projectId}/schemas/${schema.id}/versions`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.teamKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ schema: threeErrors }),
+    });
+    expect(version.status).toBe(400);
+    const details = ((await version.json()) as { details: Array<{ path: string }> }).details;
+    expect(details.map((issue) => issue.path)).toEqual(THREE_ERROR_PATHS);
   });
 });
 

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../../src/generation/validate-config.ts';
 import { entityOrder, resolveRowCount, validateConfig } from '../../../src/generation/validate-config.ts';
 import { describePath, pointer, pointerTokens } from '../../../src/generation/config-issues.ts';
-import { schemaConfigJsonSchema } from '../../../src/generation/config-schema.ts';
+import { checkConfigSchema, schemaConfigJsonSchema } from '../../../src/generation/config-schema.ts';
 import type { SchemaConfig } from '../../../src/generation/config-types.ts';
 
 // Cases break the config on purpose, in ways its generated type forbids.
@@ -181,6 +182,8 @@ const cases: [string, { given: unknown; want: Want }][] = [
             path: '/entities/0/id',
             message: 'entities[0].id "1teams" is not a valid identifier: it must start with a letter and contain only letters, digits and underscores',
           },
+          // The rest is still checked: users.teamId names "teams", which is not the (broken) "1teams".
+          { path: '/entities/1/fields/1/references/entity', message: 'entity "teams" does not exist; use one of: users, posts' },
         ],
       },
     },
@@ -1080,4 +1083,132 @@ describe('resolveRowCount', () => {
   for (const [name, { given, want }] of cases) {
     it(name, () => expect(resolveRowCount(config.entities[given[0]]!, given[1])).toEqual(want));
   }
+});
+
+// Structural errors do not hide semantic ones: every sound part of a broken config is still checked.
+describe('validateConfig: structural and semantic errors together', () => {
+  const at = (...paths: string[]) => paths;
+  const cases: [string, { given: unknown; want: string[] }][] = [
+    [
+      'an unknown type, short enum weights and a reference to a missing field, in three places',
+      {
+        given: edit((c) => {
+          users(c).fields.push({ id: 'balance', type: 'money' });
+          users(c).fields[8].weights = [1];
+          posts(c).fields[1].references.field = 'missing';
+        }),
+        want: at('/entities/1/fields/8/weights', '/entities/1/fields/13/type', '/entities/2/fields/1/references/field'),
+      },
+    ],
+    [
+      'a broken strategy in one field and a semantic error in the next field of the same entity',
+      {
+        given: edit((c) => {
+          users(c).fields[5].generation.strategy.min = 'eighteen';
+          users(c).fields[6].generation.strategy = { kind: 'randomFloat', min: 100, max: 0, precision: 2 };
+        }),
+        want: at('/entities/1/fields/5/generation/strategy/min', '/entities/1/fields/6/generation/strategy/max'),
+      },
+    ],
+    [
+      'a broken index list of one entity and an unknown faker method in another',
+      {
+        given: edit((c) => {
+          posts(c).indexes = [{ fields: 'authorId' }];
+          teams(c).fields[1].generation.strategy.method = 'company.nme';
+        }),
+        want: at('/entities/0/fields/1/generation/strategy/method', '/entities/2/indexes/0/fields'),
+      },
+    ],
+    [
+      'a broken default row count beside an unknown locale and a template naming no field',
+      {
+        given: edit((c) => {
+          c.generationDefaults.rowCount = -1;
+          c.generationDefaults.locale = 'xx_YY';
+          users(c).fields[4].generation.strategy.template = '{{firstNam}}@example.com';
+        }),
+        want: at('/generationDefaults/rowCount', '/generationDefaults/locale', '/entities/1/fields/4/generation/strategy/template'),
+      },
+    ],
+    [
+      'a field with a broken type is no reference target to complain about, but still a field others may name',
+      {
+        given: edit((c) => {
+          users(c).fields[0] = { id: 'id', type: 'int' };
+          users(c).fields[3].generation = { strategy: { kind: 'template', template: '{{id}}-{{firstName}}' } };
+        }),
+        want: at('/entities/1/fields/0/type'),
+      },
+    ],
+    [
+      'an entity without an id, and a weights error in another entity',
+      {
+        given: edit((c) => {
+          delete teams(c).id;
+          posts(c).fields.push({ id: 'mood', type: 'enum', values: ['a', 'b'], weights: [1, 2, 3] });
+        }),
+        want: at('/entities/0', '/entities/2/fields/5/weights'),
+      },
+    ],
+    [
+      'an unknown property on a field leaves the rest of that field checked',
+      {
+        given: edit((c) => {
+          users(c).fields[5].colour = 'red';
+          users(c).fields[5].generation.strategy = { kind: 'randomInt', min: 90, max: 18 };
+        }),
+        want: at('/entities/1/fields/5/colour', '/entities/1/fields/5/generation/strategy/max'),
+      },
+    ],
+  ];
+  for (const [name, { given, want }] of cases) {
+    it(name, () => {
+      const result = validateConfig(given);
+      expect(result.valid).toBe(false);
+      expect(result.errors.map((issue) => issue.path)).toEqual(want);
+    });
+  }
+
+  it('names all three problems of the issue with their fixes', () => {
+    const result = validateConfig(
+      edit((c) => {
+        users(c).fields.push({ id: 'balance', type: 'money' });
+        users(c).fields[8].weights = [1];
+        posts(c).fields[1].references.field = 'missing';
+      }),
+    );
+    expect(result.errors.map((issue) => issue.message)).toEqual([
+      'weights has 1 entries but values has 2; give one weight per value',
+      expect.stringMatching(/^entities\[1\]\.fields\[13\]\.type must be one of .*; got "money"$/),
+      expect.stringMatching(/^entity "users" has no field "missing"; use one of: id, teamId, /),
+    ]);
+  });
+});
+
+describe('validateConfig on randomly broken configs', () => {
+  // Replace one value anywhere in a valid config with arbitrary JSON: validation never throws, keeps
+  // every structural error, and reports the semantic errors of what stayed sound beside them.
+  const paths: (string | number)[][] = [];
+  const walk = (value: unknown, trail: (string | number)[]) => {
+    paths.push(trail);
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...trail, i]));
+    else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, [...trail, key]);
+  };
+  walk(base(), []);
+
+  it('never throws and never drops a structural error', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...paths.filter((trail) => trail.length > 0)), fc.jsonValue({ maxDepth: 2 }), (trail, replacement) => {
+        const config = base() as Loose;
+        let parent = config;
+        for (const token of trail.slice(0, -1)) parent = parent[token];
+        parent[trail.at(-1)!] = replacement;
+        const result = validateConfig(config);
+        for (const issue of checkConfigSchema(config)) expect(result.errors).toContainEqual(issue);
+        expect(result.valid).toBe(result.errors.length === 0);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
