@@ -116,17 +116,11 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
     core = (row, values) => finishRaw(program.at(row, values, 0), row, finish);
   }
 
+  // emptyRate empties nullable fields only (null); a required field always gets a generated value.
   const emptyRate = field.generation?.emptyRate ?? 0;
-  if (emptyRate <= 0) return { index, field, generate: core, pure };
+  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure };
   const empty = context.stream(field.id, 'empty');
-  if (field.nullable) return { index, field, pure, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
-  const text = field.type === 'string' || field.type === 'text';
-  const plain = field.format === undefined || field.format === 'plain';
-  if (text && plain && !(field.minLength! > 0) && !item.unique && !item.joint && !reference) {
-    return { index, field, pure, generate: (row, values) => (empty.float(row) < emptyRate ? '' : core(row, values)) };
-  }
-  // A required field that cannot be empty gets a generated value.
-  return { index, field, generate: core, pure };
+  return { index, field, pure, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
 }
 
 function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number, tag: string) => RowValue): RowValue {

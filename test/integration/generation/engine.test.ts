@@ -444,3 +444,67 @@ for (const target of DIALECTS) {
     }, 120_000);
   });
 }
+
+/** One required field of every type (and the string formats), each with an emptyRate. */
+function requiredWithEmptyRate(emptyRate: number | undefined): SchemaConfig {
+  const fields: Entity['fields'] = [
+    { id: 'memo', type: 'string', maxLength: 80 },
+    { id: 'longMemo', type: 'string' },
+    { id: 'email', type: 'string', format: 'email' },
+    { id: 'website', type: 'string', format: 'url' },
+    { id: 'handle', type: 'string', format: 'slug' },
+    { id: 'phone', type: 'string', format: 'phone' },
+    { id: 'body', type: 'text' },
+    { id: 'count', type: 'integer' },
+    { id: 'ratio', type: 'number' },
+    { id: 'price', type: 'number', precision: 2 },
+    { id: 'flag', type: 'boolean' },
+    { id: 'day', type: 'date' },
+    { id: 'seenAt', type: 'datetime' },
+    { id: 'opensAt', type: 'time' },
+    { id: 'token', type: 'uuid' },
+    { id: 'prefs', type: 'json' },
+    { id: 'tier', type: 'enum', values: ['bronze', 'silver', 'gold'] },
+  ];
+  return {
+    formatVersion: 1,
+    generationDefaults: { rowCount: 400, seed: 'required-empty' },
+    entities: [
+      {
+        id: 'notes',
+        primaryKey: ['id'],
+        fields: [{ id: 'id', type: 'integer' }, ...fields.map((field) => (emptyRate === undefined ? field : { ...field, generation: { emptyRate } }))],
+      },
+    ],
+  };
+}
+
+for (const target of DIALECTS) {
+  describe(`${target.name}: emptyRate on required fields`, () => {
+    let connection: Connection;
+    let inspector: Inspector;
+    beforeAll(async () => {
+      connection = await openTarget(target);
+      inspector = await openInspector(target);
+    });
+    afterAll(async () => {
+      await inspector?.close();
+      await connection?.cleanup();
+    });
+
+    it('never empties a required field of any type: its rows hold the values they hold without emptyRate', async () => {
+      const [sparse, plain] = [uniqueNamespace('req_empty'), uniqueNamespace('req_plain')];
+      const config = requiredWithEmptyRate(0.5);
+      await generateInto(connection, sparse, config);
+      await generateInto(connection, plain, requiredWithEmptyRate(undefined));
+      const catalog = new Catalog(target, inspector, sparse);
+      const { q, t } = catalog;
+      for (const field of config.entities[0]!.fields) {
+        const textual = field.type === 'string' || field.type === 'text' || field.type === 'enum';
+        const empty = `${q(field.id)} IS NULL${textual ? ` OR ${q(field.id)} = ''` : ''}`;
+        expect(await catalog.count(`SELECT COUNT(*) AS n FROM ${t('notes')} WHERE ${empty}`), field.id).toBe(0);
+      }
+      expect(await catalog.digest('notes', ['id'])).toBe(await new Catalog(target, inspector, plain).digest('notes', ['id']));
+    }, 120_000);
+  });
+}
