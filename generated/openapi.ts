@@ -125,7 +125,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a project */
+        /**
+         * Get a project
+         * @description One project of the key's team by id, with its slug, name, description and icon. Another team's project answers 404; a project outside the key's `projectsScope` answers 403.
+         */
         get: operations["getProject"];
         put?: never;
         post?: never;
@@ -198,7 +201,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a schema */
+        /**
+         * Get a schema
+         * @description One schema of the project, with `latestVersion`, the number of its newest version (null before the first). Its configs are in its versions.
+         */
         get: operations["getSchema"];
         put?: never;
         post?: never;
@@ -280,7 +286,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a schema version */
+        /**
+         * Get a schema version
+         * @description One version of a schema by its number, with the schema config it holds. Versions are immutable; a source is bound to a version by the version's `id`.
+         */
         get: operations["getSchemaVersion"];
         put?: never;
         post?: never;
@@ -385,7 +394,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a source */
+        /**
+         * Get a source
+         * @description One source: its kind, the schema version it is bound to, seed, rate limit, auth setting and where its data lives (`runtimeTarget`, never a connection string), with `lastGenerationAt` and the audit of its last successful generation.
+         */
         get: operations["getSource"];
         put?: never;
         post?: never;
@@ -571,7 +583,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a generation job */
+        /**
+         * Get a generation job
+         * @description One generation job of the source: its status (`queued`, `running`, `succeeded`, `failed`), rows planned and inserted in all and per entity, warnings and, when it failed, the reason. Poll it, or follow `generation-events` to watch it live.
+         */
         get: operations["getGenerationJob"];
         put?: never;
         post?: never;
@@ -1044,7 +1059,7 @@ export interface components {
             schemaId: string;
             /** @description Version number within the schema, from 1. */
             version: number;
-            schema: components["schemas"]["schema-config.v1"];
+            schema: components["schemas"]["SchemaConfig"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1052,9 +1067,225 @@ export interface components {
         };
         /** @description A schema config to store as a new schema version. */
         SchemaVersionCreate: {
-            schema: components["schemas"]["schema-config.v1"];
+            schema: components["schemas"]["SchemaConfig"];
         };
-        SchemaConfig: components["schemas"]["schema-config.v1"];
+        /**
+         * SchemaConfig
+         * @description Schema config, format version 1: the entities (tables), fields (columns), references and generation settings from which sds generates synthetic relational data.
+         * @example {
+         *       "formatVersion": 1,
+         *       "metadata": {
+         *         "name": "Blog",
+         *         "description": "Users and their posts",
+         *         "tags": [
+         *           "demo"
+         *         ]
+         *       },
+         *       "generationDefaults": {
+         *         "rowCount": 100,
+         *         "locale": "en",
+         *         "timezone": "UTC",
+         *         "seed": "blog-1"
+         *       },
+         *       "entities": [
+         *         {
+         *           "id": "users",
+         *           "label": "Users",
+         *           "primaryKey": [
+         *             "id"
+         *           ],
+         *           "uniqueKeys": [
+         *             [
+         *               "email"
+         *             ]
+         *           ],
+         *           "fields": [
+         *             {
+         *               "id": "id",
+         *               "type": "integer",
+         *               "generation": {
+         *                 "strategy": {
+         *                   "kind": "sequence",
+         *                   "start": 1,
+         *                   "step": 1
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "id": "firstName",
+         *               "type": "string",
+         *               "maxLength": 50,
+         *               "generation": {
+         *                 "strategy": {
+         *                   "kind": "faker",
+         *                   "method": "person.firstName"
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "id": "lastName",
+         *               "type": "string",
+         *               "maxLength": 50,
+         *               "generation": {
+         *                 "strategy": {
+         *                   "kind": "faker",
+         *                   "method": "person.lastName"
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "id": "email",
+         *               "type": "string",
+         *               "format": "email",
+         *               "maxLength": 120,
+         *               "generation": {
+         *                 "uniqueValues": true,
+         *                 "strategy": {
+         *                   "kind": "template",
+         *                   "template": "{{firstName}}.{{lastName}}@example.com"
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "id": "role",
+         *               "type": "enum",
+         *               "values": [
+         *                 "admin",
+         *                 "editor",
+         *                 "reader"
+         *               ],
+         *               "weights": [
+         *                 1,
+         *                 4,
+         *                 15
+         *               ]
+         *             },
+         *             {
+         *               "id": "active",
+         *               "type": "boolean",
+         *               "trueRate": 0.9
+         *             },
+         *             {
+         *               "id": "createdAt",
+         *               "type": "datetime",
+         *               "generation": {
+         *                 "strategy": {
+         *                   "kind": "dateRange",
+         *                   "from": "-2y",
+         *                   "to": "now"
+         *                 }
+         *               }
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "id": "posts",
+         *           "label": "Posts",
+         *           "primaryKey": [
+         *             "id"
+         *           ],
+         *           "indexes": [
+         *             {
+         *               "id": "posts_author",
+         *               "fields": [
+         *                 "authorId"
+         *               ]
+         *             }
+         *           ],
+         *           "generation": {
+         *             "rowCount": {
+         *               "min": 300,
+         *               "max": 500
+         *             }
+         *           },
+         *           "fields": [
+         *             {
+         *               "id": "id",
+         *               "type": "uuid"
+         *             },
+         *             {
+         *               "id": "authorId",
+         *               "type": "integer",
+         *               "references": {
+         *                 "entity": "users",
+         *                 "field": "id",
+         *                 "onDelete": "cascade"
+         *               }
+         *             },
+         *             {
+         *               "id": "title",
+         *               "type": "string",
+         *               "maxLength": 200,
+         *               "generation": {
+         *                 "strategy": {
+         *                   "kind": "faker",
+         *                   "method": "lorem.sentence"
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "id": "body",
+         *               "type": "text",
+         *               "nullable": true,
+         *               "generation": {
+         *                 "emptyRate": 0.1
+         *               }
+         *             },
+         *             {
+         *               "id": "status",
+         *               "type": "string",
+         *               "generation": {
+         *                 "strategy": {
+         *                   "kind": "weightedChoice",
+         *                   "choices": [
+         *                     {
+         *                       "value": "draft",
+         *                       "weight": 1
+         *                     },
+         *                     {
+         *                       "value": "published",
+         *                       "weight": 3
+         *                     }
+         *                   ]
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "id": "publishedOn",
+         *               "type": "date",
+         *               "outputFormat": "iso",
+         *               "weekdaysOnly": true,
+         *               "nullable": true
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        SchemaConfig: {
+            /**
+             * @description Version of the schema config format; the only allowed value is 1.
+             * @constant
+             */
+            formatVersion: 1;
+            /**
+             * SchemaMetadata
+             * @description Free-form information about the config; properties other than those listed are allowed.
+             */
+            metadata?: {
+                /** @description Human-readable name of the config. */
+                name?: string;
+                /** @description What the config models. */
+                description?: string;
+                /** @description Tags for search and grouping. */
+                tags?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            generationDefaults?: components["schemas"]["generationConfig"];
+            /** @description The entities (tables) of the config. */
+            entities: components["schemas"]["entity"][];
+        };
         /** @description Body of `validateSchemaConfig`. */
         SchemaConfigValidationRequest: {
             /** @description The schema config to check; any JSON object is accepted. */
@@ -1337,9 +1568,42 @@ export interface components {
             /** @description Field type of the schema config (`string`, `integer`, `enum`…). */
             type: string;
             nullable: boolean;
-            references?: components["schemas"]["reference"];
+            references?: components["schemas"]["Reference"];
         };
-        Reference: components["schemas"]["reference"];
+        /**
+         * Reference
+         * @description Makes the field a foreign key to a field of an entity (another one or its own); the target must be that entity's single-field primary key or a single-field unique key.
+         */
+        Reference: {
+            /** @description Id of the referenced entity. */
+            entity: string;
+            /** @description Id of the referenced field: the single-field primary key or a single-field unique key of that entity. */
+            field: string;
+            /**
+             * @description `many-to-one` (default): many rows may point at the same parent; `one-to-one`: each parent is used at most once.
+             * @default many-to-one
+             * @enum {string}
+             */
+            relation?: "many-to-one" | "one-to-one";
+            /**
+             * @description How parents are picked: `random` (default, seeded) or `sequential` (in parent order, wrapping around).
+             * @default random
+             * @enum {string}
+             */
+            pick?: "random" | "sequential";
+            /**
+             * @description What deleting a referenced row does: `restrict` (default), `cascade` or `set-null`.
+             * @default restrict
+             * @enum {string}
+             */
+            onDelete?: "restrict" | "cascade" | "set-null";
+            /**
+             * @description What changing a referenced key does: `restrict` (default), `cascade` or `set-null`.
+             * @default restrict
+             * @enum {string}
+             */
+            onUpdate?: "restrict" | "cascade" | "set-null";
+        };
         /** @description Metadata of a team API key. The secret is never part of it. */
         TeamApiKey: {
             /** Format: uuid */
@@ -1407,40 +1671,6 @@ export interface components {
             limit: number;
             /** @description Rows matching the filters, before paging. */
             total: number;
-        };
-        /**
-         * Reference
-         * @description Makes the field a foreign key to a field of an entity (another one or its own); the target must be that entity's single-field primary key or a single-field unique key.
-         */
-        reference: {
-            /** @description Id of the referenced entity. */
-            entity: string;
-            /** @description Id of the referenced field: the single-field primary key or a single-field unique key of that entity. */
-            field: string;
-            /**
-             * @description `many-to-one` (default): many rows may point at the same parent; `one-to-one`: each parent is used at most once.
-             * @default many-to-one
-             * @enum {string}
-             */
-            relation?: "many-to-one" | "one-to-one";
-            /**
-             * @description How parents are picked: `random` (default, seeded) or `sequential` (in parent order, wrapping around).
-             * @default random
-             * @enum {string}
-             */
-            pick?: "random" | "sequential";
-            /**
-             * @description What deleting a referenced row does: `restrict` (default), `cascade` or `set-null`.
-             * @default restrict
-             * @enum {string}
-             */
-            onDelete?: "restrict" | "cascade" | "set-null";
-            /**
-             * @description What changing a referenced key does: `restrict` (default), `cascade` or `set-null`.
-             * @default restrict
-             * @enum {string}
-             */
-            onUpdate?: "restrict" | "cascade" | "set-null";
         };
         /**
          * LiteralStrategy
@@ -1664,7 +1894,7 @@ export interface components {
              * @default false
              */
             nullable?: boolean;
-            references?: components["schemas"]["reference"];
+            references?: components["schemas"]["Reference"];
             generation?: components["schemas"]["fieldGeneration"];
             /**
              * @description String fields only: shape of the generated text.
@@ -1761,223 +1991,6 @@ export interface components {
             /** @description Secondary indexes. */
             indexes?: components["schemas"]["index"][];
             generation?: components["schemas"]["generationConfig"];
-        };
-        /**
-         * SchemaConfig
-         * @description Schema config, format version 1: the entities (tables), fields (columns), references and generation settings from which sds generates synthetic relational data.
-         * @example {
-         *       "formatVersion": 1,
-         *       "metadata": {
-         *         "name": "Blog",
-         *         "description": "Users and their posts",
-         *         "tags": [
-         *           "demo"
-         *         ]
-         *       },
-         *       "generationDefaults": {
-         *         "rowCount": 100,
-         *         "locale": "en",
-         *         "timezone": "UTC",
-         *         "seed": "blog-1"
-         *       },
-         *       "entities": [
-         *         {
-         *           "id": "users",
-         *           "label": "Users",
-         *           "primaryKey": [
-         *             "id"
-         *           ],
-         *           "uniqueKeys": [
-         *             [
-         *               "email"
-         *             ]
-         *           ],
-         *           "fields": [
-         *             {
-         *               "id": "id",
-         *               "type": "integer",
-         *               "generation": {
-         *                 "strategy": {
-         *                   "kind": "sequence",
-         *                   "start": 1,
-         *                   "step": 1
-         *                 }
-         *               }
-         *             },
-         *             {
-         *               "id": "firstName",
-         *               "type": "string",
-         *               "maxLength": 50,
-         *               "generation": {
-         *                 "strategy": {
-         *                   "kind": "faker",
-         *                   "method": "person.firstName"
-         *                 }
-         *               }
-         *             },
-         *             {
-         *               "id": "lastName",
-         *               "type": "string",
-         *               "maxLength": 50,
-         *               "generation": {
-         *                 "strategy": {
-         *                   "kind": "faker",
-         *                   "method": "person.lastName"
-         *                 }
-         *               }
-         *             },
-         *             {
-         *               "id": "email",
-         *               "type": "string",
-         *               "format": "email",
-         *               "maxLength": 120,
-         *               "generation": {
-         *                 "uniqueValues": true,
-         *                 "strategy": {
-         *                   "kind": "template",
-         *                   "template": "{{firstName}}.{{lastName}}@example.com"
-         *                 }
-         *               }
-         *             },
-         *             {
-         *               "id": "role",
-         *               "type": "enum",
-         *               "values": [
-         *                 "admin",
-         *                 "editor",
-         *                 "reader"
-         *               ],
-         *               "weights": [
-         *                 1,
-         *                 4,
-         *                 15
-         *               ]
-         *             },
-         *             {
-         *               "id": "active",
-         *               "type": "boolean",
-         *               "trueRate": 0.9
-         *             },
-         *             {
-         *               "id": "createdAt",
-         *               "type": "datetime",
-         *               "generation": {
-         *                 "strategy": {
-         *                   "kind": "dateRange",
-         *                   "from": "-2y",
-         *                   "to": "now"
-         *                 }
-         *               }
-         *             }
-         *           ]
-         *         },
-         *         {
-         *           "id": "posts",
-         *           "label": "Posts",
-         *           "primaryKey": [
-         *             "id"
-         *           ],
-         *           "indexes": [
-         *             {
-         *               "id": "posts_author",
-         *               "fields": [
-         *                 "authorId"
-         *               ]
-         *             }
-         *           ],
-         *           "generation": {
-         *             "rowCount": {
-         *               "min": 300,
-         *               "max": 500
-         *             }
-         *           },
-         *           "fields": [
-         *             {
-         *               "id": "id",
-         *               "type": "uuid"
-         *             },
-         *             {
-         *               "id": "authorId",
-         *               "type": "integer",
-         *               "references": {
-         *                 "entity": "users",
-         *                 "field": "id",
-         *                 "onDelete": "cascade"
-         *               }
-         *             },
-         *             {
-         *               "id": "title",
-         *               "type": "string",
-         *               "maxLength": 200,
-         *               "generation": {
-         *                 "strategy": {
-         *                   "kind": "faker",
-         *                   "method": "lorem.sentence"
-         *                 }
-         *               }
-         *             },
-         *             {
-         *               "id": "body",
-         *               "type": "text",
-         *               "nullable": true,
-         *               "generation": {
-         *                 "emptyRate": 0.1
-         *               }
-         *             },
-         *             {
-         *               "id": "status",
-         *               "type": "string",
-         *               "generation": {
-         *                 "strategy": {
-         *                   "kind": "weightedChoice",
-         *                   "choices": [
-         *                     {
-         *                       "value": "draft",
-         *                       "weight": 1
-         *                     },
-         *                     {
-         *                       "value": "published",
-         *                       "weight": 3
-         *                     }
-         *                   ]
-         *                 }
-         *               }
-         *             },
-         *             {
-         *               "id": "publishedOn",
-         *               "type": "date",
-         *               "outputFormat": "iso",
-         *               "weekdaysOnly": true,
-         *               "nullable": true
-         *             }
-         *           ]
-         *         }
-         *       ]
-         *     }
-         */
-        "schema-config.v1": {
-            /**
-             * @description Version of the schema config format; the only allowed value is 1.
-             * @constant
-             */
-            formatVersion: 1;
-            /**
-             * SchemaMetadata
-             * @description Free-form information about the config; properties other than those listed are allowed.
-             */
-            metadata?: {
-                /** @description Human-readable name of the config. */
-                name?: string;
-                /** @description What the config models. */
-                description?: string;
-                /** @description Tags for search and grouping. */
-                tags?: string[];
-            } & {
-                [key: string]: unknown;
-            };
-            generationDefaults?: components["schemas"]["generationConfig"];
-            /** @description The entities (tables) of the config. */
-            entities: components["schemas"]["entity"][];
         };
     };
     responses: {
