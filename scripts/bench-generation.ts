@@ -25,6 +25,7 @@ import { planGeneration, type GenerationPlan } from '../src/generation/plan.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../src/generation/run.ts';
 import { validateConfig } from '../src/generation/validate-config.ts';
 import { prebuild } from './bench-text.ts';
+import { answerHelp } from './bench-usage.ts';
 
 const PG_URL = process.env.PG_TARGET_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -453,10 +454,7 @@ async function cleanup(databases: Database[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    console.log(USAGE);
-    return;
-  }
+  answerHelp(USAGE);
   const options = parseOptions(process.argv.slice(2));
   if (options.child) {
     const { case: caseName, database } = options.child;

@@ -1,5 +1,5 @@
 // Rows per second of the in-memory generator for 10-field faker-heavy entities, against a bare
-// counter-PRNG loop in the same run. Run: npx tsx scripts/bench-generator.ts [rows] [batchSize…]
+// counter-PRNG loop in the same run. Run: npm run bench:generator -- [rows] [batchSize…]
 // (default 200000 rows, batches of 1000 and 5000). Large batches stay alive across young-generation
 // collections, so they cost GC time: see the batch-size lines, or run node with --max-semi-space-size=64.
 import type { SchemaConfig } from '../src/generation/config-types.ts';
@@ -7,9 +7,23 @@ import { DataGenerator } from '../src/generation/generator.ts';
 import { planGeneration } from '../src/generation/plan.ts';
 import { mix } from '../src/generation/random.ts';
 import { LocaleWords } from '../src/generation/values/words.ts';
+import { answerHelp } from './bench-usage.ts';
+
+answerHelp(`Usage: npm run bench:generator -- [rows] [batchSize…]
+Rows per second of the in-memory generator (10-field entities: defaults by field id, explicit faker
+strategies) against a bare counter-PRNG loop in the same run.
+  rows        rows per entity (default 200000)
+  batchSize…  batch sizes to compare (default 1000 5000)
+  --help      this text`);
 
 const ROWS = Number(process.argv[2] ?? 200_000);
 const BATCHES = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1_000, 5_000];
+for (const [name, value] of [['rows', ROWS], ...BATCHES.map((batch) => ['batchSize', batch] as const)] as const) {
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`${name} must be a positive integer; got ${String(value)} (see --help)`);
+    process.exit(2);
+  }
+}
 
 type FieldList = SchemaConfig['entities'][number]['fields'];
 

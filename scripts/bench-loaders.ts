@@ -3,7 +3,7 @@
 //   PostgreSQL: postgresDialect.loadRows (COPY) vs a hand-written COPY of a pre-built text buffer.
 //   MySQL:      mysqlDialect.loadRows with LOAD DATA (default) and with INSERT, vs raw LOAD DATA
 //               of a pre-built buffer and raw multi-row INSERTs of pre-built statements.
-// Usage: npx tsx scripts/bench-loaders.ts [--rows=500000] [--runs=3] [--only=postgres|mysql]
+// Usage: npm run bench:loaders -- [--rows=500000] [--runs=3] [--only=postgres|mysql]
 // Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -17,8 +17,20 @@ import { escapeLoadDataText, mysqlValue } from '../src/dialects/mysql/mysql-load
 import { connectPostgres } from '../src/dialects/postgres/postgres-dialect.ts';
 import { copyEncoder } from '../src/dialects/postgres/postgres-loader.ts';
 import { prebuild } from './bench-text.ts';
+import { answerHelp } from './bench-usage.ts';
 
+answerHelp(`Usage: npm run bench:loaders -- [--rows=500000] [--runs=3] [--only=postgres|mysql]
+500k pre-generated rows of an 8-column table through the dialects' loaders and through raw driver
+baselines (COPY, LOAD DATA, multi-row INSERT) in the same run, best of --runs each.
+Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
+  --help  this text`);
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
+for (const name of Object.keys(args)) {
+  if (!['rows', 'runs', 'only'].includes(name)) {
+    console.error(`unknown argument --${name} (see --help)`);
+    process.exit(2);
+  }
+}
 const ROWS = Number(args.rows ?? 500_000);
 const RUNS = Number(args.runs ?? 3);
 const BATCH = 5_000;

@@ -28,6 +28,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { answerHelp } from './bench-usage.ts';
 import pg from 'pg';
 import { createBenchProject, createGeneratedSource, fmtLoad, runMain, startBenchService } from './bench-service.ts';
 
@@ -128,7 +129,7 @@ function parseArgs(argv: string[]): Options {
       const names = value().split(',').map((name) => name.trim());
       for (const name of names) if (!CASES.includes(name as CaseName)) throw new Error(`--only: unknown case "${name}" (cases: ${CASES.join(', ')})`);
       options.only = CASES.filter((name) => names.includes(name));
-    } else throw new Error(`unknown argument ${arg}`);
+    } else throw new Error(`unknown argument ${arg} (see --help)`);
   }
   return options;
 }
@@ -358,7 +359,23 @@ async function backendTicks(admin: pg.Client, database: string): Promise<Map<num
   return ticks;
 }
 
+const USAGE = `Usage: npm run bench:runtime -- [--duration 10] [--warmup 2] [--connections 32] [--rounds 1]
+         [--only list,read,populate,patch] [--users 500000] [--posts 50000] [--no-baseline]
+The runtime API (list, read, populate, patch) under autocannon against a bare Express 5 + pg server
+running the same SQL, in the same run.
+  --duration S     seconds measured per run (default 10)
+  --warmup S       seconds of warm-up before each run (default 2)
+  --connections N  concurrent connections (default 32)
+  --rounds N       run every case N times, alternating sds and baseline; each target's best round is kept
+  --only CASES     some of: list, read, populate, patch
+  --users N        rows of users (default 500000); --posts N rows of posts (default 50000)
+  --no-baseline    measure sds alone
+  --help           this text
+PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
+sds_bench_<random> is created there and dropped at the end.`;
+
 async function main(): Promise<void> {
+  answerHelp(USAGE);
   const options = parseArgs(process.argv.slice(2));
   const startLoad = fmtLoad();
   console.log(`bench:runtime — ${os.cpus().length} CPUs, Node ${process.version}, load average (1/5/15 min) at start: ${startLoad}`);

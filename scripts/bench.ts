@@ -3,6 +3,7 @@
 // Not included, as it runs for minutes: `npm run bench:soak` (scripts/bench-soak.ts), mixed runtime traffic
 // with regenerations, every write verified and the memory growth of sds bounded.
 import { spawnSync } from 'node:child_process';
+import { answerHelp } from './bench-usage.ts';
 
 const BENCHMARKS: Record<string, { script: string; what: string }> = {
   generator: { script: 'scripts/bench-generator.ts', what: 'in-memory row generation vs a bare PRNG loop' },
@@ -10,6 +11,12 @@ const BENCHMARKS: Record<string, { script: string; what: string }> = {
   generation: { script: 'scripts/bench-generation.ts', what: 'end-to-end generation into PostgreSQL and MariaDB vs raw loads' },
   runtime: { script: 'scripts/bench-runtime.ts', what: 'runtime API vs a bare Express + pg handler' },
 };
+
+answerHelp(`Usage: npm run bench -- [name…]   (no name: all of them, in turn)
+${Object.entries(BENCHMARKS)
+  .map(([name, { script, what }]) => `  ${name.padEnd(12)} ${what} (${script}; its own options: npm run bench:${name} -- --help)`)
+  .join('\n')}
+Not included: npm run bench:soak (minutes of mixed traffic; --help for its options).`);
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in BENCHMARKS));
