@@ -28,6 +28,10 @@ export interface Config {
   bodyLimit: string;
   /** Run generation jobs in this process (`SDS_WORKER=false` makes an API-only instance). */
   runWorker: boolean;
+  /** Requests a minute per team key (and for the admin token) on `/public/v1` and `/api`; 0: no limit. */
+  managementRateLimitRpm: number;
+  /** Failed authentications a minute per client address before it gets 429; 0: no limit. */
+  authFailureLimit: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -48,7 +52,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimit: env.SDS_BODY_LIMIT ?? '1mb',
     runWorker: env.SDS_WORKER !== 'false' && env.SDS_WORKER !== '0',
+    managementRateLimitRpm: parseCount('SDS_MANAGEMENT_RATE_LIMIT_RPM', env.SDS_MANAGEMENT_RATE_LIMIT_RPM ?? '600'),
+    authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
   };
+}
+
+function parseCount(name: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${value}"`);
+  return count;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -18,6 +18,8 @@ export interface OperationSpec {
   security: string[][];
   /** Declared response status codes. */
   responses: string[];
+  /** Whether a response may be a live `text/event-stream`. */
+  streams: boolean;
 }
 
 export type OpenApiDocument = {
@@ -44,7 +46,7 @@ export function operationTable(document: OpenApiDocument = openApiDocument()): O
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method] as
-        | { operationId?: string; security?: Record<string, string[]>[]; responses?: Record<string, unknown> }
+        | { operationId?: string; security?: Record<string, string[]>[]; responses?: Record<string, { content?: Record<string, unknown> }> }
         | undefined;
       if (!operation) continue;
       if (!operation.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
@@ -56,6 +58,7 @@ export function operationTable(document: OpenApiDocument = openApiDocument()): O
         expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
         security: security.map((requirement) => Object.keys(requirement)),
         responses: Object.keys(operation.responses ?? {}),
+        streams: Object.values(operation.responses ?? {}).some((response) => 'text/event-stream' in (response.content ?? {})),
       });
     }
   }

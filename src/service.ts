@@ -20,7 +20,7 @@ import { Targets } from './management/targets.ts';
 import { SecretBox } from './security/secrets.ts';
 import { RuntimeSources } from './management/runtime-sources.ts';
 import { SourceKeyCache } from './management/source-key-cache.ts';
-import { SourceRateLimiter } from './http/rate-limit.ts';
+import { AuthFailureLimiter, SharedRateLimiter } from './http/rate-limit.ts';
 import { sourceKeyAuth } from './http/runtime-auth.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { rowOperations } from './runtime/row-operations.ts';
@@ -162,6 +162,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
 
   const shuttingDown = new AbortController();
+  const authFailures = new AuthFailureLimiter(db.pool, config.authFailureLimit);
   const app = createApp({
     shutdown: shuttingDown.signal,
     config,
@@ -183,7 +184,15 @@ export async function startService(config: Config, logger: Logger = pino({ level
       onSourceChanged,
       onRowsWritten,
     }),
-    sourceAuth: sourceKeyAuth({ sources: runtimeSources, keys: sourceKeyCache, usage: sourceKeyUsage, limiter: new SourceRateLimiter(db.pool) }),
+    sourceAuth: sourceKeyAuth({
+      sources: runtimeSources,
+      keys: sourceKeyCache,
+      usage: sourceKeyUsage,
+      limiter: new SharedRateLimiter(db.pool, 'source', 'this source'),
+      failures: authFailures,
+    }),
+    authFailures,
+    managementLimiter: new SharedRateLimiter(db.pool, 'team-key', 'this API key'),
     prechecks: configPrechecks,
     health: async () => {
       try {

@@ -8,7 +8,8 @@ import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
 import type { Operation, OperationContext, Reply } from '../management/operation.ts';
-import { adminOrTeamAuth, adminTokenAuth, teamKeyAuth } from './auth.ts';
+import { adminOrTeamAuth, adminTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
+import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { assertBodyDepth } from '../json-depth.ts';
@@ -26,6 +27,10 @@ export interface AppDeps {
   operations: Partial<Record<string, Operation>>;
   /** Source-key auth and rate limiting of runtime operations. */
   sourceAuth?: (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  /** Failed authentications per client address. */
+  authFailures: AuthFailureLimiter;
+  /** The management API's budget per team key (and for the admin token): `config.managementRateLimitRpm`. */
+  managementLimiter: SharedRateLimiter;
   /** Body checks by operationId that run after auth and before request validation. */
   prechecks?: Partial<Record<string, (body: unknown) => void>>;
   /** Anonymous operations served outside the operation table (health). */
@@ -95,16 +100,15 @@ export function createApp(deps: AppDeps): express.Express {
   const runtimeResponses = config.validateResponses ? [validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false })] : [];
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
     const handler = deps.operations[operation.operationId];
-    const authenticate = auth(operation);
     const bodyType = operation.method === 'post' || operation.method === 'patch' ? [requireJsonBody] : [];
-    runtime[operation.method](operation.expressPath, ...(authenticate ? [authenticate] : []), ...bodyType, ...runtimeResponses, handle(handler, config, deps.shutdown));
+    runtime[operation.method](operation.expressPath, ...auth(operation), ...bodyType, ...runtimeResponses, handle(handler, config, deps.shutdown));
   }
   app.use(runtime);
 
   const management = table.filter((spec) => !isRuntimePath(spec.path));
   for (const operation of management) {
     const authenticate = auth(operation);
-    if (authenticate) app[operation.method](operation.expressPath, authenticate);
+    if (authenticate.length) app[operation.method](operation.expressPath, ...authenticate);
     const precheck = deps.operations[operation.operationId] && deps.prechecks?.[operation.operationId];
     if (precheck) {
       app[operation.method](operation.expressPath, (req: Request, _res: Response, next: NextFunction) => {
@@ -142,19 +146,26 @@ function isServedOutsideTable(operation: OperationSpec): boolean {
   return ['getHealth', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
 }
 
+/** The middlewares that authenticate an operation's caller and count it against its budget. */
 function authenticators(deps: AppDeps) {
-  const team = teamKeyAuth(deps.teams, deps.keyUsage);
-  const admin = adminTokenAuth(deps.config.adminToken);
+  const team = teamKeyAuth(deps.teams, deps.keyUsage, deps.authFailures);
+  const admin = adminTokenAuth(deps.config.adminToken, deps.authFailures);
   const either = adminOrTeamAuth(admin, team);
-  return (operation: OperationSpec) => {
+  const budget = managementBudget(deps.managementLimiter, deps.config.managementRateLimitRpm);
+  // A live event stream is one long request: it stays outside the budget (its JSON pages do not).
+  const budgetUnlessStreaming = (req: Request, res: Response, next: NextFunction) =>
+    req.get('accept')?.includes('text/event-stream') ? next() : budget(req, res, next);
+  type Handler = (req: Request, res: Response, next: NextFunction) => Promise<void> | void;
+  return (operation: OperationSpec): Handler[] => {
     // Unimplemented operations answer 501 whoever asks; they get their auth with their handler.
-    if (!deps.operations[operation.operationId]) return undefined;
+    if (!deps.operations[operation.operationId]) return [];
     const schemes = new Set(operation.security.flat());
-    if (schemes.has('sourceApiKey')) return deps.sourceAuth;
-    if (schemes.has('adminToken') && schemes.has('teamApiKey')) return either;
-    if (schemes.has('teamApiKey')) return team;
-    if (schemes.has('adminToken')) return admin;
-    return undefined;
+    const counted = operation.streams ? budgetUnlessStreaming : budget;
+    if (schemes.has('sourceApiKey')) return deps.sourceAuth ? [deps.sourceAuth] : [];
+    if (schemes.has('adminToken') && schemes.has('teamApiKey')) return [either, counted];
+    if (schemes.has('teamApiKey')) return [team, counted];
+    if (schemes.has('adminToken')) return [admin, counted];
+    return [];
   };
 }
 

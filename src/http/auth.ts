@@ -1,37 +1,69 @@
-// Authentication by the operation's declared security: team keys, the admin token, or none.
-// Texts are the specification's: "API key required", "Invalid API key".
+// Authentication by the operation's declared security: team keys, the admin token, or none; failed
+// attempts are counted per client address, and authenticated management requests against the
+// caller's budget (rate-limit.ts). Texts are the specification's: "API key required", "Invalid API key".
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { TeamStore } from '../store/teams.ts';
+import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 
 export const API_KEY_HEADER = 'x-api-key';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => Promise<void> | void;
 
-export function teamKeyAuth(teams: TeamStore, usage: KeyUsageRecorder): Middleware {
+/** The key a management request is counted under: its team key, or the admin token. */
+const ADMIN_BUDGET_KEY = 'admin-token';
+
+export function teamKeyAuth(teams: TeamStore, usage: KeyUsageRecorder, failures: AuthFailureLimiter): Middleware {
   return async (req, res, next) => {
     const key = req.get(API_KEY_HEADER);
     if (!key) throw errors.apiKeyRequired();
+    failures.check(clientAddress(req));
     const principal = await teams.authenticate(key);
-    if (!principal) throw errors.invalidApiKey();
+    if (!principal) {
+      await failures.fail(clientAddress(req));
+      throw errors.invalidApiKey();
+    }
     res.locals.principal = principal;
+    res.locals.budgetKey = principal.keyId;
     usage.record(principal.keyId);
     next();
   };
 }
 
-export function adminTokenAuth(adminToken: string | undefined): Middleware {
+export function adminTokenAuth(adminToken: string | undefined, failures: AuthFailureLimiter): Middleware {
   const expected = adminToken === undefined ? undefined : digest(adminToken);
-  return (req, _res, next) => {
+  return async (req, res, next) => {
     if (expected === undefined) throw errors.adminDisabled();
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (!match) throw errors.adminTokenRequired();
-    if (!timingSafeEqual(expected, digest(match[1]!.trim()))) throw errors.invalidAdminToken();
+    failures.check(clientAddress(req));
+    if (!timingSafeEqual(expected, digest(match[1]!.trim()))) {
+      await failures.fail(clientAddress(req));
+      throw errors.invalidAdminToken();
+    }
+    res.locals.budgetKey = ADMIN_BUDGET_KEY;
     next();
   };
+}
+
+/**
+ * Counts an authenticated management request against its key's budget of `rpm` requests a minute
+ * (0: no budget), setting the RateLimit-* headers; 429 over it.
+ */
+export function managementBudget(limiter: SharedRateLimiter, rpm: number): Middleware {
+  return async (_req, res, next) => {
+    const key = res.locals.budgetKey as string | undefined;
+    if (rpm > 0 && key !== undefined) await limiter.consume(key, rpm, res);
+    next();
+  };
+}
+
+/** The client's address as the trusted proxies tell it (Express `trust proxy`). */
+export function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /** Either of two schemes: the admin token when an Authorization header is sent, the team key otherwise. */

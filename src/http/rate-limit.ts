@@ -1,13 +1,14 @@
-// Per-source rate limit of the runtime API: `rateLimitRpm` requests per minute across all keys of a
-// source, counted in the control-plane database (rate-limiter-flexible's PostgreSQL store) so every
-// server process shares it. Every limited response carries RateLimit-Limit/Remaining/Reset; over the
-// limit → 429.
+// Request budgets counted in the control-plane database (rate-limiter-flexible's PostgreSQL store),
+// so every server process shares them: the runtime API's per-source `rateLimitRpm`, the management
+// API's per-key budget (SDS_MANAGEMENT_RATE_LIMIT_RPM), and failed authentications per client address
+// (SDS_AUTH_FAILURE_LIMIT). Every answer within a request budget carries RateLimit-Limit/Remaining/Reset;
+// over it → 429 with Retry-After.
 //
 // Counting every request in the database would cost a write per request. Instead each process takes
 // points from the shared counter in blocks of 1% of the budget (at most MAX_BLOCK) and spends them
 // locally until the block is gone or the window ends. The total across processes never exceeds the
 // budget; what a process reserved but did not use is lost for the window, so with N processes a
-// source gets between budget − N blocks and budget. Budgets under 200 rpm take one point at a time:
+// budget yields between budget − N blocks and budget. Budgets under 200 rpm take one point at a time:
 // exact.
 import type { Response } from 'express';
 import type { Db } from '../store/db.ts';
@@ -19,7 +20,7 @@ const BLOCK_SHARE = 0.01;
 const MAX_BLOCK = 1_000;
 const MAX_ATTEMPTS = 1_000;
 
-/** Points this process reserved from the shared counter, for one source and window. */
+/** Points this process reserved from the shared counter, for one key and window. */
 interface Reserve {
   rpm: number;
   /** Points left to spend locally. */
@@ -30,18 +31,27 @@ interface Reserve {
   windowEnds: number;
 }
 
-export class SourceRateLimiter {
+/** A budget of requests per minute per key (a source, a team key), shared by every process. */
+export class SharedRateLimiter {
   private readonly limiters = new Map<number, RateLimiterPostgres>();
   private readonly reserves = new Map<string, Reserve>();
-  /** Reservations in flight, so concurrent requests of one source wait for one instead of each taking a block. */
+  /** Reservations in flight, so concurrent requests of one key wait for one instead of each taking a block. */
   private readonly reserving = new Map<string, Promise<void>>();
 
-  constructor(private readonly pool: Db['pool']) {}
+  /**
+   * @param keyPrefix names the budget in the shared store (`source`, `team-key`)
+   * @param subject names a key's owner in the 429 message ("this source")
+   */
+  constructor(
+    private readonly pool: Db['pool'],
+    private readonly keyPrefix: string,
+    private readonly subject: string,
+  ) {}
 
-  /** Counts one request of the source; sets the headers; throws 429 when over the limit. */
-  async consume(sourceId: string, rpm: number, res: Response): Promise<void> {
+  /** Counts one request against the key's budget of `rpm`; sets the headers; throws 429 when over it. */
+  async consume(key: string, rpm: number, res: Response): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const reserve = this.reserves.get(sourceId);
+      const reserve = this.reserves.get(key);
       const now = Date.now();
       if (reserve && reserve.rpm === rpm && reserve.windowEnds > now) {
         if (reserve.points > 0) {
@@ -52,20 +62,20 @@ export class SourceRateLimiter {
         // Counters only grow within a window: once the shared one is spent, no process gets more.
         // (Each reservation either yields points or spends the counter, so waiting ends; the attempt
         // cap is a guard against a clock that never lets a window end.)
-        if (reserve.sharedRemaining === 0 || attempt > MAX_ATTEMPTS) throw tooMany(res, rpm, reserve.windowEnds - now);
+        if (reserve.sharedRemaining === 0 || attempt > MAX_ATTEMPTS) throw tooMany(res, rpm, reserve.windowEnds - now, this.subject);
       }
-      const pending = this.reserving.get(sourceId) ?? this.reserve(sourceId, rpm).finally(() => this.reserving.delete(sourceId));
-      this.reserving.set(sourceId, pending);
+      const pending = this.reserving.get(key) ?? this.reserve(key, rpm).finally(() => this.reserving.delete(key));
+      this.reserving.set(key, pending);
       await pending;
     }
   }
 
   /** Takes a block of points from the shared counter (what is left of it when less than a block). */
-  private async reserve(sourceId: string, rpm: number): Promise<void> {
+  private async reserve(key: string, rpm: number): Promise<void> {
     const block = rpm < 200 ? 1 : Math.min(MAX_BLOCK, Math.floor(rpm * BLOCK_SHARE));
     let result: RateLimiterRes;
     try {
-      result = await this.limiterFor(rpm).consume(sourceId, block);
+      result = await this.limiterFor(rpm).consume(key, block);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       result = rejection;
@@ -73,7 +83,7 @@ export class SourceRateLimiter {
     // The counter took the whole block even when it overflowed: what was left before it is ours.
     const before = rpm - (result.consumedPoints - block);
     const points = Math.max(0, Math.min(block, before));
-    this.reserves.set(sourceId, {
+    this.reserves.set(key, {
       rpm,
       points,
       sharedRemaining: Math.max(0, result.remainingPoints),
@@ -90,11 +100,11 @@ export class SourceRateLimiter {
         storeType: 'pool',
         tableName: 'sds_rate_limits',
         tableCreated: true,
-        keyPrefix: 'source',
+        keyPrefix: this.keyPrefix,
         points: rpm,
         duration: WINDOW_SECONDS,
         // If the control plane cannot count, keep limiting per process rather than fail requests.
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: 'source', points: rpm, duration: WINDOW_SECONDS }),
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: this.keyPrefix, points: rpm, duration: WINDOW_SECONDS }),
       });
       this.limiters.set(rpm, limiter);
     }
@@ -102,12 +112,78 @@ export class SourceRateLimiter {
   }
 }
 
-function tooMany(res: Response, rpm: number, msBeforeNext: number): AppError {
+/**
+ * Failed authentications (a wrong key or admin token) per client address, shared by every process:
+ * once an address has used up `perMinute` of them, every request of it that presents a credential
+ * answers 429 until the window ends, before the credential is checked, so keys cannot be tried at full
+ * speed. A process learns that an address is blocked when the address fails there, so across N
+ * processes an address gets at most `perMinute` + N − 1 tries a minute. Requests without a credential
+ * are not counted.
+ */
+export class AuthFailureLimiter {
+  private readonly limiter: RateLimiterPostgres;
+  /** Blocked addresses and when their window ends (ms since epoch). */
+  private readonly blocked = new Map<string, number>();
+
+  constructor(
+    pool: Db['pool'],
+    private readonly perMinute: number,
+  ) {
+    this.limiter = new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'sds_rate_limits',
+      tableCreated: true,
+      keyPrefix: 'auth-failures',
+      points: Math.max(1, perMinute),
+      duration: WINDOW_SECONDS,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix: 'auth-failures', points: Math.max(1, perMinute), duration: WINDOW_SECONDS }),
+    });
+  }
+
+  /** Throws 429 while `address` is blocked. */
+  check(address: string): void {
+    const until = this.blocked.get(address);
+    if (until === undefined) return;
+    const left = until - Date.now();
+    if (left > 0) throw tooManyFailures(this.perMinute, left);
+    this.blocked.delete(address);
+  }
+
+  /** Counts a failed authentication of `address`; throws 429 once that uses up its budget. */
+  async fail(address: string): Promise<void> {
+    if (this.perMinute <= 0) return;
+    let result: RateLimiterRes;
+    try {
+      result = await this.limiter.consume(address, 1);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      result = rejection;
+    }
+    if (result.consumedPoints < this.perMinute) return;
+    this.blocked.set(address, Date.now() + result.msBeforeNext);
+    if (this.blocked.size > 10_000) this.blocked.delete(this.blocked.keys().next().value!);
+    if (result.consumedPoints > this.perMinute) throw tooManyFailures(this.perMinute, result.msBeforeNext);
+  }
+}
+
+function tooMany(res: Response, rpm: number, msBeforeNext: number, subject: string): AppError {
   setHeaders(res, rpm, 0, msBeforeNext);
-  const retryAfter = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
-  return new AppError(429, `Rate limit of ${rpm} requests per minute exceeded for this source; retry in ${retryAfter} s`, {
+  const retryAfter = retryAfterSeconds(msBeforeNext);
+  return new AppError(429, `Rate limit of ${rpm} requests per minute exceeded for ${subject}; retry in ${retryAfter} s`, {
     headers: { 'Retry-After': retryAfter },
   });
+}
+
+function tooManyFailures(perMinute: number, msBeforeNext: number): AppError {
+  const retryAfter = retryAfterSeconds(msBeforeNext);
+  return new AppError(429, `Too many failed authentications from this address (${perMinute} a minute); retry in ${retryAfter} s`, {
+    headers: { 'Retry-After': retryAfter },
+  });
+}
+
+function retryAfterSeconds(msBeforeNext: number): string {
+  return String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
 }
 
 function setHeaders(res: Response, rpm: number, remaining: number, msBeforeNext: number): void {

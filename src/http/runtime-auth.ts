@@ -6,10 +6,16 @@ import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { RuntimeSources } from '../management/runtime-sources.ts';
 import type { SourceKeyCache } from '../management/source-key-cache.ts';
-import { API_KEY_HEADER } from './auth.ts';
-import type { SourceRateLimiter } from './rate-limit.ts';
+import { API_KEY_HEADER, clientAddress } from './auth.ts';
+import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 
-export function sourceKeyAuth(deps: { sources: RuntimeSources; keys: Pick<SourceKeyCache, 'authenticate'>; usage: KeyUsageRecorder; limiter: SourceRateLimiter }) {
+export function sourceKeyAuth(deps: {
+  sources: RuntimeSources;
+  keys: Pick<SourceKeyCache, 'authenticate'>;
+  usage: KeyUsageRecorder;
+  limiter: SharedRateLimiter;
+  failures: AuthFailureLimiter;
+}) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const sourceId = String(req.params.sourceId);
     const key = req.get(API_KEY_HEADER);
@@ -17,8 +23,12 @@ export function sourceKeyAuth(deps: { sources: RuntimeSources; keys: Pick<Source
     if (!key) {
       if (!runtime || runtime.source.requireAuth) throw errors.apiKeyRequired();
     } else {
+      deps.failures.check(clientAddress(req));
       const presented = await deps.keys.authenticate(key);
-      if (!presented) throw errors.invalidApiKey();
+      if (!presented) {
+        await deps.failures.fail(clientAddress(req));
+        throw errors.invalidApiKey();
+      }
       if (presented.sourceId !== sourceId) throw errors.outOfScope('this source');
       if (!runtime) throw errors.notFound('Source');
       deps.usage.record(presented.keyId);

@@ -3,7 +3,7 @@
 // the source-key cache that relies on them, and the block-reserving rate limiter.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SourceRateLimiter } from '../../../src/http/rate-limit.ts';
+import { SharedRateLimiter } from '../../../src/http/rate-limit.ts';
 import { SourceKeyCache } from '../../../src/management/source-key-cache.ts';
 import { ChangeFeed, type ChangeSubscriber } from '../../../src/store/change-feed.ts';
 import { createDb, type Db } from '../../../src/store/db.ts';
@@ -142,14 +142,14 @@ describe('SourceKeyCache', () => {
   });
 });
 
-describe('SourceRateLimiter across processes', () => {
+describe('SharedRateLimiter across processes', () => {
   /** A response that records its headers. */
   const response = () => {
     const headers = new Map<string, string>();
     return { headers, setHeader: (name: string, value: string) => headers.set(name, value) };
   };
 
-  async function spend(limiters: SourceRateLimiter[], sourceId: string, rpm: number, requests: number) {
+  async function spend(limiters: SharedRateLimiter[], sourceId: string, rpm: number, requests: number) {
     let allowed = 0;
     const rejections: { status: number; retryAfter?: string }[] = [];
     for (let i = 0; i < requests; i++) {
@@ -166,7 +166,7 @@ describe('SourceRateLimiter across processes', () => {
   }
 
   it('allows exactly a small budget across two processes, then 429 with Retry-After on both', async () => {
-    const processes = [new SourceRateLimiter(db.pool), new SourceRateLimiter(db.pool)];
+    const processes = [new SharedRateLimiter(db.pool, 'source', 'this source'), new SharedRateLimiter(db.pool, 'source', 'this source')];
     const { allowed, rejections } = await spend(processes, randomUUID(), 20, 30);
     expect(allowed).toBe(20);
     expect(rejections).toHaveLength(10);
@@ -178,14 +178,14 @@ describe('SourceRateLimiter across processes', () => {
 
   it('never exceeds a large budget across two processes and loses at most one block each', async () => {
     const rpm = 1_000; // blocks of 10
-    const processes = [new SourceRateLimiter(db.pool), new SourceRateLimiter(db.pool)];
+    const processes = [new SharedRateLimiter(db.pool, 'source', 'this source'), new SharedRateLimiter(db.pool, 'source', 'this source')];
     const { allowed } = await spend(processes, randomUUID(), rpm, 1_100);
     expect(allowed).toBeLessThanOrEqual(rpm);
     expect(allowed).toBeGreaterThanOrEqual(rpm - 2 * 10);
   });
 
   it('counts a block once for concurrent requests and reports the remaining budget', async () => {
-    const limiter = new SourceRateLimiter(db.pool);
+    const limiter = new SharedRateLimiter(db.pool, 'source', 'this source');
     const sourceId = randomUUID();
     const responses = Array.from({ length: 50 }, response);
     await Promise.all(responses.map((res) => limiter.consume(sourceId, 1_000, res as never)));
