@@ -109,10 +109,30 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     '404': errorResponse('No such row.'),
     '429': errorResponse('Rate limit of the source exceeded.'),
   };
+  const names = new Map(config.entities.map((entity) => [entity.id, pascal(entity.id)]));
   for (const entity of config.entities) {
-    const name = pascal(entity.id);
+    const name = names.get(entity.id)!;
     const properties = Object.fromEntries(entity.fields.map((field) => [field.id, valueSchema(field)]));
-    schemas[name] = { type: 'object', properties, required: entity.fields.map((field) => field.id) };
+    schemas[name] = { type: 'object', description: `A whole row of ${entity.id}, as writes answer it.`, properties, required: entity.fields.map((field) => field.id) };
+    // Reads answer what the query asks for: some fields (`fields`), references replaced by rows (`populate`).
+    schemas[`${name}Selection`] = {
+      type: 'object',
+      description:
+        `A row of ${entity.id} as reads answer it: every field, or those \`fields\` names; a reference field named in ` +
+        `\`populate\` holds the referenced row (projected by \`populate.<field>.fields\`), or null when there is none.`,
+      properties: Object.fromEntries(
+        entity.fields.map((field) => {
+          const target = field.references && names.get(field.references.entity);
+          if (!target) return [field.id, valueSchema(field)];
+          return [field.id, { anyOf: [valueSchema(field), { $ref: `#/components/schemas/${target}Projection` }, { type: 'null' }] }];
+        }),
+      ),
+    };
+    schemas[`${name}Projection`] = {
+      type: 'object',
+      description: `A row of ${entity.id} as \`populate\` embeds it in a referencing row: every field, or those \`populate.<field>.fields\` names.`,
+      properties,
+    };
     schemas[`${name}Input`] = {
       type: 'object',
       additionalProperties: false,
@@ -120,7 +140,20 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
       required: entity.fields.filter((field) => !field.nullable && !(entity.primaryKey ?? []).includes(field.id)).map((field) => field.id),
     };
     const row = { $ref: `#/components/schemas/${name}` };
+    const selection = { $ref: `#/components/schemas/${name}Selection` };
     const fieldNames = entity.fields.map((field) => field.id).join(', ');
+    const references = entity.fields.filter((field) => field.references).map((field) => field.id);
+    const readParameters = [
+      { name: 'fields', in: 'query', description: `Comma-separated fields to return (of ${fieldNames}); all of them when absent.`, schema: { type: 'string' } },
+      {
+        name: 'populate',
+        in: 'query',
+        description:
+          `Comma-separated reference fields (${references.join(', ') || 'this table has none'}) to replace with the referenced row; ` +
+          '`populate.<field>.fields` projects that row.',
+        schema: { type: 'string' },
+      },
+    ];
     paths[`/runtime/${source.id}/${entity.id}`] = {
       get: {
         operationId: `list${name}`,
@@ -129,9 +162,8 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
         parameters: [
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000, default: 25 } },
           { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-          { name: 'fields', in: 'query', description: 'Comma-separated fields to return.', schema: { type: 'string' } },
           { name: 'sort', in: 'query', description: '`field:asc` or `field:desc`, comma-separated.', schema: { type: 'string' } },
-          { name: 'populate', in: 'query', description: 'Comma-separated reference fields to replace with the referenced row.', schema: { type: 'string' } },
+          ...readParameters,
           { name: 'filters', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: true } },
         ],
         responses: {
@@ -143,7 +175,7 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
                   type: 'object',
                   required: ['data', 'meta'],
                   properties: {
-                    data: { type: 'array', items: row },
+                    data: { type: 'array', items: selection },
                     meta: { type: 'object', required: ['pagination'], properties: { pagination: { $ref: '#/components/schemas/Pagination' } } },
                   },
                 },
@@ -166,7 +198,12 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     };
     paths[`/runtime/${source.id}/${entity.id}/{id}`] = {
       parameters: [{ name: 'id', in: 'path', required: true, description: `Primary key (${(entity.primaryKey ?? []).join(', ')}).`, schema: { type: 'string' } }],
-      get: { operationId: `get${name}`, summary: `Read a row of ${entity.id}`, responses: { '200': { description: 'The row.', content: { 'application/json': { schema: row } } }, ...errorResponses } },
+      get: {
+        operationId: `get${name}`,
+        summary: `Read a row of ${entity.id}`,
+        parameters: readParameters,
+        responses: { '200': { description: 'The row.', content: { 'application/json': { schema: selection } } }, ...errorResponses },
+      },
       patch: {
         operationId: `update${name}`,
         summary: `Update a row of ${entity.id}`,
