@@ -3,9 +3,9 @@
 export { createManagementClient, waitForJob } from './management.js';
 export type { GenerationJob, JobRef, ManagementClient, ManagementClientOptions, ManagementPaths, WaitOptions } from './management.js';
 export { createRuntimeClient } from './runtime.js';
-export type { DefaultInputs, PageQuery, RowList, RuntimeClient, RuntimeClientOptions, RuntimePagination, RuntimePaths, TableName } from './runtime.js';
+export type { DefaultInputs, PageQuery, ReferencedRowsOf, RowList, RuntimeClient, RuntimeClientOptions, RuntimePagination, RuntimePaths, TableName, TableReferences } from './runtime.js';
 export { filters, serializeQuery } from './query.js';
-export type { AnyFieldFilter, BooleanFilter, EqualityOperators, FieldFilter, NullFilter, NumberFilter, OrderingOperators, StringFilter, TextOperators, FieldName, Fields, Filters, ListQuery, Populate, PopulatedRow, ReadQuery, Row, Selected, Sort, SortTerm } from './query.js';
+export type { AnyFieldFilter, BooleanFilter, EqualityOperators, FieldFilter, NullFilter, NumberFilter, OrderingOperators, StringFilter, TextOperators, FieldName, Fields, Filters, AnyPopulate, ListQuery, Populate, PopulatedRow, ReadQuery, ReferencedRows, Row, Selected, Sort, SortTerm } from './query.js';
 export { errorBodyMiddleware, isSdsError, SdsRequestError } from './result.js';
 export type { SdsError, SdsResult } from './result.js';
 export type { components, operations, paths } from './generated/openapi.js';

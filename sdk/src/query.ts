@@ -82,15 +82,30 @@ export type Sort<R = Row> = SortTerm<R> | readonly SortTerm<R>[];
 export type Fields<R = Row> = readonly FieldName<R>[];
 
 /**
+ * The row type each reference field of a row points to, e.g. `{ authorId: UsersRow }`. A client
+ * given `SourceReferences` (`sds types` writes it) works these out per table; without them every
+ * populated reference is a `PopulatedRow`.
+ */
+export type ReferencedRows = Record<string, Row>;
+
+/**
  * Reference fields to populate (replace by the referenced row): a list of field names, or an
  * object that can also project each populated row: `{ authorId: { fields: ['id', 'name'] } }`.
+ * With known `Targets`, only reference fields may be named, and only fields of the referenced table projected.
  */
-export type Populate<R = Row> =
-  | readonly FieldName<R>[]
-  | { readonly [K in FieldName<R>]?: true | { readonly fields?: readonly string[] } };
+export type Populate<R = Row, Targets = {}> =
+  | readonly ([keyof Targets] extends [never] ? FieldName<R> : Extract<keyof Targets, FieldName<R>>)[]
+  | {
+      readonly [K in [keyof Targets] extends [never] ? FieldName<R> : Extract<keyof Targets, FieldName<R>>]?:
+        | true
+        | { readonly fields?: readonly (K extends keyof Targets ? FieldName<Targets[K]> : string)[] };
+    };
+
+/** Any populate value; the client's methods check it against the table (`Populate`). */
+export type AnyPopulate = readonly string[] | { readonly [field: string]: true | { readonly fields?: readonly string[] } | undefined };
 
 /** Query of a runtime list. */
-export interface ListQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends Populate<R> | undefined = Populate<R> | undefined> {
+export interface ListQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends AnyPopulate | undefined = Populate<R> | undefined> {
   filters?: Filters<R>;
   sort?: Sort<R>;
   /** Projection: only these fields are returned. */
@@ -103,19 +118,33 @@ export interface ListQuery<R = Row, F extends Fields<R> | undefined = Fields<R> 
 }
 
 /** Query of a single row read. */
-export interface ReadQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends Populate<R> | undefined = Populate<R> | undefined> {
+export interface ReadQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends AnyPopulate | undefined = Populate<R> | undefined> {
   fields?: F;
   populate?: P;
 }
 
 type PopulatedKeys<P> = P extends readonly (infer K)[] ? K : P extends object ? keyof P : never;
 
-/** The value of a populated reference field: the referenced row, or null. */
+/** The value of a populated reference field whose table is unknown: the referenced row, or null. */
 export type PopulatedRow = Row | null;
 
-/** The row type a query returns: projected by `fields`, with populated reference fields replaced. */
-export type Selected<R, F = undefined, P = undefined> = {
-  [K in F extends readonly (infer S)[] ? S & keyof R : keyof R]: K extends PopulatedKeys<P> ? PopulatedRow : R[K];
+/** `populate.<K>.fields` of a populate query, or undefined when it does not project `K`. */
+type PopulateProjection<P, K> = P extends readonly unknown[] ? undefined : K extends keyof P ? (P[K] extends { readonly fields?: infer S } ? S : undefined) : undefined;
+
+/** A row narrowed to the fields `S` names, or whole when `S` names none. */
+type Projected<T, S> = S extends readonly (infer N)[] ? { [Q in N & keyof T]: T[Q] } : T;
+
+/** The value of a populated field `K`: its table's row (projected as asked), or null. */
+type PopulatedValue<K, P, Targets> = K extends keyof Targets ? Projected<Targets[K], PopulateProjection<P, K>> | null : PopulatedRow;
+
+/**
+ * The row type a query returns: projected by `fields` (plus the fields it populates), with
+ * populated reference fields replaced by the referenced rows.
+ */
+export type Selected<R, F = undefined, P = undefined, Targets = {}> = {
+  [K in (F extends readonly (infer S)[] ? S & keyof R : keyof R) | (PopulatedKeys<P> & keyof R)]: K extends PopulatedKeys<P>
+    ? PopulatedValue<K, P, Targets>
+    : R[K];
 };
 
 /** Identity helper that type-checks filters against a row type outside a call. */

@@ -3,7 +3,7 @@
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { createSdsClient, type BaseClientOptions } from './options.js';
-import type { Fields, ListQuery, Populate, ReadQuery, Row, Selected } from './query.js';
+import type { AnyPopulate, Fields, ListQuery, Populate, ReadQuery, Row, Selected } from './query.js';
 import { SdsRequestError, type SdsResult } from './result.js';
 
 /** The contract's runtime paths. */
@@ -23,8 +23,19 @@ export type TableName<Tables> = Extract<keyof Tables, string>;
 /** Create bodies of a tables map when none are given: every column optional. */
 export type DefaultInputs<Tables> = { [K in keyof Tables]: Partial<Tables[K]> };
 
+/**
+ * Which table each reference field of each table points to, e.g. `{ posts: { authorId: 'users' } }`
+ * (`sds types` writes it as `SourceReferences`).
+ */
+export type TableReferences<Tables> = { [T in keyof Tables]?: { [field: string]: keyof Tables } };
+
+/** The row types the reference fields of table `T` point to, e.g. `{ authorId: UsersRow }`. */
+export type ReferencedRowsOf<Tables, References, T> = T extends keyof References
+  ? { [K in keyof References[T]]: References[T][K] extends keyof Tables ? Tables[References[T][K]] : Row }
+  : {};
+
 /** Query of `pages()` and `rows()`: a list query whose paging is done for you. */
-export interface PageQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends Populate<R> | undefined = Populate<R> | undefined>
+export interface PageQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined, P extends AnyPopulate | undefined = Populate<R> | undefined>
   extends Omit<ListQuery<R, F, P>, 'limit'> {
   /** Rows per request (default 100, at most 1000). */
   pageSize?: number;
@@ -44,23 +55,23 @@ export interface RuntimeClientOptions extends BaseClientOptions {
  * it as `SourceTables`); `Inputs` maps them to create bodies (`SourceTableInputs`). Every method
  * resolves to `{data, error, response}` and never throws on an HTTP error.
  */
-export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>> {
+export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>, References = {}> {
   readonly sourceId: string;
   /** The underlying openapi-fetch client, for anything the methods below do not cover. */
   readonly client: Client<RuntimePaths>;
 
   /** One page of rows: filtered, sorted, projected (`fields`) and populated. */
-  list<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+  list<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     query?: ListQuery<Tables[T], F, P>,
-  ): Promise<SdsResult<RowList<Selected<Tables[T], F, P>>>>;
+  ): Promise<SdsResult<RowList<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>>>>;
 
   /** The row with this primary key value. */
-  get<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+  get<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     id: string | number,
     query?: ReadQuery<Tables[T], F, P>,
-  ): Promise<SdsResult<Selected<Tables[T], F, P>>>;
+  ): Promise<SdsResult<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>>>;
 
   /** Inserts a row (`201`); a missing integer or uuid primary key is generated. */
   create<T extends TableName<Tables>>(table: T, body: T extends keyof Inputs ? Inputs[T] : Partial<Tables[T]>): Promise<SdsResult<Tables[T]>>;
@@ -75,33 +86,34 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
    * Every page of a list, one result each, from `offset` (default 0) to the last matching row.
    * Stops after a page that failed (that result has `error` set) — it never throws on HTTP errors.
    */
-  pages<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+  pages<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     query?: PageQuery<Tables[T], F, P>,
-  ): AsyncGenerator<SdsResult<RowList<Selected<Tables[T], F, P>>>, void, undefined>;
+  ): AsyncGenerator<SdsResult<RowList<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>>>, void, undefined>;
 
   /**
    * Every matching row, requesting pages of `pageSize` as it goes:
    * `for await (const user of runtime.rows('users', { filters, sort, pageSize })) …`.
    * A failed page throws an `SdsRequestError` (an iterator has no result to put it in).
    */
-  rows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T]> | undefined = undefined>(
+  rows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     query?: PageQuery<Tables[T], F, P>,
-  ): AsyncGenerator<Selected<Tables[T], F, P>, void, undefined>;
+  ): AsyncGenerator<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>, void, undefined>;
 }
 
 /**
  * A client of `/runtime/{sourceId}`. Pass your `SourceTables` (from `sds types`) to type every
- * table's rows, filters, sort fields, projections and bodies:
- * `createRuntimeClient<SourceTables, SourceTableInputs>({ baseUrl, sourceId, apiKey })`.
+ * table's rows, filters, sort fields, projections and bodies, and `SourceReferences` to type
+ * populated references as the rows they point to:
+ * `createRuntimeClient<SourceTables, SourceTableInputs, SourceReferences>({ baseUrl, sourceId, apiKey })`.
  */
-export function createRuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>>({
+export function createRuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>, References = {}>({
   baseUrl,
   sourceId,
   apiKey,
   ...options
-}: RuntimeClientOptions): RuntimeClient<Tables, Inputs> {
+}: RuntimeClientOptions): RuntimeClient<Tables, Inputs, References> {
   const client = createSdsClient<RuntimePaths>(baseUrl, apiKey, options);
   // The contract types rows as free-form objects and the list query as strings; the methods'
   // own signatures carry the table types, so the calls below go through one untyped door.
@@ -147,7 +159,7 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
     pages,
     rows,
   };
-  return methods as unknown as RuntimeClient<Tables, Inputs>;
+  return methods as unknown as RuntimeClient<Tables, Inputs, References>;
 }
 
 type UntypedCall = (path: string, init: { params: { path: Record<string, string>; query?: object }; body?: object }) => Promise<SdsResult<unknown>>;

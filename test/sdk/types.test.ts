@@ -90,6 +90,27 @@ describe('typed runtime client', () => {
     for await (const post of runtime.rows('posts', { pageSize: 50, fields: ['title'] })) expectTypeOf(post).toEqualTypeOf<{ title: string }>();
   });
 
+  it('types a populated reference as the row it points to when given the references', async () => {
+    interface SourceReferences {
+      posts: { authorId: 'users' };
+    }
+    const linked = createRuntimeClient<SourceTables, SourceTableInputs, SourceReferences>({ baseUrl: 'http://x', sourceId: 's', fetch });
+    const whole = await linked.list('posts', { populate: ['authorId'] });
+    expectTypeOf(whole.data!.data[0]!.authorId).toEqualTypeOf<UsersRow | null>();
+    const narrowed = await linked.list('posts', { fields: ['title'], populate: { authorId: { fields: ['id', 'email'] } } });
+    // The populated field comes back even where the projection leaves it out, as the runtime answers.
+    expectTypeOf(narrowed.data!.data[0]!).toEqualTypeOf<{ title: string; authorId: { id: number; email: string } | null }>();
+    const one = await linked.get('posts', 'p-1', { populate: { authorId: true } });
+    expectTypeOf(one.data!.authorId).toEqualTypeOf<UsersRow | null>();
+    for await (const post of linked.rows('posts', { fields: ['id'], populate: { authorId: { fields: ['role'] } } })) {
+      expectTypeOf(post).toEqualTypeOf<{ id: string; authorId: { role: UsersRow['role'] } | null }>();
+    }
+    // @ts-expect-error only reference fields can be populated
+    await linked.list('posts', { populate: ['title'] });
+    // @ts-expect-error a populated row is projected on fields of the table it points to
+    await linked.list('posts', { populate: { authorId: { fields: ['title'] } } });
+  });
+
   it('rejects unknown tables, fields and sort terms', async () => {
     // @ts-expect-error unknown table
     await runtime.list('comments');
