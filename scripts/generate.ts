@@ -3,6 +3,7 @@
 //   generated/openapi.ts       openapi-typescript types (`paths`, `components`, `operations`)
 //   generated/schema-config.ts json-schema-to-typescript types of the schema config
 //   sdk/src/generated/openapi.ts the SDK's own copy of generated/openapi.ts (the SDK may not import files outside sdk/)
+//   sdk/src/generated/filter-operators.ts the runtime's operator table (src/runtime/operators.ts) as SDK types
 // `--check` writes nothing and fails when any file differs from what would be written.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { FIELD_TYPES } from '../src/contract.ts';
+import { FILTER_OPERATORS, OPERATOR_NAMES, operatorsFor } from '../src/runtime/operators.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OPENAPI_SOURCE = path.join(root, 'openapi/openapi.yaml');
@@ -60,6 +63,22 @@ function nameExternalSchemas<T extends { components?: { schemas?: Record<string,
   return JSON.parse(text) as T;
 }
 
+/** The operator table as types: which operators the runtime API accepts on a field of each type. */
+function renderFilterOperators(): string {
+  const union = (names: readonly string[]) => (names.length ? names.map((name) => `'${name}'`).join(' | ') : 'never');
+  const byOperand = (operand: string) => union(OPERATOR_NAMES.filter((name) => FILTER_OPERATORS[name].operand === operand));
+  return (
+    `/** Field types of the schema config. */\nexport type FieldType = ${union(FIELD_TYPES)};\n\n` +
+    `/** Every filter operator of the runtime API. */\nexport type FilterOperator = ${union(OPERATOR_NAMES)};\n\n` +
+    `/** The filter operators the runtime API accepts on a field of each type (any other answers 400). */\nexport interface FieldTypeOperators {\n` +
+    FIELD_TYPES.map((type) => `  ${type}: ${union(operatorsFor(type))};\n`).join('') +
+    `}\n\n` +
+    `/** Operators that take a list of values. */\nexport type ListOperator = ${union(OPERATOR_NAMES.filter((name) => FILTER_OPERATORS[name].list))};\n\n` +
+    `/** Operators whose value is a text matched literally (\`%\` and \`_\` included). */\nexport type TextOperator = ${byOperand('text')};\n\n` +
+    `/** Operators whose value is \`true\` or \`false\`. */\nexport type BooleanOperator = ${byOperand('boolean')};\n`
+  );
+}
+
 async function render(): Promise<Record<string, string>> {
   const document = await bundleOpenApi();
   const openapiTypes = astToString(await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false }));
@@ -76,6 +95,7 @@ async function render(): Promise<Record<string, string>> {
     'generated/openapi.ts': banner('openapi/openapi.yaml with openapi-typescript') + openapiTypes,
     'sdk/src/generated/openapi.ts': banner('openapi/openapi.yaml with openapi-typescript') + openapiTypes,
     'generated/schema-config.ts': banner('schemas/schema-config.v1.json with json-schema-to-typescript') + configTypes,
+    'sdk/src/generated/filter-operators.ts': banner('the operator table of src/runtime/operators.ts') + renderFilterOperators(),
   };
 }
 

@@ -2,8 +2,20 @@
 import fs from 'node:fs';
 import type { paths } from '../generated/openapi.ts';
 
+import type { FieldType } from '../generated/schema-config.ts';
+
 export type { components, operations, paths } from '../generated/openapi.ts';
-export type { SchemaConfig } from '../generated/schema-config.ts';
+export type { FieldType, SchemaConfig } from '../generated/schema-config.ts';
+
+/**
+ * Every field type of the schema config (`schemas/schema-config.v1.json`), which are also the column
+ * types of generated tables. Per-type behaviour is declared in tables typed `Record<FieldType, …>`,
+ * so a type added to the contract makes the compiler name every place that needs it.
+ */
+export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'] as const satisfies readonly FieldType[];
+/** Fails to compile while FIELD_TYPES misses a type of the contract. */
+const everyFieldType: Exclude<FieldType, (typeof FIELD_TYPES)[number]> extends never ? true : never = true;
+void everyFieldType;
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

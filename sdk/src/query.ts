@@ -1,5 +1,8 @@
 // Typed runtime list queries (filters, sort, projection, populate) and their serialisation in the
 // forms the runtime API documents: `filters[name][$eq]=x`, `filters[role][$in][0]=a`, `populate=a`.
+import type { FieldType, FieldTypeOperators, FilterOperator } from './generated/filter-operators.js';
+
+export type { FieldType, FieldTypeOperators, FilterOperator } from './generated/filter-operators.js';
 
 /** Any runtime row: a JSON object whose shape follows the table's entity. */
 export type Row = Record<string, unknown>;
@@ -7,7 +10,32 @@ export type Row = Record<string, unknown>;
 /** The string keys of a row type. */
 export type FieldName<R> = Extract<keyof R, string>;
 
-/** Operators of every field type. */
+/**
+ * A value of a field whose type a plain TypeScript type cannot tell apart from others (a uuid, a
+ * date, a datetime or a time is a `string`, a json value anything): `sds types` writes such fields
+ * as `FieldValue<'uuid', string>`. It is still a plain `string` to read and write; the flavour only
+ * tells `FieldFilter` which operators the server accepts on it (no `$contains` on a uuid).
+ */
+export type FieldValue<T extends FieldType, V> = V & { readonly __sdsFieldType?: T };
+
+/** The flavour of a `FieldValue`, or never. */
+type FlavourOf<V> = '__sdsFieldType' extends keyof V ? Exclude<V['__sdsFieldType' & keyof V], undefined> : never;
+
+/**
+ * The field type of a value type: its `FieldValue` flavour; otherwise strings (string, text and
+ * enum fields) as `string`, numbers as `number`, booleans as `boolean`, anything else as `json`.
+ */
+export type FieldTypeOf<V> = [FlavourOf<NonNullable<V>>] extends [never]
+  ? [NonNullable<V>] extends [string]
+    ? 'string'
+    : [NonNullable<V>] extends [number]
+      ? 'number'
+      : [NonNullable<V>] extends [boolean]
+        ? 'boolean'
+        : 'json'
+  : Extract<FlavourOf<NonNullable<V>>, FieldType>;
+
+/** Operators of every field type but json. */
 export interface EqualityOperators<V> {
   /** Equal. */
   $eq?: V;
@@ -21,7 +49,7 @@ export interface EqualityOperators<V> {
   $null?: boolean;
 }
 
-/** Comparison operators, for numbers and strings (text, dates, enums, uuids). */
+/** Comparison operators, for every type but boolean and json. */
 export interface OrderingOperators<V> {
   $gt?: V;
   $gte?: V;
@@ -29,7 +57,7 @@ export interface OrderingOperators<V> {
   $lte?: V;
 }
 
-/** Text operators, for strings; `%` and `_` match literally. */
+/** Text operators, for string, text and enum fields; `%` and `_` match literally. */
 export interface TextOperators {
   /** Contains the text. */
   $contains?: string;
@@ -39,35 +67,50 @@ export interface TextOperators {
   $endsWith?: string;
 }
 
-/** The filter of a string field (text, uuid, date, enum…): every operator. */
-export interface StringFilter<V extends string = string> extends EqualityOperators<V>, OrderingOperators<V>, TextOperators {}
+/** Every operator with the value it takes on a field whose values are `V`. */
+interface AllOperators<V> extends EqualityOperators<V>, OrderingOperators<V>, TextOperators {}
+
+/** Fails to compile while AllOperators and the server's operator table name different operators. */
+type SameOperators = [Exclude<FilterOperator, keyof AllOperators<unknown>> | Exclude<keyof AllOperators<unknown>, FilterOperator>] extends [never] ? true : never;
+const sameOperators: SameOperators = true;
+void sameOperators;
+
+/**
+ * The filter of a field of type `T` whose values are `V`: exactly the operators the server accepts
+ * on that type (its operator table, `FieldTypeOperators`).
+ */
+export type TypedFilter<T extends FieldType, V> = Pick<AllOperators<V>, FieldTypeOperators[T]>;
+
+/** The filter of a string, text or enum field: every operator. */
+export interface StringFilter<V extends string = string> extends TypedFilter<'string', V> {}
 /** The filter of a number field: equality, comparison and set operators. */
-export interface NumberFilter<V extends number = number> extends EqualityOperators<V>, OrderingOperators<V> {}
+export interface NumberFilter<V extends number = number> extends TypedFilter<'number', V> {}
 /** The filter of a boolean field: `$eq`, `$ne`, `$in`, `$notIn`, `$null`. */
-export interface BooleanFilter extends EqualityOperators<boolean> {}
-/** The filter of a field of another type (json): `$null` only. */
-export interface NullFilter {
-  $null?: boolean;
-}
+export interface BooleanFilter extends TypedFilter<'boolean', boolean> {}
+/** The filter of a json field: `$null` only. */
+export interface NullFilter extends TypedFilter<'json', never> {}
 /** Every operator, for fields whose type is not known (`unknown`, as in untyped rows). */
 export interface AnyFieldFilter extends EqualityOperators<string | number | boolean>, OrderingOperators<string | number>, TextOperators {}
 
+/** The filter of a field of value type `V` whose field type is `T`. */
+type FilterOfType<T extends FieldType, V> = T extends 'string'
+  ? StringFilter<Extract<V, string>>
+  : T extends 'number'
+    ? NumberFilter<Extract<V, number>>
+    : T extends 'boolean'
+      ? BooleanFilter
+      : T extends 'json'
+        ? NullFilter
+        : TypedFilter<T, V>;
+
 /**
- * The operators allowed on a field of value type `V`:
- * strings (text, uuid, dates, enums) take every operator, numbers the comparison and set
- * operators, booleans `$eq`/`$ne`/`$in`/`$notIn`; every field takes `$null`.
+ * The operators allowed on a field of value type `V`, as the server's operator table says
+ * (`FieldTypeOperators`): string, text and enum fields take every operator; uuid, date, datetime
+ * and time fields (`FieldValue` flavours, as `sds types` writes them) and numbers the comparison and
+ * set operators; booleans `$eq`/`$ne`/`$in`/`$notIn`; json fields `$null` only; every field `$null`.
+ * A field typed `unknown` (untyped rows) takes every operator.
  */
-export type FieldFilter<V> = unknown extends V
-  ? AnyFieldFilter
-  : [NonNullable<V>] extends [never]
-    ? NullFilter
-    : [NonNullable<V>] extends [string]
-      ? StringFilter<Extract<NonNullable<V>, string>>
-      : [NonNullable<V>] extends [number]
-        ? NumberFilter<Extract<NonNullable<V>, number>>
-        : [NonNullable<V>] extends [boolean]
-          ? BooleanFilter
-          : NullFilter;
+export type FieldFilter<V> = unknown extends V ? AnyFieldFilter : [NonNullable<V>] extends [never] ? NullFilter : FilterOfType<FieldTypeOf<V>, NonNullable<V>>;
 
 /** Filters on the fields of a row type; several filters combine with AND. */
 export type Filters<R = Row> = { [K in FieldName<R>]?: FieldFilter<R[K]> };

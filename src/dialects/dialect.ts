@@ -2,19 +2,10 @@
 // through it. Differences between databases are capabilities and small hooks written once here;
 // callers never ask `kind === 'mysql'`.
 
-/** Field types of the schema config, which are also the column types of generated tables. */
-export type ColumnType =
-  | 'string'
-  | 'text'
-  | 'integer'
-  | 'number'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'time'
-  | 'uuid'
-  | 'json'
-  | 'enum';
+import type { FieldType } from '../contract.ts';
+
+/** Column types of generated tables: the schema config's field types (FIELD_TYPES in contract.ts). */
+export type ColumnType = FieldType;
 
 export type ReferentialAction = 'restrict' | 'cascade' | 'set-null';
 

@@ -6,8 +6,8 @@ import type { Operation, OperationContext } from './operation.ts';
 import type { Field } from '../generation/config-types.ts';
 import type { Source } from '../store/sources.ts';
 import { SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
+import { OPERATOR_NAMES } from '../runtime/operators.ts';
 
-const OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$contains', '$containsi', '$startsWith', '$endsWith', '$null'];
 
 export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: string) {
   const basePath = `/runtime/${source.id}`;
@@ -158,7 +158,7 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
       get: {
         operationId: `list${name}`,
         summary: `List ${entity.id}`,
-        description: `Filters: \`filters[<field>][<operator>]=value\` or \`filters.<field>.<operator>=value\` with operators ${OPERATORS.join(', ')}. Fields: ${fieldNames}.`,
+        description: `Filters: \`filters[<field>][<operator>]=value\` or \`filters.<field>.<operator>=value\` with operators ${OPERATOR_NAMES.join(', ')}. Fields: ${fieldNames}.`,
         parameters: [
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000, default: 25 } },
           { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },

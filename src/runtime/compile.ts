@@ -1,7 +1,9 @@
 // Stage 3 of a runtime read: ReadPlan → { sql, params } for one dialect. Every identifier goes
 // through quoteIdentifier and every value through a placeholder; the dialect's hooks supply the few
-// differences (placeholders, LIKE, null-aware inequality, ordering).
+// differences (placeholders, LIKE, null-aware inequality, ordering); each filter compiles by its
+// operator's hook in operators.ts.
 import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
+import { operatorSpec, type OperandParams } from './operators.ts';
 import type { PlannedFilter, PlannedPopulate, ReadPlan } from './plan.ts';
 import type { RuntimeTable } from './tables.ts';
 
@@ -20,7 +22,7 @@ export interface CompiledList {
 }
 
 /** Collects bind parameters and hands out their placeholders. */
-export class SqlParams {
+export class SqlParams implements OperandParams {
   readonly values: unknown[] = [];
   constructor(private readonly dialect: Dialect) {}
 
@@ -78,45 +80,7 @@ export function compileWhere(dialect: Dialect, table: RuntimeTable, filters: Pla
 }
 
 function compileFilter(dialect: Dialect, column: ColumnSpec, filter: PlannedFilter, params: SqlParams): string {
-  const name = dialect.quoteIdentifier(column.name);
-  const value = filter.values[0]!;
-  const list = () => filter.values.map((each) => params.typed(column, each)).join(', ');
-  switch (filter.operator) {
-    case '$eq':
-      return `${name} = ${params.typed(column, value)}`;
-    case '$ne':
-      return dialect.distinctFrom(name, params.typed(column, value));
-    case '$gt':
-      return `${dialect.comparable(name, column)} > ${params.typed(column, value)}`;
-    case '$gte':
-      return `${dialect.comparable(name, column)} >= ${params.typed(column, value)}`;
-    case '$lt':
-      return `${dialect.comparable(name, column)} < ${params.typed(column, value)}`;
-    case '$lte':
-      return `${dialect.comparable(name, column)} <= ${params.typed(column, value)}`;
-    case '$in':
-      return `${name} IN (${list()})`;
-    case '$notIn':
-      // Null-aware like $ne: rows whose value is null are kept.
-      return `(${name} IS NULL OR ${name} NOT IN (${list()}))`;
-    case '$contains':
-      return dialect.like(name, params.plain(`%${escapeLike(String(value), dialect.likeEscape)}%`), false);
-    case '$containsi':
-      return dialect.like(name, params.plain(`%${escapeLike(String(value), dialect.likeEscape)}%`), true);
-    case '$startsWith':
-      return dialect.like(name, params.plain(`${escapeLike(String(value), dialect.likeEscape)}%`), false);
-    case '$endsWith':
-      return dialect.like(name, params.plain(`%${escapeLike(String(value), dialect.likeEscape)}`), false);
-    case '$null':
-      return `${name} ${value === true ? 'IS NULL' : 'IS NOT NULL'}`;
-  }
-}
-
-/** Escapes %, _ and the escape character itself, so user text matches literally. */
-export function escapeLike(text: string, escape: string): string {
-  let escaped = '';
-  for (const character of text) escaped += character === '%' || character === '_' || character === escape ? escape + character : character;
-  return escaped;
+  return operatorSpec(filter.operator).compile({ dialect, name: dialect.quoteIdentifier(column.name), column, values: filter.values, params });
 }
 
 /** The referenced rows of one populated field: one query for the whole page. */

@@ -2,11 +2,9 @@
 // still as text. Accepts the documented dot form (`filters.name.$eq=x`, `populate.author.fields=a,b`)
 // and the bracket form `qs` writes (`filters[name][$eq]=x`, `filters[id][$in][0]=1`, `populate[0]=a`).
 // Only syntax is checked here; names and values are checked against the table by plan.ts.
+import { isFilterOperator, OPERATOR_NAMES, operatorSpec, type FilterOperator } from './operators.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 
-export const FILTER_OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$contains', '$containsi', '$startsWith', '$endsWith', '$null'] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['$in', '$notIn']);
 const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate'];
 
 export interface ParsedFilter {
@@ -108,14 +106,15 @@ function addFilter(filters: Map<string, ParsedFilter>, key: string, path: string
   const [field, operator, index, ...extra] = path;
   if (field === undefined || field === '' || INDEX.test(field)) throw runtimeErrors.malformedParameter(key, 'use filters.<field>.<operator>=<value>');
   if (operator === undefined) throw runtimeErrors.missingOperator(field);
-  if (!(FILTER_OPERATORS as readonly string[]).includes(operator)) throw runtimeErrors.unknownOperator(operator, field, FILTER_OPERATORS);
-  const op = operator as FilterOperator;
+  if (!isFilterOperator(operator)) throw runtimeErrors.unknownOperator(operator, field, OPERATOR_NAMES);
+  const op: FilterOperator = operator;
+  const takesList = operatorSpec(op).list;
   const name = `filters.${field}.${op}`;
-  if (extra.length > 0 || (index !== undefined && !(LIST_OPERATORS.has(op) && INDEX.test(index)))) {
-    throw runtimeErrors.malformedParameter(key, LIST_OPERATORS.has(op) ? `use ${name}=a,b or filters[${field}][${op}][0]=a` : `use ${name}=<value>`);
+  if (extra.length > 0 || (index !== undefined && !(takesList && INDEX.test(index)))) {
+    throw runtimeErrors.malformedParameter(key, takesList ? `use ${name}=a,b or filters[${field}][${op}][0]=a` : `use ${name}=<value>`);
   }
-  if (!LIST_OPERATORS.has(op)) scalar(name);
-  const values = !LIST_OPERATORS.has(op) || index !== undefined ? [value] : value.split(',');
+  if (!takesList) scalar(name);
+  const values = !takesList || index !== undefined ? [value] : value.split(',');
   const existing = filters.get(name);
   if (existing) existing.values.push(...values);
   else filters.set(name, { field, operator: op, values });

@@ -3,9 +3,10 @@
 // every value is cast to its column's type, and the plan holds no SQL.
 import type { RowValue, SortDirection } from '../dialects/dialect.ts';
 import { castText } from './cast.ts';
-import type { FilterOperator, ParsedQuery } from './parse-query.ts';
+import { appliesTo, operatorSpec, type FilterOperator } from './operators.ts';
+import type { ParsedQuery } from './parse-query.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { ORDERED_TYPES, TEXT_TYPES, type RuntimeColumn, type RuntimeTable, type RuntimeTables } from './tables.ts';
+import type { RuntimeTable, RuntimeTables } from './tables.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 1000;
@@ -75,36 +76,20 @@ export function planFilter(field: string, operator: FilterOperator, texts: strin
   const column = table.byName.get(field);
   if (!column) throw runtimeErrors.unknownField(field, 'filters', table.byName.keys());
   const where = `filters.${field}.${operator}`;
-  if (operator === '$null') {
+  const { operand } = operatorSpec(operator);
+  if (operand === 'boolean') {
     const text = texts[0]!.toLowerCase();
     if (text !== 'true' && text !== 'false') throw runtimeErrors.invalidNullTest(texts[0]!, field);
     return { field, operator, values: [text === 'true'] };
   }
-  if (!applies(operator, column)) throw runtimeErrors.operatorNotApplicable(operator, column.type, field);
-  const textual = operator === '$contains' || operator === '$containsi' || operator === '$startsWith' || operator === '$endsWith';
+  if (!appliesTo(operator, column.type)) throw runtimeErrors.operatorNotApplicable(operator, column.type, field);
+  const textual = operand === 'text';
   const values = texts.map((text) => {
     const value = textual ? castText({ ...column, type: 'text' }, text) : castText(column, text);
     if (value === undefined) throw runtimeErrors.invalidValue(text, column.type, field, where, !textual && column.type === 'enum' ? column.values : undefined);
     return value;
   });
   return { field, operator, values };
-}
-
-function applies(operator: FilterOperator, column: RuntimeColumn): boolean {
-  switch (operator) {
-    case '$gt':
-    case '$gte':
-    case '$lt':
-    case '$lte':
-      return ORDERED_TYPES.has(column.type);
-    case '$contains':
-    case '$containsi':
-    case '$startsWith':
-    case '$endsWith':
-      return TEXT_TYPES.has(column.type);
-    default:
-      return column.type !== 'json';
-  }
 }
 
 function planSort(terms: ParsedQuery['sort'], table: RuntimeTable): PlannedSort[] {

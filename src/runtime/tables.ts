@@ -1,6 +1,6 @@
 // The runtime's view of a schema config: one RuntimeTable per entity, its TableSpec (as generation
 // builds it) plus what reads and writes need beyond the DDL (output formats, lengths, references).
-import type { ColumnSpec, ColumnType, TableSpec } from '../dialects/dialect.ts';
+import type { ColumnSpec, TableSpec } from '../dialects/dialect.ts';
 import type { SchemaConfig } from '../generation/config-types.ts';
 import { planGeneration } from '../generation/plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
@@ -66,8 +66,3 @@ export function buildRuntimeTables(config: SchemaConfig): RuntimeTables {
     },
   };
 }
-
-/** Column types that order meaningfully and the same on both databases. */
-export const ORDERED_TYPES: ReadonlySet<ColumnType> = new Set(['string', 'text', 'integer', 'number', 'date', 'datetime', 'time', 'uuid', 'enum']);
-/** Column types the text operators ($contains…) apply to. */
-export const TEXT_TYPES: ReadonlySet<ColumnType> = new Set(['string', 'text', 'enum']);

@@ -4,7 +4,7 @@
 // (POISON or no object), and deletes and regenerations only ever name ids that do not exist.
 import fc from 'fast-check';
 import { openApiDocument, type OperationSpec } from '../../src/contract.ts';
-import { FILTER_OPERATORS } from '../../src/runtime/parse-query.ts';
+import { OPERATOR_NAMES } from '../../src/runtime/operators.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import type { RawRequest } from './raw-http.ts';
 import {
@@ -95,7 +95,7 @@ const filterValue: fc.Arbitrary<string> = fc.oneof(
 /** Runtime query pieces for a table's columns: filters (both forms), fields, sort, populate, paging. */
 function runtimeQueryPiece(columns: string[], list: boolean): fc.Arbitrary<string> {
   const field = mostly(fc.constantFrom(...columns), hostileQueryValue.map(encodeHostile));
-  const operator = mostly(fc.constantFrom<string>(...FILTER_OPERATORS), fc.constantFrom('$where', '$regex', '$EQ', 'eq', '', '$in]', '__proto__', 'constructor'));
+  const operator = mostly(fc.constantFrom<string>(...OPERATOR_NAMES), fc.constantFrom('$where', '$regex', '$EQ', 'eq', '', '$in]', '__proto__', 'constructor'));
   const names = fc.array(field, { minLength: 0, maxLength: 6 }).map((items) => items.join(','));
   const projection = [
     { weight: 2, arbitrary: names.map((items) => `fields=${items}`) },

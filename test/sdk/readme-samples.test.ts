@@ -94,7 +94,7 @@ describe('sdk/README.md', () => {
     expect(logged).toEqual([[`wrote ${types}`]]);
     const source = fs.readFileSync(types, 'utf8');
     expect(source).toContain(`  role: "admin" | "editor" | "reader";`);
-    expect(source).toContain(`  publishedAt: string | null;`);
+    expect(source).toContain(`  publishedAt: DatetimeString | null;`);
     expect(source).toMatch(/export interface SourceTables \{\n {2}users: UsersRow;\n {2}posts: PostsRow;\n\}/);
   });
 

@@ -35,10 +35,10 @@ describe('sds types', () => {
    * datetime: ISO 8601 date-time.
    * @format date-time
    */
-  createdAt: string;
+  createdAt: DatetimeString;
 }`);
     expect(output).toContain(`  /** primary key. */
-  id: string;
+  id: UuidString;
   /** references \`users.id\` (populate it to get that row). */
   authorId: number;
   title: string;
@@ -47,20 +47,28 @@ describe('sds types', () => {
    * date: ISO 8601 date (or the field's \`outputFormat\`).
    * @format date
    */
-  publishedOn: string;`);
+  publishedOn: DateString;`);
     expect(output).toContain('  price: number;');
-    expect(output).toContain('  meta: unknown;');
+    expect(output).toContain('  meta: JsonValue | null;');
+  });
+
+  it('declares the field-value flavours it uses, so the SDK offers only the filters the server accepts', () => {
+    expect(output).toContain(`type UuidString = string & { readonly __sdsFieldType?: 'uuid' };`);
+    expect(output).toContain(`type DateString = string & { readonly __sdsFieldType?: 'date' };`);
+    expect(output).toContain(`type DatetimeString = string & { readonly __sdsFieldType?: 'datetime' };`);
+    expect(output).toContain(`type JsonValue = (string | number | boolean | JsonValue[] | { [key: string]: JsonValue }) & { readonly __sdsFieldType?: 'json' };`);
+    expect(output).not.toContain('type TimeString');
   });
 
   it('writes create bodies: nullable fields and generated keys optional', () => {
     expect(output).toContain(`export interface PostsInput {
-  id?: string;
+  id?: UuidString;
   authorId: number;
   title: string;
   body?: string | null;
-  publishedOn: string;
+  publishedOn: DateString;
   price: number;
-  meta?: unknown;
+  meta?: JsonValue | null;
 }`);
   });
 

@@ -5,6 +5,7 @@ import {
   createManagementClient,
   createRuntimeClient,
   filters,
+  type FieldValue,
   type Filters,
   type PopulatedRow,
   type Project,
@@ -69,6 +70,36 @@ describe('typed filters', () => {
     filters<UsersRow>({ email: { $like: 'a%' } });
     // @ts-expect-error unknown field
     filters<UsersRow>({ emial: { $eq: 'a' } });
+  });
+
+  it('offer on uuid, date, datetime, time and json fields exactly what the server accepts (FieldValue flavours)', () => {
+    interface EventsRow {
+      id: FieldValue<'uuid', string>;
+      on: FieldValue<'date', string> | null;
+      at: FieldValue<'datetime', string>;
+      time: FieldValue<'time', string>;
+      data: FieldValue<'json', string | number | boolean | { [key: string]: unknown }> | null;
+    }
+    const row: EventsRow = { id: '5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79', on: '2026-01-31', at: '2026-01-31T10:00:00Z', time: '10:00:00', data: { a: 1 } };
+    const id: string = row.id;
+    expectTypeOf(id).toBeString();
+    filters<EventsRow>({
+      id: { $eq: row.id, $in: ['5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79'], $gt: 'a' },
+      on: { $gte: '2026-01-01', $null: false },
+      at: { $lt: '2027-01-01T00:00:00Z' },
+      time: { $notIn: ['09:00:00'] },
+      data: { $null: true },
+    });
+    // @ts-expect-error no text operator on a uuid (the server answers 400)
+    filters<EventsRow>({ id: { $contains: '5d8f' } });
+    // @ts-expect-error no text operator on a date
+    filters<EventsRow>({ on: { $startsWith: '2026' } });
+    // @ts-expect-error no text operator on a datetime
+    filters<EventsRow>({ at: { $containsi: 'T10' } });
+    // @ts-expect-error no text operator on a time
+    filters<EventsRow>({ time: { $endsWith: ':00' } });
+    // @ts-expect-error json takes $null only
+    filters<EventsRow>({ data: { $eq: 'x' } });
   });
 
   it('allow every operator when rows are untyped', () => {

@@ -1,6 +1,6 @@
 // A plain in-memory evaluation of the runtime's query semantics over rows as the API returns them:
 // the reference the databases' answers are compared with.
-import type { FilterOperator } from '../../../src/runtime/parse-query.ts';
+import type { FilterOperator } from '../../../src/runtime/operators.ts';
 import type { JsonValue, Row } from '../../../src/runtime/shape.ts';
 import type { RuntimeColumn, RuntimeTable } from '../../../src/runtime/tables.ts';
 import { parseDate } from '../../../src/runtime/temporal.ts';

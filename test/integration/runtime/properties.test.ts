@@ -3,7 +3,7 @@
 // databases. Values come from the data itself (so filters match something) and from random text.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FilterOperator } from '../../../src/runtime/parse-query.ts';
+import { operatorsFor, operatorSpec, type FilterOperator } from '../../../src/runtime/operators.ts';
 import type { Row } from '../../../src/runtime/shape.ts';
 import type { RuntimeColumn, RuntimeTable } from '../../../src/runtime/tables.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
@@ -14,15 +14,9 @@ const DIALECTS = await dialectTargets();
 const config = runtimeConfig({ authors: 80 });
 const RUNS = Number(process.env.SDS_PROPERTY_RUNS ?? 80);
 
-const COMPARISON: FilterOperator[] = ['$eq', '$ne', '$in', '$notIn', '$null'];
-const RANGE: FilterOperator[] = ['$gt', '$gte', '$lt', '$lte'];
-const TEXT: FilterOperator[] = ['$contains', '$containsi', '$startsWith', '$endsWith'];
-
+/** The operators the server accepts on a column (the operator table; test/unit/runtime/operators.test.ts pins it). */
 function operators(column: RuntimeColumn): FilterOperator[] {
-  if (column.type === 'json') return ['$null'];
-  if (column.type === 'boolean') return COMPARISON;
-  const ranged = [...COMPARISON, ...RANGE];
-  return column.type === 'string' || column.type === 'text' || column.type === 'enum' ? [...ranged, ...TEXT] : ranged;
+  return operatorsFor(column.type);
 }
 
 /** Query-string texts for a column: its values in the data (as rendered) and random ones of its type. */
@@ -73,7 +67,7 @@ function filterArbitrary(table: RuntimeTable, rows: Row[]): fc.Arbitrary<MemoryF
       const field = column.name;
       if (operator === '$null') return fc.constantFrom('true', 'false').map((value) => ({ field, operator, values: [value] }));
       if (operator === '$in' || operator === '$notIn') return fc.array(valueArbitrary(column, rows), { minLength: 1, maxLength: 4 }).map((values) => ({ field, operator, values }));
-      const value = TEXT.includes(operator) ? textArbitrary(column, rows, operator) : valueArbitrary(column, rows);
+      const value = operatorSpec(operator).operand === 'text' ? textArbitrary(column, rows, operator) : valueArbitrary(column, rows);
       return value.map((text) => ({ field, operator, values: [text] }));
     }),
   );

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
 import { AppError } from '../../../src/errors.ts';
-import { compileList, escapeLike } from '../../../src/runtime/compile.ts';
+import { compileList } from '../../../src/runtime/compile.ts';
+import { escapeLike } from '../../../src/runtime/operators.ts';
 import { parseQuery } from '../../../src/runtime/parse-query.ts';
 import { planRead, type ReadPlan } from '../../../src/runtime/plan.ts';
 import { buildRuntimeTables } from '../../../src/runtime/tables.ts';
