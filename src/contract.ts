@@ -17,6 +17,14 @@ export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'd
 const everyFieldType: Exclude<FieldType, (typeof FIELD_TYPES)[number]> extends never ? true : never = true;
 void everyFieldType;
 
+/**
+ * Ends a switch that has a case for every field type: `value` is then `never`, and a type added to
+ * the contract without a case here fails to compile (switches over field types have no `default:`).
+ */
+export function unhandledFieldType(value: never): never {
+  throw new Error(`Unhandled field type ${JSON.stringify(value)}`);
+}
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface OperationSpec {

@@ -1,5 +1,6 @@
 // What the semantic checks of a config share: where issues go, entity look-ups, planned row counts,
 // keys, and how field types relate.
+import { unhandledFieldType } from '../contract.ts';
 import type { Entity, Field, FieldType, SchemaConfig } from './config-types.ts';
 import type { Issue } from './config-issues.ts';
 import type { RowCountBounds } from './config-graph.ts';
@@ -152,7 +153,7 @@ export function valueMismatch(field: Field, value: unknown): string | undefined 
       return typeof value === 'string' && (field.values ?? []).includes(value)
         ? undefined
         : `one of its values: ${(field.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
-  }
+  }  return unhandledFieldType(field.type);
 }
 
 function isCalendarDate(text: string): boolean {

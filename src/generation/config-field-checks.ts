@@ -142,7 +142,11 @@ export function valuePool(context: CheckContext, site: FieldSite): { size: numbe
     }
     case undefined:
       break;
-    default:
+    // Open-ended or not counted: no pool to compare with the row count.
+    case 'sequence':
+    case 'randomFloat':
+    case 'faker':
+    case 'template':
       return undefined;
   }
   if (field.type === 'enum') return { size: field.values?.length ?? 0, source: 'enum values' };

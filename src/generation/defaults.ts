@@ -17,6 +17,9 @@ const CODE_LENGTH = 10;
 const CODE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export function defaultProgram(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
+  // uuid, enum, boolean, json and time values never depend on the field's id; the other types get
+  // a default by id (namedDefault) when one fits, else a plain value of their type.
+  const named = () => namedDefault(context, field, stream);
   switch (field.type) {
     case 'uuid':
       return uuidProgram(stream);
@@ -31,27 +34,19 @@ export function defaultProgram(context: EntityContext, field: Field, stream: Ran
       return cursorProgram(stream, jsonObject, true);
     case 'time':
       return timeProgram(stream);
-    default:
-      break;
-  }
-  if (field.type === 'integer' && context.entity.primaryKey?.includes(field.id)) return sequenceProgram(Math.ceil(field.min ?? 1), 1, field.min, field.max);
-  if (field.type === 'string' && field.format !== undefined && field.format !== 'plain') return formatProgram(context, field, stream);
-  const named = namedDefault(context, field, stream);
-  if (named) return named;
-  switch (field.type) {
     case 'string':
-      return plainStringProgram(context, field, stream);
+      if (field.format !== undefined && field.format !== 'plain') return formatProgram(context, field, stream);
+      return named() ?? plainStringProgram(context, field, stream);
     case 'text':
-      return cursorProgram(stream, (cursor) => paragraphText(context.words.loremWords, cursor, cursor.int(1, 4)));
+      return named() ?? cursorProgram(stream, (cursor) => paragraphText(context.words.loremWords, cursor, cursor.int(1, 4)));
     case 'integer':
-      return numericDefault(field, stream, 0, 1000, 0);
+      if (context.entity.primaryKey?.includes(field.id)) return sequenceProgram(Math.ceil(field.min ?? 1), 1, field.min, field.max);
+      return named() ?? numericDefault(field, stream, 0, 1000, 0);
     case 'number':
-      return numericDefault(field, stream, 0, 1000, 2);
+      return named() ?? numericDefault(field, stream, 0, 1000, 2);
     case 'date':
     case 'datetime':
-      return dateRangeProgram(stream, field.type, { from: '-1y', to: 'now' }, context.referenceMs, context.plan.timezone, field.weekdaysOnly === true);
-    default:
-      throw new Error(`no default for field type "${field.type}"`);
+      return named() ?? dateRangeProgram(stream, field.type, { from: '-1y', to: 'now' }, context.referenceMs, context.plan.timezone, field.weekdaysOnly === true);
   }
 }
 

@@ -59,7 +59,12 @@ export function integerFieldIsBig(entity: Entity, field: Field, rowCount: number
     case undefined:
       if (entity.primaryKey?.includes(field.id)) return outside(Math.ceil(field.min ?? 1) + rowCount);
       return outside(field.min ?? 0, field.max ?? 0);
-    default:
+    // Not integers, or bounded by the parent's key.
+    case 'randomFloat':
+    case 'randomBoolean':
+    case 'template':
+    case 'dateRange':
+    case 'reference':
       return false;
   }
 }

@@ -2,6 +2,7 @@
 // a weighted random order, or in order); joint keys draw combinations the same way. Faker, template
 // and other open-ended values get bounded retries, then a deterministic `-<row>` tag, checked
 // against a Bloom filter of the values already issued: no false negatives, so no duplicates.
+import { unhandledFieldType } from '../contract.ts';
 import type { RowValue } from '../dialects/dialect.ts';
 import type { Field } from './config-types.ts';
 import type { FinitePool, ValueProgram } from './program.ts';
@@ -127,9 +128,17 @@ function walker(field: Field): ((value: RowValue, step: number) => RowValue | un
       return (value, step) => formatDay(parseDay(value as string) + step);
     case 'datetime':
       return (value, step) => formatInstant(Date.parse(value as string) + step);
-    default:
+    // Text gets tags instead; the others have countable pools drawn without replacement, or none.
+    case 'string':
+    case 'text':
+    case 'enum':
+    case 'boolean':
+    case 'time':
+    case 'uuid':
+    case 'json':
       return undefined;
   }
+  return unhandledFieldType(field.type);
 }
 
 /** A unique field fed by an open-ended program: retries, then tags (text) or steps (numbers, dates). */

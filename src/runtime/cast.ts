@@ -1,6 +1,7 @@
 // Casting client values to a column's type: query-string and path texts (filters, ids) and JSON
 // body values. Every cast value has one canonical form (see RowValue in dialect.ts), which the
 // dialects turn into bind parameters; undefined means the value does not fit the column.
+import { unhandledFieldType } from '../contract.ts';
 import type { ColumnSpec, RowValue } from '../dialects/dialect.ts';
 import { parseDate, parseDatetime, parseTime } from './temporal.ts';
 
@@ -54,6 +55,7 @@ export function castText(column: ColumnSpec, text: string): RowValue | undefined
     case 'json':
       return undefined;
   }
+  return unhandledFieldType(column.type);
 }
 
 /** Casts a JSON body value; integers beyond 2^53 must come as strings (a JSON number has lost them). */
@@ -69,9 +71,16 @@ export function castJson(column: ColumnSpec, value: unknown): RowValue | undefin
       return typeof value === 'boolean' ? value : undefined;
     case 'json':
       return storableJson(value) ? (value as RowValue) : undefined;
-    default:
+    case 'string':
+    case 'text':
+    case 'enum':
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'uuid':
       return typeof value === 'string' ? castText(column, value) : undefined;
   }
+  return unhandledFieldType(column.type);
 }
 
 /** Any JSON value without NUL characters in its strings or keys (PostgreSQL's jsonb refuses \u0000). */

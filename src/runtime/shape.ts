@@ -2,6 +2,7 @@
 // both databases answer the same JSON for the same data: integers and numbers as numbers (integers
 // beyond 2^53 as strings), booleans as booleans, dates in the field's output format, datetimes as
 // ISO UTC with milliseconds, times as HH:mm:ss, json as JSON values.
+import { unhandledFieldType } from '../contract.ts';
 import type { RowValue } from '../dialects/dialect.ts';
 import { readDate, readDatetime, readTime, renderDate } from './temporal.ts';
 import type { RuntimeColumn, RuntimeTable } from './tables.ts';
@@ -47,9 +48,12 @@ function buildReader(column: RuntimeColumn): Reader {
     case 'json':
       // Both drivers parse json columns (pg: jsonb; mysql2: JSON, and MariaDB's via its extended metadata).
       return (raw) => (raw === undefined ? null : sortedKeys(raw as JsonValue));
-    default:
+    case 'string':
+    case 'text':
+    case 'enum':
       return nullable((raw) => (typeof raw === 'string' ? raw : String(raw)));
   }
+  return unhandledFieldType(column.type);
 }
 
 /** A number when exact, else the digits as a string (JSON numbers lose integers beyond 2^53). */

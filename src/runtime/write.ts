@@ -180,7 +180,9 @@ function appError(target: WriteTarget, change: 'changed' | 'deleted', error: unk
       return runtimeErrors.unknownTable(target.table.name, []);
     case 'connection':
       return runtimeErrors.targetUnavailable();
-    default:
+    // Retries ran out, or nothing a request could cause: a 500.
+    case 'serialization_failure':
+    case 'other':
       return error;
   }
 }

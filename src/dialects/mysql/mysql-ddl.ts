@@ -1,5 +1,6 @@
 // MySQL DDL: identifier and literal quoting, column types within InnoDB's key and row limits,
 // CREATE TABLE/DATABASE and the constraints added after the bulk load.
+import { unhandledFieldType } from '../../contract.ts';
 import { assertIdentifier, type ColumnSpec, type ForeignKeySpec, type TableSpec } from '../dialect.ts';
 import { checkedInteger, enumValues, keyedColumns, pickColumns, referentialAction } from '../spec-helpers.ts';
 
@@ -118,6 +119,7 @@ function fixedColumnType(table: TableSpec, column: ColumnSpec, keyed: boolean): 
     case 'enum':
       return { sql: `ENUM(${mysqlEnumValues(table, column).map(quoteMysqlLiteral).join(', ')})`, keyBytes: 2 };
   }
+  return unhandledFieldType(column.type);
 }
 
 /** MySQL strips trailing spaces from ENUM members and caps them at 255 characters: refuse what it would change. */

@@ -2,6 +2,7 @@
 // multi-row INSERT when the server refuses local infile, and UPDATE … JOIN for deferred references.
 import { Readable } from 'node:stream';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { unhandledFieldType } from '../../contract.ts';
 import { checkRowWidth, chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
 import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
@@ -58,9 +59,14 @@ export function mysqlValue(column: ColumnSpec, value: RowValue): string | number
     case 'integer':
     case 'number':
       return typeof value === 'number' ? value : String(value);
-    default:
+    case 'string':
+    case 'text':
+    case 'enum':
+    case 'time':
+    case 'uuid':
       return typeof value === 'string' ? value : String(value);
   }
+  return unhandledFieldType(column.type);
 }
 
 /** How a non-null value of a column is written in LOAD DATA text: mysqlValue, escaped. */
@@ -87,9 +93,12 @@ export function loadDataEncoder(column: ColumnSpec): (value: RowValue) => string
     case 'time':
     case 'uuid':
       return (value) => (typeof value === 'string' && plainText(value) ? value : general(value));
-    default:
+    case 'string':
+    case 'text':
+    case 'enum':
       return (value) => (typeof value === 'string' ? escapeLoadDataText(value) : general(value));
   }
+  return unhandledFieldType(column.type);
 }
 
 /** Character classes of 'YYYY-MM-DDTHH:mm:ss.sssZ': 0 a digit, otherwise the character's code. */

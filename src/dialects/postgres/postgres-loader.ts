@@ -2,6 +2,7 @@
 // UPDATE … FROM (VALUES …) for deferred references.
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { unhandledFieldType } from '../../contract.ts';
 import { from as copyFrom } from 'pg-copy-streams';
 import { chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
 import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
@@ -49,9 +50,12 @@ export function copyEncoder(column: ColumnSpec): CopyEncoder {
     case 'time':
     case 'uuid':
       return (value) => (typeof value === 'string' && plainText(value) ? value : escapeCopyText(typeof value === 'string' ? value : String(value)));
-    default:
+    case 'string':
+    case 'text':
+    case 'enum':
       return (value) => escapeCopyText(typeof value === 'string' ? value : String(value));
   }
+  return unhandledFieldType(column.type);
 }
 
 /** One row as a line of COPY text. */
@@ -102,9 +106,17 @@ export function postgresParameter(column: ColumnSpec, value: RowValue | undefine
       return value instanceof Date ? value.toISOString() : value;
     case 'date':
       return value instanceof Date ? value.toISOString().slice(0, 10) : value;
-    default:
+    case 'string':
+    case 'text':
+    case 'enum':
+    case 'integer':
+    case 'number':
+    case 'boolean':
+    case 'time':
+    case 'uuid':
       return typeof value === 'bigint' ? value.toString() : value;
   }
+  return unhandledFieldType(column.type);
 }
 
 /**

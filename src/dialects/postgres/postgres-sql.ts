@@ -1,10 +1,25 @@
 // PostgreSQL compile hooks of the runtime query engine: numbered placeholders with explicit casts,
 // ILIKE, IS DISTINCT FROM, code-point ordering of text, and the table lock of key generation.
-import type { ColumnSpec, RowValue, SortDirection } from '../dialect.ts';
+import type { ColumnSpec, ColumnType, RowValue, SortDirection } from '../dialect.ts';
 import { postgresParameter } from './postgres-loader.ts';
 import { postgresParameterType } from './postgres-ddl.ts';
 
 export const POSTGRES_LIKE_ESCAPE = '!';
+
+/** Column types stored as text, which compare by collation unless told otherwise. */
+const TEXTUAL = {
+  string: true,
+  text: true,
+  enum: true,
+  integer: false,
+  number: false,
+  boolean: false,
+  date: false,
+  datetime: false,
+  time: false,
+  uuid: false,
+  json: false,
+} as const satisfies Record<ColumnType, boolean>;
 
 export function postgresPlaceholder(index: number): string {
   return `$${index}`;
@@ -24,7 +39,13 @@ function filterParameterType(column: ColumnSpec): string {
     case 'enum':
     case 'text':
       return 'text';
-    default:
+    case 'string':
+    case 'boolean':
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'uuid':
+    case 'json':
       return postgresParameterType(column);
   }
 }
@@ -43,7 +64,7 @@ export function postgresDistinctFrom(left: string, right: string): string {
 
 /** Text compares by code point ("C"), as MySQL's utf8mb4_bin does, whatever the database's collation. */
 export function postgresComparable(expr: string, column: ColumnSpec): string {
-  return column.type === 'string' || column.type === 'text' || column.type === 'enum' ? `${expr} COLLATE "C"` : expr;
+  return TEXTUAL[column.type] ? `${expr} COLLATE "C"` : expr;
 }
 
 /** PostgreSQL already sorts null as the largest value (NULLS LAST ascending, NULLS FIRST descending). */
