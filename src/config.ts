@@ -1,5 +1,6 @@
 // Environment → typed configuration. Every default lives here, once.
 import path from 'node:path';
+import type { SourceKind } from './contract.ts';
 
 export interface Config {
   /** HTTP port; 0 picks a free one (tests). */
@@ -55,6 +56,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     managementRateLimitRpm: parseCount('SDS_MANAGEMENT_RATE_LIMIT_RPM', env.SDS_MANAGEMENT_RATE_LIMIT_RPM ?? '600'),
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
   };
+}
+
+/**
+ * The server where sources of each kind keep their data unless they bring their own: POSTGRES_TARGET_URL
+ * (default: the control-plane database, itself PostgreSQL) and MYSQL_URL (default: none).
+ */
+export function defaultTargets(config: Config, controlPlaneUrl: string): Record<SourceKind, string | undefined> {
+  return { postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl };
 }
 
 function parseCount(name: string, value: string): number {

@@ -6,6 +6,8 @@ import type { FieldType } from '../generated/schema-config.ts';
 
 export type { components, operations, paths } from '../generated/openapi.ts';
 export type { FieldType, SchemaConfig } from '../generated/schema-config.ts';
+/** Database engines of sources (the contract's SourceKind): each has a dialect in src/dialects. */
+export type SourceKind = import('../generated/openapi.ts').components['schemas']['SourceKind'];
 
 /**
  * Every field type of the schema config (`schemas/schema-config.v1.json`), which are also the column

@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.ts';
+import { defaultTargets, type Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
@@ -141,7 +141,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const sources = new SourceStore(db, SecretBox.fromConfig(config.secretKey, config.dataDir));
   const sourceKeys = new SourceKeyStore(db);
   const jobs = new JobStore(db);
-  const targets = new Targets({ postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl }, (id) =>
+  const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) =>
     sources.connectionString(id),
   );
   const runtime = new Runtime();

@@ -2,7 +2,7 @@
 // through it. Differences between databases are capabilities and small hooks written once here;
 // callers never ask `kind === 'mysql'`.
 
-import type { FieldType } from '../contract.ts';
+import type { FieldType, SourceKind } from '../contract.ts';
 
 /** Column types of generated tables: the schema config's field types (FIELD_TYPES in contract.ts). */
 export type ColumnType = FieldType;
@@ -97,8 +97,28 @@ export interface DialectCapabilities {
 /** Ordering direction of an ORDER BY term. */
 export type SortDirection = 'asc' | 'desc';
 
+/**
+ * What the rest of sds needs to know about an engine beyond SQL: how its sources are configured and
+ * named, and which of its namespaces are not sds's to replace.
+ */
+export interface DialectFacts {
+  /** Human name, e.g. "PostgreSQL". */
+  label: string;
+  /** URL schemes of its connection strings, lower case (`postgres`, `postgresql`). */
+  urlSchemes: readonly string[];
+  /** A connection string as messages show it, e.g. `postgres://…`. */
+  urlExample: string;
+  /** What a namespace is on this engine, which is also the name of the source config field that sets it: `schema` or `database`. */
+  namespaceField: 'schema' | 'database';
+  /** Namespaces that belong to the server or its users: sds never creates, replaces or drops them. */
+  reservedNamespace: RegExp;
+  /** The environment variable naming the server where its sources keep their data by default. */
+  defaultTargetEnv: string;
+}
+
 export interface Dialect {
-  readonly kind: 'postgres' | 'mysql';
+  readonly kind: SourceKind;
+  readonly facts: DialectFacts;
   readonly capabilities: DialectCapabilities;
   /** Quotes a schema-known identifier ("x" / `x`); throws on anything that is not one. */
   quoteIdentifier(name: string): string;
@@ -179,6 +199,8 @@ export interface DriverError {
    * restricted delete or key change of a parent); false when the row it references is missing.
    */
   referenced?: boolean;
+  /** invalid_value only: the text holds a NUL character (\u0000), which the database cannot store. */
+  nulCharacter?: boolean;
   /** SQLSTATE (PostgreSQL) or error number / driver code (MySQL), for logs. */
   code?: string;
 }

@@ -21,6 +21,7 @@ export function driverError(kind: DriverErrorKind, fields: ErrorFields = {}): Dr
   if (fields.columns !== undefined && fields.columns.length > 0) error.columns = fields.columns;
   if (fields.code !== undefined) error.code = fields.code;
   if (kind === 'foreign_key_violation') error.referenced = fields.detail === 'referenced';
+  if (kind === 'invalid_value' && fields.detail === 'nul-character') error.nulCharacter = true;
   return error;
 }
 
@@ -39,6 +40,7 @@ function describe(kind: DriverErrorKind, { constraint, table, columns, detail }:
     case 'check_violation':
       return `Value not allowed by check${on}${of}`;
     case 'invalid_value':
+      if (detail === 'nul-character') return `Text with a NUL character (\\u0000) for column${on}${of}`;
       return `${detail === 'too-long' ? 'Value too long' : detail === 'out-of-range' ? 'Value out of range' : 'Invalid value'} for column${on}${of}`;
     case 'undefined_table':
       return `Table${table ? ` ${table}` : ''} does not exist`;

@@ -3,6 +3,7 @@
 // atomic swap into the live namespace. Used by the CLI now and by generation jobs.
 import type { SchemaConfig } from '../contract.ts';
 import type { TableSpec, TargetConnection } from '../dialects/dialect.ts';
+import { isReservedNamespace } from '../dialects/index.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 
@@ -43,9 +44,6 @@ export interface GenerationSummary {
   durationMs: number;
 }
 
-/** Namespaces sds must never replace: they belong to the database server or to other users. */
-const PROTECTED = /^(public|information_schema|pg_.*|mysql|performance_schema|sys)$/i;
-
 export function stagingNamespace(namespace: string): string {
   return `${namespace.slice(0, 50)}__next`;
 }
@@ -56,7 +54,8 @@ export async function runGeneration(
   config: SchemaConfig,
   options: RunOptions = {},
 ): Promise<GenerationSummary> {
-  if (PROTECTED.test(namespace)) {
+  // Namespaces of the server or of other users are never sds's to replace.
+  if (isReservedNamespace(namespace)) {
     throw new Error(`refusing to generate into "${namespace}": sds replaces its namespace, so it must be one of its own (e.g. sds_blog)`);
   }
   const started = performance.now();

@@ -1,5 +1,6 @@
 // The one error middleware: every failure becomes the right status and {"error", "details"?}.
 import type { NextFunction, Request, Response } from 'express';
+import { mapAnyDriverError } from '../dialects/index.ts';
 import { AppError, errors, type ErrorDetail } from '../errors.ts';
 
 interface ValidatorError {
@@ -58,42 +59,10 @@ function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
     }
   }
   if (isValidatorError(error)) return fromValidator(error, req, bodyLimit);
-  if (isUnavailable(error)) return errors.unavailable('The database');
-  if (isUnstorableText(error)) return errors.badRequest('The request contains a NUL character (\\u0000) in a text, which the database cannot store; remove it');
+  const mapped = mapAnyDriverError(error);
+  if (mapped.kind === 'connection') return errors.unavailable('The database');
+  if (mapped.nulCharacter) return errors.badRequest('The request contains a NUL character (\\u0000) in a text, which the database cannot store; remove it');
   return errors.internal();
-}
-
-/**
- * PostgreSQL refuses NUL in text (22021, "invalid byte sequence") and in jsonb (22P05, "unsupported
- * Unicode escape sequence"); the driver sends valid UTF-8 otherwise, so these come from request text.
- */
-function isUnstorableText(error: unknown): boolean {
-  const { code } = (error ?? {}) as { code?: unknown };
-  return code === '22021' || code === '22P05';
-}
-
-/** Codes of a database that cannot be reached or is shutting down: a 503 to retry, not a 500. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'PROTOCOL_CONNECTION_LOST',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-]);
-
-function isUnavailable(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(message);
 }
 
 function fromValidator(error: ValidatorError, req: Request, bodyLimit: string): AppError {

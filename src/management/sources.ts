@@ -3,13 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import type { SchemaConfig } from '../contract.ts';
 import { IDENTIFIER } from '../dialects/dialect.ts';
+import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
 import { errors } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobStore } from '../store/jobs.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { SourceKeyStore } from '../store/source-keys.ts';
-import { SOURCE_KINDS, toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
+import { NamespaceTakenError, toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf, requirePrincipal, type Operation, type OperationContext } from './operation.ts';
 import type { Targets } from './targets.ts';
@@ -41,7 +42,6 @@ interface SourceBody {
 }
 
 /** Namespaces sds may never own. */
-const RESERVED_NAMESPACE = /^(public|information_schema|pg_.*|mysql|performance_schema|sys)$/i;
 const WAIT_LIMIT_MS = 10 * 60_000;
 
 export function sourceOperations(deps: SourceDeps) {
@@ -106,10 +106,8 @@ export function sourceOperations(deps: SourceDeps) {
         await queue(created, version.id, seed, client);
         return created;
       })
-      .catch((error: { code?: string; constraint?: string }) => {
-        if (error.code === '23505' && error.constraint?.includes('namespace')) {
-          throw errors.conflict(`Namespace "${namespace}" is already used by another source on this target`);
-        }
+      .catch((error: unknown) => {
+        if (error instanceof NamespaceTakenError) throw errors.conflict(error.message);
         throw error;
       });
     deps.onQueued();
@@ -212,7 +210,7 @@ function defaultSeed(config: SchemaConfig): string {
 }
 
 function explicitNamespace(kind: SourceKind, config: SourceBody['config']): string | undefined {
-  const field = SOURCE_KINDS[kind].namespaceField;
+  const field = dialectOfKind(kind).facts.namespaceField;
   const other = field === 'schema' ? 'database' : 'schema';
   if (config?.[other] !== undefined) {
     throw errors.badRequest(`config.${other} does not apply to a ${kind} source; use config.${field}`, [
@@ -221,7 +219,7 @@ function explicitNamespace(kind: SourceKind, config: SourceBody['config']): stri
   }
   const namespace = config?.[field];
   if (namespace === undefined) return undefined;
-  if (!IDENTIFIER.test(namespace) || namespace.length > 48 || RESERVED_NAMESPACE.test(namespace)) {
+  if (!IDENTIFIER.test(namespace) || namespace.length > 48 || isReservedNamespace(namespace)) {
     throw errors.badRequest(
       `config.${field} must be an identifier of letters, digits and underscores (at most 48 characters) that sds may own, not a system ${field}`,
       [{ path: `/body/config/${field}`, message: 'invalid or reserved namespace' }],

@@ -2,14 +2,12 @@
 // the control-plane database; MYSQL_URL), or a source's own server from its encrypted connection
 // string. Connections are pooled per server and shared by generation jobs and the runtime API.
 import type { TargetConnection } from '../dialects/dialect.ts';
-import { dialectFor } from '../dialects/index.ts';
+import { acceptsUrl, dialectFor, dialectOfKind } from '../dialects/index.ts';
 import { errors } from '../errors.ts';
-import { SOURCE_KINDS, type SourceKind, type SourceLocation } from '../store/sources.ts';
+import type { SourceKind, SourceLocation } from '../store/sources.ts';
 
-export interface TargetDefaults {
-  postgres: string | undefined;
-  mysql: string | undefined;
-}
+/** The service's default target server of each source kind, if it has one. */
+export type TargetDefaults = Record<SourceKind, string | undefined>;
 
 export class Targets {
   private readonly connections = new Map<string, Promise<TargetConnection>>();
@@ -21,9 +19,10 @@ export class Targets {
 
   /** Checks a new source's target before anything is stored: 400 with a clear reason when unusable. */
   assertUsable(kind: SourceKind, connectionString: string | undefined): void {
+    const dialect = dialectOfKind(kind);
     if (connectionString !== undefined) {
-      if (!SOURCE_KINDS[kind].urlPattern.test(connectionString)) {
-        throw errors.badRequest(`config.connectionString must be a ${kind} connection string (${SOURCE_KINDS[kind].urlExample}) for a ${kind} source`, [
+      if (!acceptsUrl(dialect, connectionString)) {
+        throw errors.badRequest(`config.connectionString must be a ${kind} connection string (${dialect.facts.urlExample}) for a ${kind} source`, [
           { path: '/body/config/connectionString', message: `expected a ${kind} URL` },
         ]);
       }
@@ -31,7 +30,7 @@ export class Targets {
     }
     if (!this.defaults[kind]) {
       throw errors.badRequest(
-        `This server has no ${SOURCE_KINDS[kind].label} target: set ${SOURCE_KINDS[kind].defaultTargetEnv} on the server, or give config.connectionString`,
+        `This server has no ${dialect.facts.label} target: set ${dialect.facts.defaultTargetEnv} on the server, or give config.connectionString`,
         [{ path: '/body/kind', message: `no default ${kind} target is configured` }],
       );
     }

@@ -1,17 +1,13 @@
 // Sources: a schema version bound to a target database namespace, plus encrypted connection strings.
 import { randomUUID } from 'node:crypto';
+import type { SourceKind } from '../contract.ts';
+import { dialectOfKind } from '../dialects/index.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Db, Queryable } from './db.ts';
 import type { Page } from './projects.ts';
 import { slugify, withUniqueSlug } from './slugs.ts';
 
-export type SourceKind = 'postgres' | 'mysql';
-
-/** What differs between source kinds in the API (not in SQL: that is the dialects' business). */
-export const SOURCE_KINDS: Record<SourceKind, { label: string; namespaceField: 'schema' | 'database'; urlExample: string; urlPattern: RegExp; defaultTargetEnv: string }> = {
-  postgres: { label: 'PostgreSQL', namespaceField: 'schema', urlExample: 'postgres://…', urlPattern: /^postgres(ql)?:\/\//i, defaultTargetEnv: 'POSTGRES_TARGET_URL' },
-  mysql: { label: 'MySQL', namespaceField: 'database', urlExample: 'mysql://…', urlPattern: /^(mysql|mariadb):\/\//i, defaultTargetEnv: 'MYSQL_URL' },
-};
+export type { SourceKind };
 
 export interface GeneratorConfig {
   rowCounts?: Record<string, number>;
@@ -83,7 +79,7 @@ const toSource = (row: SourceRow): Source => ({
   description: row.description,
   projectId: row.project_id,
   schemaVersionId: row.schema_version_id,
-  config: { [SOURCE_KINDS[row.kind].namespaceField]: row.namespace },
+  config: { [dialectOfKind(row.kind).facts.namespaceField]: row.namespace },
   kind: row.kind,
   seed: row.seed,
   generatorConfig: row.generator_config,
@@ -98,7 +94,7 @@ const toSource = (row: SourceRow): Source => ({
 
 export const toLocation = (source: Pick<Source, 'kind' | 'config' | 'runtimeTarget'>): SourceLocation => ({
   kind: source.kind,
-  namespace: source.config[SOURCE_KINDS[source.kind].namespaceField]!,
+  namespace: source.config[dialectOfKind(source.kind).facts.namespaceField]!,
   connectionSecretId: source.runtimeTarget?.connectionSecretId,
 });
 
@@ -125,6 +121,14 @@ export interface SourceChanges {
   requireAuth?: boolean;
   schemaVersionId?: string;
   generatorConfig?: GeneratorConfig;
+}
+
+/** The namespace a new source asked for is already another source's on the same target. */
+export class NamespaceTakenError extends Error {
+  constructor(readonly namespace: string) {
+    super(`Namespace "${namespace}" is already used by another source on this target`);
+    this.name = 'NamespaceTakenError';
+  }
 }
 
 /** Default namespace of a slug: an identifier (hyphens become underscores), short enough for staging suffixes. */
@@ -199,8 +203,9 @@ export class SourceStore {
         if (inTransaction) await client.query('ROLLBACK TO SAVEPOINT source_slug');
         // The default namespace follows the slug: a namespace taken on the target means "try the next slug".
         const { code, constraint } = error as { code?: string; constraint?: string };
-        if (code === '23505' && constraint?.includes('namespace') && !input.namespace) {
-          throw Object.assign(new Error('namespace taken'), { code, constraint: 'sources_slug_namespace' });
+        if (code === '23505' && constraint?.includes('namespace')) {
+          if (!input.namespace) throw Object.assign(new Error('namespace taken'), { code, constraint: 'sources_slug_namespace' });
+          throw new NamespaceTakenError(namespace);
         }
         throw error;
       }

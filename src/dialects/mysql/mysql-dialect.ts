@@ -37,6 +37,14 @@ const SESSION_SETUP =
 
 export const mysqlDialect: Dialect = {
   kind: 'mysql',
+  facts: {
+    label: 'MySQL',
+    urlSchemes: ['mysql', 'mariadb'],
+    urlExample: 'mysql://…',
+    namespaceField: 'database',
+    reservedNamespace: /^(information_schema|mysql|performance_schema|sys)$/i,
+    defaultTargetEnv: 'MYSQL_URL',
+  },
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quoteMysqlIdentifier,
   placeholder: mysqlPlaceholder,

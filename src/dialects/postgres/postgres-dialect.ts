@@ -27,6 +27,14 @@ const typeParsers = {
 
 export const postgresDialect: Dialect = {
   kind: 'postgres',
+  facts: {
+    label: 'PostgreSQL',
+    urlSchemes: ['postgres', 'postgresql'],
+    urlExample: 'postgres://…',
+    namespaceField: 'schema',
+    reservedNamespace: /^(public|information_schema|pg_.*)$/i,
+    defaultTargetEnv: 'POSTGRES_TARGET_URL',
+  },
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quotePostgresIdentifier,
   placeholder: postgresPlaceholder,

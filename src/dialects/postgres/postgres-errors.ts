@@ -52,7 +52,8 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
       return driverError('undefined_table', { code, table: tableName ?? missingRelation(message) });
   }
   if (code.startsWith('22')) {
-    const detail = code === '22001' ? 'too-long' : code === '22003' ? 'out-of-range' : undefined;
+    // 22021 (invalid byte sequence) and 22P05 (unsupported Unicode escape in jsonb): pg sends valid UTF-8, so a NUL in a text.
+    const detail = code === '22001' ? 'too-long' : code === '22003' ? 'out-of-range' : code === '22021' || code === '22P05' ? 'nul-character' : undefined;
     return driverError('invalid_value', { code, table: tableName, columns: identifiersOnly([text(fields.column)]), detail });
   }
   if (code.startsWith('08') || code.startsWith('28') || code === '3D000' || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03') {
