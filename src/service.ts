@@ -7,7 +7,7 @@ import { defaultTargets, type Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
-import type { Operation } from './management/operation.ts';
+import type { Operation } from './operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
 import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
@@ -18,8 +18,8 @@ import { retireSource, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
 import { SecretBox } from './security/secrets.ts';
-import { RuntimeSources } from './management/runtime-sources.ts';
-import { SourceKeyCache } from './management/source-key-cache.ts';
+import { RuntimeSources } from './runtime/runtime-sources.ts';
+import { SourceKeyCache } from './runtime/source-key-cache.ts';
 import { AuthFailureLimiter, SharedRateLimiter } from './http/rate-limit.ts';
 import { sourceKeyAuth } from './http/runtime-auth.ts';
 import { answerClientError } from './http/client-errors.ts';
@@ -106,8 +106,6 @@ export interface ServiceParts {
   onQueued: () => void;
   /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
   onSourceChanged: (sourceId: string) => Promise<void>;
-  /** Rows of a source were written through the runtime API: cached totals are stale everywhere. */
-  onRowsWritten: (sourceId: string) => void;
 }
 
 /** Handlers by operationId; every other operation of the contract answers 501. */
@@ -128,7 +126,6 @@ export function createOperations(parts: ServiceParts): Record<string, Operation>
     ...rowOperations({
       runtime: parts.runtime,
       connect: (source) => parts.targets.connect(toLocation(source)),
-      onWrite: parts.onRowsWritten,
     }),
   };
 }
@@ -144,17 +141,19 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) =>
     sources.connectionString(id),
   );
-  const runtime = new Runtime();
   const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);
+  // Runtime writes travel through the change feed: it drops this process's totals at once (the
+  // count cache is subscribed below) and tells the other processes.
+  const runtime = new Runtime({ onWrite: (sourceId) => changes.rowsWritten(sourceId) });
   const live = () => changes.live;
   const runtimeSources = new RuntimeSources(sources, schemas, live);
   const sourceKeyCache = new SourceKeyCache(sourceKeys, live);
   changes.subscribe(runtimeSources);
   changes.subscribe(sourceKeyCache);
-  changes.subscribe({ changed: (sourceId) => runtime.countCache.invalidateSource(sourceId), reset: () => runtime.countCache.clear() });
+  const dropTotals = (sourceId: string) => runtime.countCache.invalidateSource(sourceId);
+  changes.subscribe({ changed: dropTotals, rowsChanged: dropTotals, reset: () => runtime.countCache.clear() });
   await changes.start();
   const onSourceChanged = (sourceId: string) => changes.publish(sourceId);
-  const onRowsWritten = coalesced((sourceId: string) => void changes.publish(sourceId), (sourceId) => runtime.countCache.invalidateSource(sourceId));
   const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: (sourceId) => void onSourceChanged(sourceId) });
   const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
@@ -182,7 +181,6 @@ export async function startService(config: Config, logger: Logger = pino({ level
       runtime,
       onQueued: () => worker.wake(),
       onSourceChanged,
-      onRowsWritten,
     }),
     sourceAuth: sourceKeyAuth({
       sources: runtimeSources,
@@ -258,23 +256,4 @@ function stopServer(server: Server): Promise<void> {
     });
     server.closeIdleConnections();
   });
-}
-
-const PUBLISH_WRITES_EVERY_MS = 100;
-
-/**
- * Runtime writes drop this process's cached totals at once and tell the other processes at most once
- * per source every PUBLISH_WRITES_EVERY_MS, so a burst of writes costs one notification, not one each.
- */
-function coalesced(publish: (sourceId: string) => void, local: (sourceId: string) => void): (sourceId: string) => void {
-  const pending = new Set<string>();
-  return (sourceId) => {
-    local(sourceId);
-    if (pending.has(sourceId)) return;
-    pending.add(sourceId);
-    setTimeout(() => {
-      pending.delete(sourceId);
-      publish(sourceId);
-    }, PUBLISH_WRITES_EVERY_MS).unref();
-  };
 }

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
-import type { Operation, OperationContext, Reply } from '../management/operation.ts';
+import type { Operation, OperationContext, Reply } from '../operation.ts';
 import { adminOrTeamAuth, adminTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';

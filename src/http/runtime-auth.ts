@@ -4,8 +4,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
-import type { RuntimeSources } from '../management/runtime-sources.ts';
-import type { SourceKeyCache } from '../management/source-key-cache.ts';
+import type { RuntimeSources } from '../runtime/runtime-sources.ts';
+import type { SourceKeyCache } from '../runtime/source-key-cache.ts';
 import { API_KEY_HEADER, clientAddress } from './auth.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 

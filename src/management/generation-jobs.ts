@@ -2,7 +2,8 @@
 import { errors } from '../errors.ts';
 import type { JobStore } from '../store/jobs.ts';
 import type { Source } from '../store/sources.ts';
-import { boundedCursor, listReply, pageOf, type Operation, type OperationContext, type ServerSentEvent } from './operation.ts';
+import { boundedCursor, listReply, pageOf } from './paging.ts';
+import type { Operation, OperationContext, ServerSentEvent } from '../operation.ts';
 
 const POLL_MS = 500;
 

@@ -2,7 +2,9 @@
 import { errors } from '../errors.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import { accessibleProject } from './access.ts';
-import { listReply, pageOf, requirePrincipal, type Operation } from './operation.ts';
+import { listReply, pageOf } from './paging.ts';
+import { requirePrincipal } from './access.ts';
+import type { Operation } from '../operation.ts';
 
 interface ProjectBody {
   name?: string;

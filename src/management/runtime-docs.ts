@@ -2,7 +2,7 @@
 // OpenAPI 3.1 document of the source's tables (row schemas, list query, errors) for tools and SDKs.
 import type { SchemaConfig } from '../contract.ts';
 import type { SchemaStore } from '../store/schemas.ts';
-import type { Operation, OperationContext } from './operation.ts';
+import type { Operation, OperationContext } from '../operation.ts';
 import type { Field } from '../generation/config-types.ts';
 import type { Source } from '../store/sources.ts';
 import { SOURCE_KEY_PREFIX } from '../security/api-keys.ts';

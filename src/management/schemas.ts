@@ -5,7 +5,9 @@ import { validateConfig, type ValidationResult } from '../generation/validate-co
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import { accessibleProject } from './access.ts';
-import { listReply, pageOf, requirePrincipal, type Operation, type OperationContext } from './operation.ts';
+import { listReply, pageOf } from './paging.ts';
+import { requirePrincipal } from './access.ts';
+import type { Operation, OperationContext } from '../operation.ts';
 
 interface SchemaBody {
   name?: string;

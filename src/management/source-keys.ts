@@ -5,7 +5,8 @@ import type { ProjectStore } from '../store/projects.ts';
 import type { SourceKeyStore } from '../store/source-keys.ts';
 import type { Source, SourceStore } from '../store/sources.ts';
 import { accessibleProject } from './access.ts';
-import { listReply, pageOf, type Operation, type OperationContext } from './operation.ts';
+import { listReply, pageOf } from './paging.ts';
+import type { Operation, OperationContext } from '../operation.ts';
 
 export function sourceKeyOperations(
   keys: SourceKeyStore,

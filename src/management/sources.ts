@@ -12,7 +12,9 @@ import type { SchemaStore } from '../store/schemas.ts';
 import type { SourceKeyStore } from '../store/source-keys.ts';
 import { NamespaceTakenError, toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
 import { accessibleProject } from './access.ts';
-import { listReply, pageOf, requirePrincipal, type Operation, type OperationContext } from './operation.ts';
+import { listReply, pageOf } from './paging.ts';
+import { requirePrincipal } from './access.ts';
+import type { Operation, OperationContext } from '../operation.ts';
 import type { Targets } from './targets.ts';
 
 export interface SourceDeps {

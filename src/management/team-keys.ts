@@ -2,7 +2,8 @@
 import { errors } from '../errors.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { TeamStore } from '../store/teams.ts';
-import { listReply, pageOf, type Operation } from './operation.ts';
+import { listReply, pageOf } from './paging.ts';
+import type { Operation } from '../operation.ts';
 
 export const DEFAULT_TEAM = 'default';
 

@@ -8,14 +8,8 @@ import { compileList, compileOne, compilePopulate, type CompiledQuery } from './
 import type { PlannedPopulate, ReadPlan } from './plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { listEnvelope, shapeRow, type JsonValue, type ListEnvelope, type Row } from './shape.ts';
-import type { RuntimeTable, RuntimeTables } from './tables.ts';
+import type { TableContext } from './tables.ts';
 
-export interface ReadTarget {
-  connection: TargetConnection;
-  namespace: string;
-  table: RuntimeTable;
-  tables: RuntimeTables;
-}
 
 /** Supplies the total of a WHERE: from a cache, or by calling `count`. */
 export interface Totals {
@@ -25,13 +19,13 @@ export interface Totals {
 }
 
 /** A page of rows and the total matching the filters. */
-export async function executeList(target: ReadTarget, plan: ReadPlan, totals: Totals): Promise<ListEnvelope> {
-  const { connection, namespace, table } = target;
+export async function executeList(context: TableContext, plan: ReadPlan, totals: Totals): Promise<ListEnvelope> {
+  const { connection, namespace, table } = context;
   const compiled = compileList(connection.dialect, namespace, plan, table);
-  const count = () => readRows(connection, compiled.count, target).then((rows) => Number(rows[0]?.total ?? 0));
+  const count = () => readRows(connection, compiled.count, context).then((rows) => Number(rows[0]?.total ?? 0));
   const cached = totals.cached(compiled.where);
   if (plan.limit === 0) return listEnvelope([], plan.offset, plan.limit, cached ?? (await totals.count(compiled.where, count)));
-  const raw = await readRows(connection, compiled.rows, target);
+  const raw = await readRows(connection, compiled.rows, context);
   let total = cached;
   if (total === undefined) {
     // A short page that is not past the end tells the total without counting.
@@ -43,23 +37,23 @@ export async function executeList(target: ReadTarget, plan: ReadPlan, totals: To
     }
   }
   const rows = raw.map((row) => shapeRow(table, row, plan.fields));
-  await populate(target, plan.populate, rows);
+  await populate(context, plan.populate, rows);
   return listEnvelope(rows, plan.offset, plan.limit, total);
 }
 
 /** The row a plan's filters on the whole primary key read, or AppError 404. */
-export async function executeOne(target: ReadTarget, plan: ReadPlan): Promise<Row> {
-  const [raw] = await readRows(target.connection, compileOne(target.connection.dialect, target.namespace, plan, target.table), target);
+export async function executeOne(context: TableContext, plan: ReadPlan): Promise<Row> {
+  const [raw] = await readRows(context.connection, compileOne(context.connection.dialect, context.namespace, plan, context.table), context);
   if (!raw) throw runtimeErrors.rowNotFound();
-  const row = shapeRow(target.table, raw, plan.fields);
-  await populate(target, plan.populate, [row]);
+  const row = shapeRow(context.table, raw, plan.fields);
+  await populate(context, plan.populate, [row]);
   return row;
 }
 
 /** Replaces each populated field's value by the referenced row (or null): one query per field. */
-async function populate(target: ReadTarget, plans: PlannedPopulate[], rows: Row[]): Promise<void> {
+async function populate(context: TableContext, plans: PlannedPopulate[], rows: Row[]): Promise<void> {
   for (const plan of plans) {
-    const referenced = target.tables.get(plan.table);
+    const referenced = context.tables.get(plan.table);
     const keyColumn = referenced.byName.get(plan.key)!;
     const keys = new Map<string, RowValue>();
     for (const row of rows) {
@@ -69,8 +63,8 @@ async function populate(target: ReadTarget, plans: PlannedPopulate[], rows: Row[
     }
     const found = new Map<string, Row>();
     if (keys.size > 0) {
-      const query = compilePopulate(target.connection.dialect, target.namespace, plan, referenced, [...keys.values()]);
-      for (const raw of await readRows(target.connection, query, { ...target, table: referenced })) {
+      const query = compilePopulate(context.connection.dialect, context.namespace, plan, referenced, [...keys.values()]);
+      for (const raw of await readRows(context.connection, query, { ...context, table: referenced })) {
         const full = shapeRow(referenced, raw, plan.fields.includes(plan.key) ? plan.fields : [...plan.fields, plan.key]);
         const key = castJson(keyColumn, full[plan.key]);
         if (key !== undefined && key !== null) found.set(keyText(key), projection(full, plan.fields));
@@ -95,13 +89,13 @@ function projection(row: Row, fields: string[]): Row {
 }
 
 /** Runs a read; a missing namespace or table and an unreachable server become AppErrors. */
-async function readRows(executor: SqlExecutor & Pick<TargetConnection, 'dialect'>, query: CompiledQuery, target: ReadTarget): Promise<Array<Record<string, unknown>>> {
+async function readRows(executor: SqlExecutor & Pick<TargetConnection, 'dialect'>, query: CompiledQuery, context: TableContext): Promise<Array<Record<string, unknown>>> {
   try {
     return await executor.query(query.sql, query.params);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const mapped = executor.dialect.mapError(error, target.table.spec);
-    if (mapped.kind === 'undefined_table') throw runtimeErrors.unknownTable(target.table.name, []);
+    const mapped = executor.dialect.mapError(error, context.table.spec);
+    if (mapped.kind === 'undefined_table') throw runtimeErrors.unknownTable(context.table.name, []);
     if (mapped.kind === 'connection') throw runtimeErrors.targetUnavailable();
     if (mapped.kind === 'invalid_value') throw runtimeErrors.rejectedValue(mapped.message);
     throw error;

@@ -2,21 +2,19 @@
 // generated tables, on top of the Runtime query engine.
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import type { Operation, OperationContext } from '../management/operation.ts';
-import type { RuntimeSource } from '../management/runtime-sources.ts';
+import type { Operation, OperationContext } from '../operation.ts';
+import type { RuntimeSource } from './runtime-sources.ts';
 import { toLocation } from '../store/sources.ts';
-import type { Runtime } from './runtime.ts';
+import type { Runtime, SourceData } from './runtime.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 
 export interface RowOperationDeps {
   runtime: Runtime;
   connect: (source: RuntimeSource['source']) => Promise<TargetConnection>;
-  /** Writes change counts: cached totals of the source must go. */
-  onWrite: (sourceId: string) => void;
 }
 
 export function rowOperations(deps: RowOperationDeps) {
-  const target = async (context: OperationContext) => {
+  const sourceData = async (context: OperationContext): Promise<{ source: SourceData; table: string }> => {
     const runtime = context.runtime;
     if (!runtime) throw new Error('runtime operation without source-key auth');
     let connection: TargetConnection;
@@ -27,38 +25,34 @@ export function rowOperations(deps: RowOperationDeps) {
       if (dialectOfKind(runtime.source.kind).mapError(error).kind === 'connection') throw runtimeErrors.targetUnavailable();
       throw error;
     }
-    return { runtime, connection, namespace: toLocation(runtime.source).namespace, table: context.params.table! };
+    const source = { id: runtime.source.id, connection, namespace: toLocation(runtime.source).namespace, config: runtime.config };
+    return { source, table: context.params.table! };
   };
 
   const listRows: Operation = async (context) => {
-    const { runtime, connection, namespace, table } = await target(context);
-    const body = await deps.runtime.list(connection, namespace, runtime.config, table, context.rawQuery, runtime.source.id);
-    return { status: 200, body };
+    const { source, table } = await sourceData(context);
+    return { status: 200, body: await deps.runtime.list(source, table, context.rawQuery) };
   };
 
   const getRow: Operation = async (context) => {
-    const { runtime, connection, namespace, table } = await target(context);
-    return { status: 200, body: await deps.runtime.get(connection, namespace, runtime.config, table, context.params.id!, context.rawQuery) };
+    const { source, table } = await sourceData(context);
+    return { status: 200, body: await deps.runtime.get(source, table, context.params.id!, context.rawQuery) };
   };
 
   const createRow: Operation = async (context) => {
-    const { runtime, connection, namespace, table } = await target(context);
-    const { row, id } = await deps.runtime.create(connection, namespace, runtime.config, table, context.body);
-    deps.onWrite(runtime.source.id);
-    return { status: 201, body: row, headers: { Location: `/runtime/${runtime.source.id}/${table}/${encodeURIComponent(id)}` } };
+    const { source, table } = await sourceData(context);
+    const { row, id } = await deps.runtime.create(source, table, context.body);
+    return { status: 201, body: row, headers: { Location: `/runtime/${source.id}/${table}/${encodeURIComponent(id)}` } };
   };
 
   const updateRow: Operation = async (context) => {
-    const { runtime, connection, namespace, table } = await target(context);
-    const row = await deps.runtime.update(connection, namespace, runtime.config, table, context.params.id!, context.body);
-    deps.onWrite(runtime.source.id);
-    return { status: 200, body: row };
+    const { source, table } = await sourceData(context);
+    return { status: 200, body: await deps.runtime.update(source, table, context.params.id!, context.body) };
   };
 
   const deleteRow: Operation = async (context) => {
-    const { runtime, connection, namespace, table } = await target(context);
-    await deps.runtime.delete(connection, namespace, runtime.config, table, context.params.id!);
-    deps.onWrite(runtime.source.id);
+    const { source, table } = await sourceData(context);
+    await deps.runtime.delete(source, table, context.params.id!);
     return { status: 204 };
   };
 

@@ -1,37 +1,51 @@
 // The runtime facade: what the HTTP layer calls for listRows, getRow, createRow, updateRow and
 // deleteRow. Each read runs parseQuery → planRead → compile → execute → shape; each write validates
-// its body, runs in a transaction and drops the cached totals of the namespace it changed.
+// its body, runs in a transaction, then reports the write (onWrite) so cached totals of the source go.
 //
 // Row ids: the primary key value as a string, cast by its type; a composite key's values in key
 // order, comma-separated, with `\,` and `\\` for a comma and a backslash inside a value (row-id.ts).
 import type { TargetConnection } from '../dialects/dialect.ts';
 import type { SchemaConfig } from '../generation/config-types.ts';
 import { CountCache } from './count-cache.ts';
-import { executeList, executeOne, type ReadTarget, type Totals } from './execute.ts';
+import { executeList, executeOne, type Totals } from './execute.ts';
 import { parseQuery } from './parse-query.ts';
 import { planRead, type ReadPlan } from './plan.ts';
 import { parseRowId } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import type { ListEnvelope, Row } from './shape.ts';
-import { buildRuntimeTables, type RuntimeTables } from './tables.ts';
-import { createRow, deleteRow, updateRow, type WriteTarget } from './write.ts';
+import { buildRuntimeTables, type RuntimeTables, type TableContext } from './tables.ts';
+import { createRow, deleteRow, updateRow } from './write.ts';
 
 export type { ListEnvelope, Row } from './shape.ts';
 export { CountCache, type CountCacheOptions } from './count-cache.ts';
 
+/** A source's data as the runtime reaches it: its id (which keys cached totals), connection, namespace and config. */
+export interface SourceData {
+  id: string;
+  connection: TargetConnection;
+  namespace: string;
+  config: SchemaConfig;
+}
+
 export interface RuntimeOptions {
   /** Cache of list totals; by default one of its own (10,000 entries, 60 s). */
   countCache?: CountCache;
+  /**
+   * Told after every write, with the source id. The service passes its change feed, which drops
+   * the source's totals here at once (countCache is subscribed to it) and in every other process;
+   * by default the runtime drops them from its own cache.
+   */
+  onWrite?: (sourceId: string) => void;
 }
 
 export class Runtime {
   readonly countCache: CountCache;
   private readonly tablesByConfig = new WeakMap<SchemaConfig, RuntimeTables>();
-  /** The cache keys lists used per target namespace: a write there drops their totals too. */
-  private readonly cacheKeysByNamespace = new Map<string, Set<string>>();
+  private readonly onWrite: (sourceId: string) => void;
 
   constructor(options: RuntimeOptions = {}) {
-    this.countCache = options.countCache ?? new CountCache();
+    const countCache = (this.countCache = options.countCache ?? new CountCache());
+    this.onWrite = options.onWrite ?? ((sourceId) => countCache.invalidateSource(sourceId));
   }
 
   /** The runtime tables of a config, built once per config object. */
@@ -41,75 +55,56 @@ export class Runtime {
     return tables;
   }
 
-  /**
-   * A page of `table` as `{data, meta: {pagination: {offset, limit, total}}}`. `cacheKey` names the
-   * data for the count cache (the source id): `countCache.invalidateSource(cacheKey)` drops its totals.
-   */
-  async list(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string, rawQuery: string, cacheKey: string): Promise<ListEnvelope> {
-    const target = this.readTarget(connection, namespace, config, table);
-    const plan = planRead(parseQuery(rawQuery), target.table, target.tables);
-    this.remember(connection, namespace, cacheKey);
+  /** A page of `table` as `{data, meta: {pagination: {offset, limit, total}}}`; totals are cached per source. */
+  async list(source: SourceData, table: string, rawQuery: string): Promise<ListEnvelope> {
+    const context = this.context(source, table);
+    const plan = planRead(parseQuery(rawQuery), context.table, context.tables);
     const cache = this.countCache;
-    const epoch = cache.epoch(cacheKey);
-    const key = (where: { sql: string; params: unknown[] }) => CountCache.key(cacheKey, `${namespace}.${table}`, where.sql, where.params);
+    const epoch = cache.epoch(source.id);
+    const key = (where: { sql: string; params: unknown[] }) => CountCache.key(source.id, `${source.namespace}.${table}`, where.sql, where.params);
     const totals: Totals = {
-      cached: (where) => cache.get(cacheKey, key(where)),
-      remember: (where, total) => cache.set(cacheKey, key(where), total, epoch),
-      count: (where, count) => cache.total(cacheKey, key(where), count),
+      cached: (where) => cache.get(source.id, key(where)),
+      remember: (where, total) => cache.set(source.id, key(where), total, epoch),
+      count: (where, count) => cache.total(source.id, key(where), count),
     };
-    return executeList(target, plan, totals);
+    return executeList(context, plan, totals);
   }
 
   /** The row at `id`; the query may hold `fields` and `populate` only. */
-  async get(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string, id: string, rawQuery: string): Promise<Row> {
-    const target = this.readTarget(connection, namespace, config, table);
+  async get(source: SourceData, table: string, id: string, rawQuery: string): Promise<Row> {
+    const context = this.context(source, table);
     const parsed = parseQuery(rawQuery);
     for (const parameter of ['limit', 'offset'] as const) if (parsed[parameter] !== undefined) throw runtimeErrors.notForOneRow(parameter);
     if (parsed.sort.length > 0) throw runtimeErrors.notForOneRow('sort');
     if (parsed.filters.length > 0) throw runtimeErrors.notForOneRow('filters');
-    const key = parseRowId(target.table, id);
-    const read = planRead({ fields: parsed.fields, sort: [], filters: [], populate: parsed.populate }, target.table, target.tables);
+    const key = parseRowId(context.table, id);
+    const read = planRead({ fields: parsed.fields, sort: [], filters: [], populate: parsed.populate }, context.table, context.tables);
     const filters = key.fields.map((field, index): ReadPlan['filters'][number] => ({ field, operator: '$eq', values: [key.values[index]!] }));
     const plan: ReadPlan = { ...read, filters, limit: 1 };
-    return executeOne(target, plan);
+    return executeOne(context, plan);
   }
 
   /** Inserts a row: the full row and its path id (for `Location`). */
-  async create(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string, body: unknown): Promise<{ row: Row; id: string }> {
-    const result = await createRow(this.writeTarget(connection, namespace, config, table), body);
-    this.invalidate(connection, namespace);
+  async create(source: SourceData, table: string, body: unknown): Promise<{ row: Row; id: string }> {
+    const result = await createRow(this.context(source, table), body);
+    this.onWrite(source.id);
     return result;
   }
 
   /** Partially updates the row at `id`: the full updated row. */
-  async update(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string, id: string, body: unknown): Promise<Row> {
-    const row = await updateRow(this.writeTarget(connection, namespace, config, table), id, body);
-    this.invalidate(connection, namespace);
+  async update(source: SourceData, table: string, id: string, body: unknown): Promise<Row> {
+    const row = await updateRow(this.context(source, table), id, body);
+    this.onWrite(source.id);
     return row;
   }
 
-  async delete(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string, id: string): Promise<void> {
-    await deleteRow(this.writeTarget(connection, namespace, config, table), id);
-    this.invalidate(connection, namespace);
+  async delete(source: SourceData, table: string, id: string): Promise<void> {
+    await deleteRow(this.context(source, table), id);
+    this.onWrite(source.id);
   }
 
-  private readTarget(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string): ReadTarget {
-    const tables = this.tables(config);
-    return { connection, namespace, table: tables.get(table), tables };
-  }
-
-  private writeTarget(connection: TargetConnection, namespace: string, config: SchemaConfig, table: string): WriteTarget {
-    return this.readTarget(connection, namespace, config, table);
-  }
-
-  private remember(connection: TargetConnection, namespace: string, cacheKey: string): void {
-    const name = `${connection.dialect.kind}:${namespace}`;
-    let keys = this.cacheKeysByNamespace.get(name);
-    if (!keys) this.cacheKeysByNamespace.set(name, (keys = new Set()));
-    keys.add(cacheKey);
-  }
-
-  private invalidate(connection: TargetConnection, namespace: string): void {
-    for (const cacheKey of this.cacheKeysByNamespace.get(`${connection.dialect.kind}:${namespace}`) ?? []) this.countCache.invalidateSource(cacheKey);
+  private context(source: SourceData, table: string): TableContext {
+    const tables = this.tables(source.config);
+    return { connection: source.connection, namespace: source.namespace, table: tables.get(table), tables };
   }
 }

@@ -1,6 +1,6 @@
 // The runtime's view of a schema config: one RuntimeTable per entity, its TableSpec (as generation
 // builds it) plus what reads and writes need beyond the DDL (output formats, lengths, references).
-import type { ColumnSpec, TableSpec } from '../dialects/dialect.ts';
+import type { ColumnSpec, TableSpec, TargetConnection } from '../dialects/dialect.ts';
 import type { SchemaConfig } from '../generation/config-types.ts';
 import { planGeneration } from '../generation/plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
@@ -32,6 +32,16 @@ export interface RuntimeTables {
   /** The table, or AppError 404 `Table "x" not found (did you mean "users"?)`. */
   get(name: string): RuntimeTable;
   find(name: string): RuntimeTable | undefined;
+}
+
+/** A table of a source with where its rows live: what each read and write stage runs against. */
+export interface TableContext {
+  connection: TargetConnection;
+  /** The PostgreSQL schema or MySQL database holding the source's tables. */
+  namespace: string;
+  table: RuntimeTable;
+  /** Every table of the source, for populate and foreign-key messages. */
+  tables: RuntimeTables;
 }
 
 /** Builds the tables of a valid config (see `validateConfig`). */

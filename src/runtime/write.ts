@@ -16,21 +16,15 @@ import { compileDelete, compileInsert, compileMaxKey, compileSelectByKey, compil
 import { formatRowId, parseRowId, type RowKey } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { renderValue, shapeRow, type Row } from './shape.ts';
-import type { RuntimeTable, RuntimeTables } from './tables.ts';
+import type { RuntimeTable, RuntimeTables, TableContext } from './tables.ts';
 import { generatedKey, validateBody } from './validate-body.ts';
 
-export interface WriteTarget {
-  connection: TargetConnection;
-  namespace: string;
-  table: RuntimeTable;
-  tables: RuntimeTables;
-}
 
 const allFields = (table: RuntimeTable) => table.columns.map((column) => column.name);
 
 /** Inserts a row; resolves to the full row and its path id. */
-export async function createRow(target: WriteTarget, body: unknown): Promise<{ row: Row; id: string }> {
-  const { connection, namespace, table } = target;
+export async function createRow(context: TableContext, body: unknown): Promise<{ row: Row; id: string }> {
+  const { connection, namespace, table } = context;
   const dialect = connection.dialect;
   const values = validateBody(table, body, 'create');
   const key = generatedKey(table);
@@ -38,55 +32,55 @@ export async function createRow(target: WriteTarget, body: unknown): Promise<{ r
   const countUp = key?.type === 'integer' && !values.has(key.name);
   const insert = () =>
     connection.transaction(async (tx) => {
-      if (countUp) values.set(key.name, await nextIntegerKey(tx, target, key.name));
+      if (countUp) values.set(key.name, await nextIntegerKey(tx, context, key.name));
       const statement = compileInsert(dialect, namespace, table, values);
       const returned = await tx.query(statement.sql, statement.params);
       if (dialect.capabilities.supportsReturning) return shapeRow(table, returned[0]!, allFields(table));
       if (table.primaryKey.length === 0) return renderValues(table, values);
-      return readBack(tx, target, keyOf(table, values));
+      return readBack(tx, context, keyOf(table, values));
     });
   // Creators counting up keys of one table take turns in this process; across processes the
   // database lock orders them (and a deadlock it breaks is retried).
-  const row = await mapWriteErrors(target, 'changed', countUp ? () => inTurn(connection, `${namespace}.${table.name}`, insert) : insert);
+  const row = await mapWriteErrors(context, 'changed', countUp ? () => inTurn(connection, `${namespace}.${table.name}`, insert) : insert);
   return { row, id: table.primaryKey.length > 0 ? formatRowId(table, row) : '' };
 }
 
 /** Partially updates the row at `id`; resolves to the full updated row. */
-export async function updateRow(target: WriteTarget, id: string, body: unknown): Promise<Row> {
-  const { connection, namespace, table } = target;
+export async function updateRow(context: TableContext, id: string, body: unknown): Promise<Row> {
+  const { connection, namespace, table } = context;
   const dialect = connection.dialect;
   const key = parseRowId(table, id);
   const values = validateBody(table, body, 'update');
   const update = compileUpdate(dialect, namespace, table, key, values);
-  return mapWriteErrors(target, 'changed', async () => {
+  return mapWriteErrors(context, 'changed', async () => {
     if (dialect.capabilities.supportsReturning) {
       const [row] = await connection.query(update.sql, update.params);
       if (!row) throw runtimeErrors.rowNotFound();
       return shapeRow(table, row, allFields(table));
     }
     return connection.transaction(async (tx) => {
-      await lockRow(tx, target, key);
+      await lockRow(tx, context, key);
       await tx.query(update.sql, update.params);
       // The key may have changed with the body.
       const newKey: RowKey = { fields: key.fields, values: key.fields.map((field, index) => (values.has(field) ? values.get(field)! : key.values[index]!)) };
-      return readBack(tx, target, newKey);
+      return readBack(tx, context, newKey);
     });
   });
 }
 
 /** Deletes the row at `id`; rows referencing it follow their onDelete (restrict → 409). */
-export async function deleteRow(target: WriteTarget, id: string): Promise<void> {
-  const { connection, namespace, table } = target;
+export async function deleteRow(context: TableContext, id: string): Promise<void> {
+  const { connection, namespace, table } = context;
   const key = parseRowId(table, id);
   const remove = compileDelete(connection.dialect, namespace, table, key);
-  await mapWriteErrors(target, 'deleted', async () => {
+  await mapWriteErrors(context, 'deleted', async () => {
     if (connection.dialect.capabilities.supportsReturning) {
       const deleted = await connection.query(remove.sql, remove.params);
       if (deleted.length === 0) throw runtimeErrors.rowNotFound();
       return;
     }
     await connection.transaction(async (tx) => {
-      await lockRow(tx, target, key);
+      await lockRow(tx, context, key);
       await tx.query(remove.sql, remove.params);
     });
   });
@@ -108,25 +102,25 @@ async function inTurn<T>(connection: TargetConnection, key: string, work: () => 
   }
 }
 
-async function nextIntegerKey(tx: SqlExecutor, target: WriteTarget, column: string): Promise<RowValue> {
+async function nextIntegerKey(tx: SqlExecutor, context: TableContext, column: string): Promise<RowValue> {
   let rows: Array<{ max?: unknown }> = [];
-  for (const statement of compileMaxKey(target.connection.dialect, target.namespace, target.table, column)) rows = await tx.query(statement, []);
+  for (const statement of compileMaxKey(context.connection.dialect, context.namespace, context.table, column)) rows = await tx.query(statement, []);
   const max = rows[0]?.max;
   const next = max === null || max === undefined ? 1n : BigInt(String(max)) + 1n;
   return Number.isSafeInteger(Number(next)) ? Number(next) : next;
 }
 
 /** Locks the row at `key` for the transaction, or 404. */
-async function lockRow(tx: SqlExecutor, target: WriteTarget, key: RowKey): Promise<void> {
-  const select = compileSelectByKey(target.connection.dialect, target.namespace, target.table, key, key.fields, true);
+async function lockRow(tx: SqlExecutor, context: TableContext, key: RowKey): Promise<void> {
+  const select = compileSelectByKey(context.connection.dialect, context.namespace, context.table, key, key.fields, true);
   if ((await tx.query(select.sql, select.params)).length === 0) throw runtimeErrors.rowNotFound();
 }
 
-async function readBack(tx: SqlExecutor, target: WriteTarget, key: RowKey): Promise<Row> {
-  const select = compileSelectByKey(target.connection.dialect, target.namespace, target.table, key, allFields(target.table));
+async function readBack(tx: SqlExecutor, context: TableContext, key: RowKey): Promise<Row> {
+  const select = compileSelectByKey(context.connection.dialect, context.namespace, context.table, key, allFields(context.table));
   const [row] = await tx.query(select.sql, select.params);
-  if (!row) throw new Error(`Row written to "${target.table.name}" cannot be read back`);
-  return shapeRow(target.table, row, allFields(target.table));
+  if (!row) throw new Error(`Row written to "${context.table.name}" cannot be read back`);
+  return shapeRow(context.table, row, allFields(context.table));
 }
 
 function keyOf(table: RuntimeTable, values: Map<string, RowValue>): RowKey {
@@ -144,31 +138,31 @@ const MAX_ATTEMPTS = 8;
  * Runs a write, again when the database rolled it back for a deadlock; driver errors become
  * AppErrors (409 for key conflicts, 400 for refused values).
  */
-async function mapWriteErrors<T>(target: WriteTarget, change: 'changed' | 'deleted', work: () => Promise<T>): Promise<T> {
+async function mapWriteErrors<T>(context: TableContext, change: 'changed' | 'deleted', work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
       if (error instanceof AppError) throw error;
-      const mapped = target.connection.dialect.mapError(error, target.table.spec);
+      const mapped = context.connection.dialect.mapError(error, context.table.spec);
       if (mapped.kind === 'serialization_failure' && attempt < MAX_ATTEMPTS) {
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
         continue;
       }
-      throw appError(target, change, error, mapped);
+      throw appError(context, change, error, mapped);
     }
   }
 }
 
 /** The AppError of a mapped driver error, or the error itself when unexpected (a 500). */
-function appError(target: WriteTarget, change: 'changed' | 'deleted', error: unknown, mapped: DriverError): unknown {
+function appError(context: TableContext, change: 'changed' | 'deleted', error: unknown, mapped: DriverError): unknown {
   switch (mapped.kind) {
     case 'unique_violation':
       return runtimeErrors.uniqueViolation(mapped.columns);
     case 'foreign_key_violation': {
-      const found = findForeignKey(target.tables, mapped.constraint);
+      const found = findForeignKey(context.tables, mapped.constraint);
       if (mapped.referenced) return runtimeErrors.stillReferenced(found?.table ?? mapped.table, found?.foreignKey.columns, change);
-      const foreignKey = found?.foreignKey ?? target.table.spec.foreignKeys.find((candidate) => sameColumns(candidate.columns, mapped.columns));
+      const foreignKey = found?.foreignKey ?? context.table.spec.foreignKeys.find((candidate) => sameColumns(candidate.columns, mapped.columns));
       if (foreignKey) return runtimeErrors.missingReference(foreignKey.columns, foreignKey.references.table, foreignKey.references.columns);
       return new AppError(409, mapped.message);
     }
@@ -177,7 +171,7 @@ function appError(target: WriteTarget, change: 'changed' | 'deleted', error: unk
     case 'invalid_value':
       return runtimeErrors.rejectedValue(mapped.message);
     case 'undefined_table':
-      return runtimeErrors.unknownTable(target.table.name, []);
+      return runtimeErrors.unknownTable(context.table.name, []);
     case 'connection':
       return runtimeErrors.targetUnavailable();
     // Retries ran out, or nothing a request could cause: a 500.

@@ -18,15 +18,31 @@ export interface ChangeSubscriber {
   changed(sourceId: string): void;
   /** Changes may have been missed: drop everything. */
   reset(): void;
+  /**
+   * Only rows of a source changed, through this process's runtime API (its settings and keys did
+   * not): for caches of data, such as list totals. `changed` follows for every subscriber when the
+   * write is announced to all processes.
+   */
+  rowsChanged?(sourceId: string): void;
 }
 
 export interface ChangePublisher {
   /** Tells this process at once and every other process once the notification is delivered. */
   publish(sourceId: string): Promise<void>;
+  /**
+   * Rows of a source were written: tells this process at once and the others at most once per
+   * source every WRITES_EVERY_MS, so a burst of writes costs one notification, not one each.
+   */
+  rowsWritten(sourceId: string): void;
 }
+
+/** How often, at most, one source's runtime writes are announced to other processes. */
+const WRITES_EVERY_MS = 100;
 
 export class ChangeFeed implements ChangePublisher {
   private readonly subscribers: ChangeSubscriber[] = [];
+  /** Sources whose writes are announced to other processes at the end of the current interval. */
+  private readonly pendingWrites = new Set<string>();
   private client: pg.Client | undefined;
   private retryMs = RETRY_MIN_MS;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -61,6 +77,16 @@ export class ChangeFeed implements ChangePublisher {
       // Other processes keep stale entries until their TTL; the change itself is stored.
       this.logger.warn({ error: String(error), sourceId }, 'could not publish a change to other processes');
     }
+  }
+
+  rowsWritten(sourceId: string): void {
+    for (const subscriber of this.subscribers) subscriber.rowsChanged?.(sourceId);
+    if (this.pendingWrites.has(sourceId)) return;
+    this.pendingWrites.add(sourceId);
+    setTimeout(() => {
+      this.pendingWrites.delete(sourceId);
+      void this.publish(sourceId);
+    }, WRITES_EVERY_MS).unref();
   }
 
   async stop(): Promise<void> {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedRateLimiter } from '../../../src/http/rate-limit.ts';
-import { SourceKeyCache } from '../../../src/management/source-key-cache.ts';
+import { SourceKeyCache } from '../../../src/runtime/source-key-cache.ts';
 import { ChangeFeed, type ChangeSubscriber } from '../../../src/store/change-feed.ts';
 import { createDb, type Db } from '../../../src/store/db.ts';
 import { migrate } from '../../../src/store/migrate.ts';
@@ -28,7 +28,11 @@ afterAll(async () => {
 /** Records what a feed delivered. */
 class Recorder implements ChangeSubscriber {
   readonly changes: string[] = [];
+  readonly rowChanges: string[] = [];
   resets = 0;
+  rowsChanged(sourceId: string): void {
+    this.rowChanges.push(sourceId);
+  }
   changed(sourceId: string): void {
     this.changes.push(sourceId);
   }
@@ -68,6 +72,25 @@ describe('ChangeFeed', () => {
       expect(seenByA.changes).toContain(id);
       await published;
       await until(() => seenByB.changes.includes(id), 'the other process to hear the change');
+    } finally {
+      await stop();
+    }
+  });
+
+  it('announces a burst of runtime writes once: rows dropped here at once, every cache everywhere after', async () => {
+    const { a, seenByA, seenByB, stop } = await feedPair();
+    try {
+      const id = randomUUID();
+      for (let write = 0; write < 20; write++) a.rowsWritten(id);
+      // This process drops what it cached of the rows at once, and nothing else yet.
+      expect(seenByA.rowChanges.filter((each) => each === id)).toHaveLength(20);
+      expect(seenByA.changes).not.toContain(id);
+      await until(() => seenByB.changes.includes(id), 'the other process to hear the writes');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // One notification for the burst, heard by both processes (the publisher dispatches it locally too).
+      expect(seenByB.changes.filter((each) => each === id)).toHaveLength(1);
+      expect(seenByA.changes.filter((each) => each === id).length).toBeGreaterThanOrEqual(1);
+      expect(seenByB.rowChanges).not.toContain(id);
     } finally {
       await stop();
     }

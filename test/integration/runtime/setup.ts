@@ -39,16 +39,18 @@ export async function generateSource(target: DialectTarget, config: SchemaConfig
     await connection.close();
     throw error;
   }
+  // The namespace is unique: it stands for the source id that keys cached totals.
+  const data = { id: namespace, connection, namespace, config };
   const source: GeneratedSource = {
     connection,
     namespace,
     config,
     runtime,
-    list: (table, query = '') => runtime.list(connection, namespace, config, table, query, namespace),
-    get: (table, id, query = '') => runtime.get(connection, namespace, config, table, id, query),
-    create: (table, body) => runtime.create(connection, namespace, config, table, body),
-    update: (table, id, body) => runtime.update(connection, namespace, config, table, id, body),
-    remove: (table, id) => runtime.delete(connection, namespace, config, table, id),
+    list: (table, query = '') => runtime.list(data, table, query),
+    get: (table, id, query = '') => runtime.get(data, table, id, query),
+    create: (table, body) => runtime.create(data, table, body),
+    update: (table, id, body) => runtime.update(data, table, id, body),
+    remove: (table, id) => runtime.delete(data, table, id),
     all: async (table) => (await source.list(table, 'limit=1000')).data,
     drop: async () => {
       await connection.dropNamespace(namespace);
