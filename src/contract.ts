@@ -2,12 +2,21 @@
 import fs from 'node:fs';
 import type { paths } from '../generated/openapi.ts';
 
-import type { FieldType } from '../generated/schema-config.ts';
+import type { FieldType, SchemaConfig } from '../generated/schema-config.ts';
 
 export type { components, operations, paths } from '../generated/openapi.ts';
 export type { FieldType, SchemaConfig } from '../generated/schema-config.ts';
 /** Database engines of sources (the contract's SourceKind): each has a dialect in src/dialects. */
 export type SourceKind = import('../generated/openapi.ts').components['schemas']['SourceKind'];
+
+/**
+ * A config from a request body the validator has checked against schema-config.v1.json: the same
+ * JSON Schema, typed by openapi-typescript, which types a few constraints (minItems) more loosely
+ * than json-schema-to-typescript's SchemaConfig.
+ */
+export function checkedConfig(config: import('../generated/openapi.ts').components['schemas']['SchemaConfig']): SchemaConfig {
+  return config as SchemaConfig;
+}
 
 /**
  * Every field type of the schema config (`schemas/schema-config.v1.json`), which are also the column

@@ -7,7 +7,7 @@ import { defaultTargets, type Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
-import type { Operation } from './operation.ts';
+import type { OperationHandlers } from './operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
 import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
@@ -109,7 +109,7 @@ export interface ServiceParts {
 }
 
 /** Handlers by operationId; every other operation of the contract answers 501. */
-export function createOperations(parts: ServiceParts): Record<string, Operation> {
+export function createOperations(parts: ServiceParts): OperationHandlers {
   const sources = sourceOperations(parts);
   const { accessibleSource, ...sourceOps } = sources;
   return {

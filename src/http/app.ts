@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
-import type { Operation, OperationContext, Reply } from '../operation.ts';
+import type { AnyOperation, OperationContext, OperationHandlers, Reply } from '../operation.ts';
 import { adminOrTeamAuth, adminTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';
@@ -24,7 +24,7 @@ export interface AppDeps {
   teams: TeamStore;
   keyUsage: KeyUsageRecorder;
   /** Handlers by operationId; operations without one answer 501. */
-  operations: Partial<Record<string, Operation>>;
+  operations: OperationHandlers;
   /** Source-key auth and rate limiting of runtime operations. */
   sourceAuth?: (req: Request, res: Response, next: NextFunction) => Promise<void>;
   /** Failed authentications per client address. */
@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
   const runtime = express.Router();
   const runtimeResponses = config.validateResponses ? [validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false })] : [];
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
-    const handler = deps.operations[operation.operationId];
+    const handler = handlerOf(deps.operations, operation);
     const bodyType = operation.method === 'post' || operation.method === 'patch' ? [requireJsonBody] : [];
     runtime[operation.method](operation.expressPath, ...auth(operation), ...bodyType, ...runtimeResponses, handle(handler, config, deps.shutdown));
   }
@@ -109,7 +109,7 @@ export function createApp(deps: AppDeps): express.Express {
   for (const operation of management) {
     const authenticate = auth(operation);
     if (authenticate.length) app[operation.method](operation.expressPath, ...authenticate);
-    const precheck = deps.operations[operation.operationId] && deps.prechecks?.[operation.operationId];
+    const precheck = handlerOf(deps.operations, operation) && deps.prechecks?.[operation.operationId];
     if (precheck) {
       app[operation.method](operation.expressPath, (req: Request, _res: Response, next: NextFunction) => {
         precheck(req.body);
@@ -126,7 +126,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path)));
   for (const operation of management) {
     if (isServedOutsideTable(operation)) continue;
-    app[operation.method](operation.expressPath, handle(deps.operations[operation.operationId], config, deps.shutdown));
+    app[operation.method](operation.expressPath, handle(handlerOf(deps.operations, operation), config, deps.shutdown));
   }
 
   app.use(notFoundHandler);
@@ -135,6 +135,11 @@ export function createApp(deps: AppDeps): express.Express {
 }
 
 const isRuntimePath = (path: string) => path.startsWith('/runtime/');
+
+/** The handler of an operation of the table (its id comes from the document, typed by the contract). */
+function handlerOf(operations: OperationHandlers, operation: OperationSpec): AnyOperation | undefined {
+  return (operations as Partial<Record<string, AnyOperation>>)[operation.operationId];
+}
 
 /** The document with only the paths `keep` accepts (components and the rest shared). */
 function withPaths(document: OpenApiDocument, keep: (path: string) => boolean): OpenApiDocument {
@@ -158,7 +163,7 @@ function authenticators(deps: AppDeps) {
   type Handler = (req: Request, res: Response, next: NextFunction) => Promise<void> | void;
   return (operation: OperationSpec): Handler[] => {
     // Unimplemented operations answer 501 whoever asks; they get their auth with their handler.
-    if (!deps.operations[operation.operationId]) return [];
+    if (!handlerOf(deps.operations, operation)) return [];
     const schemes = new Set(operation.security.flat());
     const counted = operation.streams ? budgetUnlessStreaming : budget;
     if (schemes.has('sourceApiKey')) return deps.sourceAuth ? [deps.sourceAuth] : [];
@@ -169,7 +174,7 @@ function authenticators(deps: AppDeps) {
   };
 }
 
-function handle(operation: Operation | undefined, config: Config, shutdown?: AbortSignal) {
+function handle(operation: AnyOperation | undefined, config: Config, shutdown?: AbortSignal) {
   return async (req: Request, res: Response, _next: NextFunction) => {
     if (!operation) throw errors.notImplemented();
     const context: OperationContext = {

@@ -1,7 +1,7 @@
 // Team and scope rules shared by every management resource under a project:
 // another team's project is 404 (its existence is not revealed), a project outside the key's scope is 403.
 import { errors } from '../errors.ts';
-import type { OperationContext } from '../operation.ts';
+import type { BaseContext } from '../operation.ts';
 import type { Project, ProjectStore } from '../store/projects.ts';
 import type { TeamPrincipal } from '../store/teams.ts';
 
@@ -16,7 +16,7 @@ export async function accessibleProject(projects: ProjectStore, principal: TeamP
   return project;
 }
 
-export function requirePrincipal(context: OperationContext): TeamPrincipal {
+export function requirePrincipal(context: BaseContext): TeamPrincipal {
   if (!context.principal) throw new Error('operation needs a team principal but the route has no team-key auth');
   return context.principal;
 }

@@ -3,24 +3,24 @@ import { errors } from '../errors.ts';
 import type { JobStore } from '../store/jobs.ts';
 import type { Source } from '../store/sources.ts';
 import { boundedCursor, listReply, pageOf } from './paging.ts';
-import type { Operation, OperationContext, ServerSentEvent } from '../operation.ts';
+import type { Operation, BaseContext, ServerSentEvent } from '../operation.ts';
 
 const POLL_MS = 500;
 
-export function generationJobOperations(jobs: JobStore, accessibleSource: (context: OperationContext) => Promise<Source>) {
-  const listGenerationJobs: Operation = async (context) => {
+export function generationJobOperations(jobs: JobStore, accessibleSource: (context: BaseContext) => Promise<Source>) {
+  const listGenerationJobs: Operation<'listGenerationJobs'> = async (context) => {
     const source = await accessibleSource(context);
     return listReply(await jobs.list(source.id, pageOf(context.query)));
   };
 
-  const getGenerationJob: Operation = async (context) => {
+  const getGenerationJob: Operation<'getGenerationJob'> = async (context) => {
     const source = await accessibleSource(context);
     const job = await jobs.find(source.id, context.params.jobId!);
     if (!job) throw errors.notFound('Generation job');
     return { status: 200, body: job };
   };
 
-  const listGenerationEvents: Operation = async (context) => {
+  const listGenerationEvents: Operation<'listGenerationEvents'> = async (context) => {
     const source = await accessibleSource(context);
     const jobId = context.query.jobId as string | undefined;
     if (jobId && !(await jobs.find(source.id, jobId))) throw errors.notFound('Generation job');

@@ -1,7 +1,5 @@
 // Management lists: the documented JSON arrays, paged by `limit` and `offset`, with the total in
 // `X-Total-Count`.
-import type { Reply } from '../operation.ts';
-
 export interface PageQuery {
   limit: number;
   offset: number;
@@ -26,6 +24,6 @@ export function boundedCursor(value: number): number {
 }
 
 /** A list reply: the documented JSON array plus the total in `X-Total-Count`. */
-export function listReply<T>(page: { items: T[]; total: number }): Reply {
+export function listReply<T>(page: { items: T[]; total: number }): { status: 200; body: T[]; headers: Record<string, string> } {
   return { status: 200, body: page.items, headers: { 'X-Total-Count': String(page.total) } };
 }

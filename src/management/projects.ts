@@ -6,43 +6,37 @@ import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { Operation } from '../operation.ts';
 
-interface ProjectBody {
-  name?: string;
-  description?: string;
-  icon?: string;
-}
-
 /** `beforeDelete` removes what lives outside the control-plane database (sources' generated data). */
 export function projectOperations(projects: ProjectStore, beforeDelete: (projectId: string) => Promise<void> = async () => {}) {
-  const listProjects: Operation = async (context) => {
+  const listProjects: Operation<'listProjects'> = async (context) => {
     const principal = requirePrincipal(context);
     return listReply(await projects.list(principal.teamId, principal.projectsScope, pageOf(context.query)));
   };
 
-  const createProject: Operation = async (context) => {
+  const createProject: Operation<'createProject'> = async (context) => {
     const principal = requirePrincipal(context);
     if (principal.projectsScope !== null) throw errors.scopedKeyCannotCreateProjects();
-    const body = context.body as ProjectBody;
+    const body = context.body;
     const name = requireText(body.name, 'name');
     const project = await projects.create(principal.teamId, { name, description: body.description, icon: body.icon });
     return { status: 201, body: project, headers: { Location: `/public/v1/projects/${project.id}` } };
   };
 
-  const getProject: Operation = async (context) => {
+  const getProject: Operation<'getProject'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     return { status: 200, body: project };
   };
 
-  const updateProject: Operation = async (context) => {
+  const updateProject: Operation<'updateProject'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
-    const body = context.body as ProjectBody;
+    const body = context.body;
     const name = body.name === undefined ? undefined : requireText(body.name, 'name');
     const updated = await projects.update(project.id, { name, description: body.description, icon: body.icon });
     if (!updated) throw errors.notFound('Project');
     return { status: 200, body: updated };
   };
 
-  const deleteProject: Operation = async (context) => {
+  const deleteProject: Operation<'deleteProject'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     await beforeDelete(project.id);
     if (!(await projects.delete(project.id))) throw errors.notFound('Project');

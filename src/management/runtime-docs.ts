@@ -1,15 +1,15 @@
 // What a developer needs to call a source's runtime API: the documented runtime-docs shape, and an
 // OpenAPI 3.1 document of the source's tables (row schemas, list query, errors) for tools and SDKs.
-import type { SchemaConfig } from '../contract.ts';
+import type { components, SchemaConfig } from '../contract.ts';
 import type { SchemaStore } from '../store/schemas.ts';
-import type { Operation, OperationContext } from '../operation.ts';
+import type { Operation, BaseContext } from '../operation.ts';
 import type { Field } from '../generation/config-types.ts';
 import type { Source } from '../store/sources.ts';
 import { SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
 import { OPERATOR_NAMES } from '../runtime/operators.ts';
 
 
-export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: string) {
+export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: string): components['schemas']['SourceRuntimeDocs'] {
   const basePath = `/runtime/${source.id}`;
   const first = config.entities[0]?.id ?? 'table';
   const url = `${baseUrl}${basePath}/${first}?limit=5`;
@@ -237,15 +237,15 @@ function pascal(id: string): string {
     .join('');
 }
 
-export function runtimeDocOperations(schemas: SchemaStore, accessibleSource: (context: OperationContext) => Promise<Source>) {
+export function runtimeDocOperations(schemas: SchemaStore, accessibleSource: (context: BaseContext) => Promise<Source>) {
   const configOf = async (source: Source) => (await schemas.findVersionById(source.schemaVersionId))!.schema;
 
-  const getSourceRuntimeDocs: Operation = async (context) => {
+  const getSourceRuntimeDocs: Operation<'getSourceRuntimeDocs'> = async (context) => {
     const source = await accessibleSource(context);
     return { status: 200, body: runtimeDocs(source, await configOf(source), context.baseUrl) };
   };
 
-  const getSourceOpenApi: Operation = async (context) => {
+  const getSourceOpenApi: Operation<'getSourceOpenApi'> = async (context) => {
     const source = await accessibleSource(context);
     return { status: 200, body: sourceOpenApi(source, await configOf(source), context.baseUrl) };
   };

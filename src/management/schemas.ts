@@ -1,5 +1,5 @@
 // Schemas, their immutable versions, and schema-config validation.
-import type { SchemaConfig } from '../contract.ts';
+import { checkedConfig } from '../contract.ts';
 import { errors } from '../errors.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
 import type { ProjectStore } from '../store/projects.ts';
@@ -7,21 +7,16 @@ import type { SchemaStore } from '../store/schemas.ts';
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
-import type { Operation, OperationContext } from '../operation.ts';
-
-interface SchemaBody {
-  name?: string;
-  description?: string | null;
-  initialVersion?: { schema: SchemaConfig };
-}
+import type { BaseContext, Operation, RequestBody } from '../operation.ts';
 
 /**
  * Configs in create requests are checked by the full validator before request validation, so the
  * answer carries every error at once with JSON pointers into the config, as the validate endpoint does.
  */
 export const configPrechecks: Record<string, (body: unknown) => void> = {
-  createSchema: (body) => assertValidConfig((body as SchemaBody | undefined)?.initialVersion?.schema),
-  createSchemaVersion: (body) => assertValidConfig((body as { schema?: unknown } | undefined)?.schema),
+  // Before request validation: the body is whatever was sent, shaped like the contract's at best.
+  createSchema: (body) => assertValidConfig((body as Partial<RequestBody<'createSchema'>> | undefined)?.initialVersion?.schema),
+  createSchemaVersion: (body) => assertValidConfig((body as Partial<RequestBody<'createSchemaVersion'>> | undefined)?.schema),
 };
 
 function assertValidConfig(config: unknown): void {
@@ -40,43 +35,43 @@ function invalidConfig(result: ValidationResult) {
 const MAX_VERSION_NUMBER = 2_147_483_647;
 
 export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
-  const accessibleSchema = async (context: OperationContext) => {
+  const accessibleSchema = async (context: BaseContext) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     const schema = await schemas.find(project.id, context.params.schemaId!);
     if (!schema) throw errors.notFound('Schema');
     return schema;
   };
 
-  const listSchemas: Operation = async (context) => {
+  const listSchemas: Operation<'listSchemas'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     return listReply(await schemas.list(project.id, pageOf(context.query)));
   };
 
-  const createSchema: Operation = async (context) => {
+  const createSchema: Operation<'createSchema'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
-    const body = context.body as SchemaBody;
-    const name = body.name!.trim();
+    const body = context.body;
+    const name = body.name.trim();
     if (!name) throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
     const schema = await schemas.create(project.id, {
       name,
       description: body.description,
-      initialConfig: body.initialVersion?.schema,
+      initialConfig: body.initialVersion && checkedConfig(body.initialVersion.schema),
     });
     return { status: 201, body: schema, headers: { Location: `/public/v1/projects/${project.id}/schemas/${schema.id}` } };
   };
 
-  const getSchema: Operation = async (context) => ({ status: 200, body: await accessibleSchema(context) });
+  const getSchema: Operation<'getSchema'> = async (context) => ({ status: 200, body: await accessibleSchema(context) });
 
-  const updateSchema: Operation = async (context) => {
+  const updateSchema: Operation<'updateSchema'> = async (context) => {
     const schema = await accessibleSchema(context);
-    const body = context.body as SchemaBody;
+    const body = context.body;
     const name = body.name?.trim();
     if (name === '') throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
     await schemas.update(schema.id, { name, description: body.description });
     return { status: 200, body: await schemas.find(schema.projectId, schema.id) };
   };
 
-  const deleteSchema: Operation = async (context) => {
+  const deleteSchema: Operation<'deleteSchema'> = async (context) => {
     const schema = await accessibleSchema(context);
     const outcome = await schemas.delete(schema.id);
     if (outcome === 'missing') throw errors.notFound('Schema');
@@ -84,19 +79,19 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
     return { status: 204 };
   };
 
-  const listSchemaVersions: Operation = async (context) => {
+  const listSchemaVersions: Operation<'listSchemaVersions'> = async (context) => {
     const schema = await accessibleSchema(context);
     return listReply(await schemas.listVersions(schema.id, pageOf(context.query)));
   };
 
-  const createSchemaVersion: Operation = async (context) => {
+  const createSchemaVersion: Operation<'createSchemaVersion'> = async (context) => {
     const schema = await accessibleSchema(context);
-    const version = await schemas.createVersion(schema.id, (context.body as { schema: SchemaConfig }).schema);
+    const version = await schemas.createVersion(schema.id, checkedConfig(context.body.schema));
     const location = `/public/v1/projects/${schema.projectId}/schemas/${schema.id}/versions/${version.version}`;
     return { status: 201, body: version, headers: { Location: location } };
   };
 
-  const getSchemaVersion: Operation = async (context) => {
+  const getSchemaVersion: Operation<'getSchemaVersion'> = async (context) => {
     const schema = await accessibleSchema(context);
     const number = Number(context.params.version);
     // Version numbers are PostgreSQL integers: a larger one names no version (and would fail the query).
@@ -105,9 +100,9 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
     return { status: 200, body: version };
   };
 
-  const validateSchemaConfig: Operation = async (context) => {
+  const validateSchemaConfig: Operation<'validateSchemaConfig'> = async (context) => {
     requirePrincipal(context);
-    return { status: 200, body: validateConfig((context.body as { schema: unknown }).schema) };
+    return { status: 200, body: validateConfig(context.body.schema) };
   };
 
   return {

@@ -6,18 +6,18 @@ import type { SourceKeyStore } from '../store/source-keys.ts';
 import type { Source, SourceStore } from '../store/sources.ts';
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
-import type { Operation, OperationContext } from '../operation.ts';
+import type { BaseContext, Operation, RequestBody } from '../operation.ts';
 
 export function sourceKeyOperations(
   keys: SourceKeyStore,
   sources: SourceStore,
   projects: ProjectStore,
-  accessibleSource: (context: OperationContext) => Promise<Source>,
+  accessibleSource: (context: BaseContext) => Promise<Source>,
   /** A key was revoked: every process drops its cached credentials of the source. */
   onRevoked: (sourceId: string) => Promise<void>,
 ) {
   /** /api/sources/{sourceId}: any source for the admin, a source of the key's team and scope otherwise. */
-  const adminSource = async (context: OperationContext): Promise<Source> => {
+  const adminSource = async (context: BaseContext): Promise<Source> => {
     const source = await sources.find(context.params.sourceId!);
     if (!source) throw errors.notFound('Source');
     if (context.principal) {
@@ -29,30 +29,22 @@ export function sourceKeyOperations(
     return source;
   };
 
-  const list = (find: typeof accessibleSource): Operation => async (context) => {
-    const source = await find(context);
-    return listReply(await keys.list(source.id, pageOf(context.query)));
-  };
+  const list = async (source: Source, context: BaseContext) => listReply(await keys.list(source.id, pageOf(context.query)));
 
-  const create = (find: typeof accessibleSource): Operation => async (context) => {
-    const source = await find(context);
-    const name = (context.body as { name?: string } | undefined)?.name;
-    return { status: 201, body: await keys.create(source.id, name) };
-  };
+  const create = async (source: Source, body: RequestBody<'createSourceApiKey'>) => ({ status: 201, body: await keys.create(source.id, body?.name) });
 
-  const revoke = (find: typeof accessibleSource): Operation => async (context) => {
-    const source = await find(context);
+  const revoke = async (source: Source, context: BaseContext) => {
     if (!(await keys.revoke(source.id, context.params.keyId!))) throw errors.notFound('API key');
     await onRevoked(source.id);
     return { status: 204 };
   };
 
-  return {
-    listSourceApiKeys: list(accessibleSource),
-    createSourceApiKey: create(accessibleSource),
-    revokeSourceApiKey: revoke(accessibleSource),
-    adminListSourceApiKeys: list(adminSource),
-    adminCreateSourceApiKey: create(adminSource),
-    adminRevokeSourceApiKey: revoke(adminSource),
-  };
+  const listSourceApiKeys: Operation<'listSourceApiKeys'> = async (context) => list(await accessibleSource(context), context);
+  const createSourceApiKey: Operation<'createSourceApiKey'> = async (context) => create(await accessibleSource(context), context.body);
+  const revokeSourceApiKey: Operation<'revokeSourceApiKey'> = async (context) => revoke(await accessibleSource(context), context);
+  const adminListSourceApiKeys: Operation<'adminListSourceApiKeys'> = async (context) => list(await adminSource(context), context);
+  const adminCreateSourceApiKey: Operation<'adminCreateSourceApiKey'> = async (context) => create(await adminSource(context), context.body);
+  const adminRevokeSourceApiKey: Operation<'adminRevokeSourceApiKey'> = async (context) => revoke(await adminSource(context), context);
+
+  return { listSourceApiKeys, createSourceApiKey, revokeSourceApiKey, adminListSourceApiKeys, adminCreateSourceApiKey, adminRevokeSourceApiKey };
 }

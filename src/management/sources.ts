@@ -14,7 +14,7 @@ import { NamespaceTakenError, toLocation, type GeneratorConfig, type Source, typ
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
-import type { Operation, OperationContext } from '../operation.ts';
+import type { BaseContext, Operation, RequestBody } from '../operation.ts';
 import type { Targets } from './targets.ts';
 
 export interface SourceDeps {
@@ -31,26 +31,13 @@ export interface SourceDeps {
   onSourceChanged: (sourceId: string) => Promise<void>;
 }
 
-interface SourceBody {
-  name?: string;
-  description?: string;
-  kind?: SourceKind;
-  schemaVersionId?: string;
-  seed?: string | number;
-  rateLimitRpm?: number;
-  requireAuth?: boolean;
-  config?: { connectionString?: string; schema?: string; database?: string };
-  generatorConfig?: GeneratorConfig;
-}
-
-/** Namespaces sds may never own. */
 const WAIT_LIMIT_MS = 10 * 60_000;
 
 export function sourceOperations(deps: SourceDeps) {
   const { projects, schemas, sources, jobs, targets } = deps;
 
   /** The source of the path, in an accessible project: 404 otherwise. */
-  const accessibleSource = async (context: OperationContext): Promise<Source> => {
+  const accessibleSource = async (context: BaseContext): Promise<Source> => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     const source = await sources.find(context.params.sourceId!, project.id);
     if (!source) throw errors.notFound('Source');
@@ -73,16 +60,16 @@ export function sourceOperations(deps: SourceDeps) {
     return job;
   };
 
-  const listSources: Operation = async (context) => {
+  const listSources: Operation<'listSources'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     return listReply(await sources.list(project.id, pageOf(context.query)));
   };
 
-  const createSource: Operation = async (context) => {
+  const createSource: Operation<'createSource'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
-    const body = context.body as SourceBody;
-    const kind = body.kind!;
-    const version = await versionOfProject(project.id, body.schemaVersionId!, 'schemaVersionId');
+    const body = context.body;
+    const kind = body.kind;
+    const version = await versionOfProject(project.id, body.schemaVersionId, 'schemaVersionId');
     targets.assertUsable(kind, body.config?.connectionString);
     const namespace = explicitNamespace(kind, body.config);
     if (body.generatorConfig) checkRowCounts(version.schema, body.generatorConfig);
@@ -116,11 +103,11 @@ export function sourceOperations(deps: SourceDeps) {
     return { status: 201, body: source, headers: { Location: `/public/v1/projects/${project.id}/sources/${source.id}` } };
   };
 
-  const getSource: Operation = async (context) => ({ status: 200, body: await accessibleSource(context) });
+  const getSource: Operation<'getSource'> = async (context) => ({ status: 200, body: await accessibleSource(context) });
 
-  const updateSource: Operation = async (context) => {
+  const updateSource: Operation<'updateSource'> = async (context) => {
     const source = await accessibleSource(context);
-    const body = context.body as SourceBody;
+    const body = context.body;
     const rebind = body.schemaVersionId !== undefined && body.schemaVersionId !== source.schemaVersionId;
     const version = rebind ? await versionOfProject(source.projectId, body.schemaVersionId!, 'schemaVersionId') : undefined;
     if (body.generatorConfig) {
@@ -144,7 +131,7 @@ export function sourceOperations(deps: SourceDeps) {
     return { status: 200, body: updated };
   };
 
-  const deleteSource: Operation = async (context) => {
+  const deleteSource: Operation<'deleteSource'> = async (context) => {
     const source = await accessibleSource(context);
     await retireSource(deps, source);
     if (!(await sources.delete(source.id))) throw errors.notFound('Source');
@@ -152,9 +139,9 @@ export function sourceOperations(deps: SourceDeps) {
     return { status: 204 };
   };
 
-  const regenerateSource: Operation = async (context) => {
+  const regenerateSource: Operation<'regenerateSource'> = async (context) => {
     let source = await accessibleSource(context);
-    const seed = (context.body as { seed?: string | number } | undefined)?.seed;
+    const seed = context.body?.seed;
     if (seed !== undefined) {
       source = (await sources.update(source.id, { seed: String(seed) }))!;
       await deps.onSourceChanged(source.id);
@@ -211,7 +198,7 @@ function defaultSeed(config: SchemaConfig): string {
   return seed !== undefined ? String(seed) : randomBytes(6).toString('hex');
 }
 
-function explicitNamespace(kind: SourceKind, config: SourceBody['config']): string | undefined {
+function explicitNamespace(kind: SourceKind, config: RequestBody<'createSource'>['config']): string | undefined {
   const field = dialectOfKind(kind).facts.namespaceField;
   const other = field === 'schema' ? 'database' : 'schema';
   if (config?.[other] !== undefined) {

@@ -20,13 +20,13 @@ export function teamKeyOperations(teams: TeamStore, projects: ProjectStore) {
     return team;
   };
 
-  const listTeamApiKeys: Operation = async (context) => {
+  const listTeamApiKeys: Operation<'listTeamApiKeys'> = async (context) => {
     const slug = context.query.team as string | undefined;
     const teamId = slug === undefined ? undefined : (await teamBySlug(slug)).id;
     return listReply(await teams.listKeys({ teamId, ...pageOf(context.query) }));
   };
 
-  const createTeamApiKey: Operation = async (context) => {
+  const createTeamApiKey: Operation<'createTeamApiKey'> = async (context) => {
     const body = (context.body ?? {}) as CreateTeamKeyBody;
     const team = await teamBySlug(body.team ?? DEFAULT_TEAM);
     const projectsScope = await checkScope(projects, team.id, body.projectsScope ?? null);
@@ -34,7 +34,7 @@ export function teamKeyOperations(teams: TeamStore, projects: ProjectStore) {
     return { status: 201, body: created };
   };
 
-  const revokeTeamApiKey: Operation = async (context) => {
+  const revokeTeamApiKey: Operation<'revokeTeamApiKey'> = async (context) => {
     if (!(await teams.revokeKey(context.params.keyId!))) throw errors.notFound('API key');
     return { status: 204 };
   };

@@ -2,7 +2,7 @@
 // generated tables, on top of the Runtime query engine.
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import type { Operation, OperationContext } from '../operation.ts';
+import type { Operation, BaseContext } from '../operation.ts';
 import type { RuntimeSource } from './runtime-sources.ts';
 import { toLocation } from '../store/sources.ts';
 import type { Runtime, SourceData } from './runtime.ts';
@@ -14,7 +14,7 @@ export interface RowOperationDeps {
 }
 
 export function rowOperations(deps: RowOperationDeps) {
-  const sourceData = async (context: OperationContext): Promise<{ source: SourceData; table: string }> => {
+  const sourceData = async (context: BaseContext): Promise<{ source: SourceData; table: string }> => {
     const runtime = context.runtime;
     if (!runtime) throw new Error('runtime operation without source-key auth');
     let connection: TargetConnection;
@@ -29,28 +29,28 @@ export function rowOperations(deps: RowOperationDeps) {
     return { source, table: context.params.table! };
   };
 
-  const listRows: Operation = async (context) => {
+  const listRows: Operation<'listRows'> = async (context) => {
     const { source, table } = await sourceData(context);
     return { status: 200, body: await deps.runtime.list(source, table, context.rawQuery) };
   };
 
-  const getRow: Operation = async (context) => {
+  const getRow: Operation<'getRow'> = async (context) => {
     const { source, table } = await sourceData(context);
     return { status: 200, body: await deps.runtime.get(source, table, context.params.id!, context.rawQuery) };
   };
 
-  const createRow: Operation = async (context) => {
+  const createRow: Operation<'createRow'> = async (context) => {
     const { source, table } = await sourceData(context);
     const { row, id } = await deps.runtime.create(source, table, context.body);
     return { status: 201, body: row, headers: { Location: `/runtime/${source.id}/${table}/${encodeURIComponent(id)}` } };
   };
 
-  const updateRow: Operation = async (context) => {
+  const updateRow: Operation<'updateRow'> = async (context) => {
     const { source, table } = await sourceData(context);
     return { status: 200, body: await deps.runtime.update(source, table, context.params.id!, context.body) };
   };
 
-  const deleteRow: Operation = async (context) => {
+  const deleteRow: Operation<'deleteRow'> = async (context) => {
     const { source, table } = await sourceData(context);
     await deps.runtime.delete(source, table, context.params.id!);
     return { status: 204 };

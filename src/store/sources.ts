@@ -1,6 +1,6 @@
 // Sources: a schema version bound to a target database namespace, plus encrypted connection strings.
 import { randomUUID } from 'node:crypto';
-import type { SourceKind } from '../contract.ts';
+import type { components, SourceKind } from '../contract.ts';
 import { dialectOfKind } from '../dialects/index.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Db, Queryable } from './db.ts';
@@ -9,39 +9,14 @@ import { slugify, withUniqueSlug } from './slugs.ts';
 
 export type { SourceKind };
 
-export interface GeneratorConfig {
-  rowCounts?: Record<string, number>;
-  batchSize?: number;
-}
+/** Per-source generation settings (row counts per entity, batch size), as the contract has them. */
+export type GeneratorConfig = components['schemas']['GeneratorConfig'];
 
-export interface GenerationAudit {
-  jobId: string;
-  seed: string;
-  generatorVersion: string;
-  rowCounts: Record<string, number>;
-  durationMs: number;
-}
+/** What the last successful generation recorded. */
+export type GenerationAudit = components['schemas']['GenerationAudit'];
 
-/** A source as the API shows it (never the connection string). */
-export interface Source {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  projectId: string;
-  schemaVersionId: string;
-  config: { schema?: string; database?: string };
-  kind: SourceKind;
-  seed: string;
-  generatorConfig: GeneratorConfig;
-  rateLimitRpm: number;
-  requireAuth: boolean;
-  lastGenerationAt: string | null;
-  generationAudit: GenerationAudit | null;
-  createdAt: string;
-  updatedAt: string;
-  runtimeTarget?: { connectionSecretId: string };
-}
+/** A source as the API shows it (never the connection string): the contract's Source. */
+export type Source = components['schemas']['Source'];
 
 /** Where a source's data lives, for the code that connects to it. */
 export interface SourceLocation {

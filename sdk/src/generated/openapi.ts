@@ -979,7 +979,12 @@ export interface components {
             /** @description OpenAPI version of the document. */
             openapi: string;
             /** @description Title and version of the described API. */
-            info: Record<string, never>;
+            info: {
+                title: string;
+                version: string;
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
