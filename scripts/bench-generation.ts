@@ -15,7 +15,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { SchemaConfig } from '../src/contract.ts';
-import type { Row, TableSpec, TargetConnection } from '../src/dialects/dialect.ts';
+import type { RowValues, TableSpec, TargetConnection } from '../src/dialects/dialect.ts';
 import { connectMysql, mysqlPoolOptions } from '../src/dialects/mysql/mysql-dialect.ts';
 import { escapeLoadDataText, mysqlValue } from '../src/dialects/mysql/mysql-loader.ts';
 import { connectPostgres } from '../src/dialects/postgres/postgres-dialect.ts';
@@ -214,12 +214,12 @@ async function engineCase(database: Database, caseName: CaseName, scale: number,
 }
 
 /** Every row of the plan, generated as runGeneration generates them (same config, seed, reference date). */
-function pregenerate(config: SchemaConfig): { plan: GenerationPlan; rows: Map<string, Row[]> } {
+function pregenerate(config: SchemaConfig): { plan: GenerationPlan; rows: Map<string, RowValues[]> } {
   const plan = planGeneration(config, { referenceDate: REFERENCE_DATE });
   const generator = new DataGenerator(config, plan);
-  const rows = new Map<string, Row[]>();
+  const rows = new Map<string, RowValues[]>();
   for (const entity of plan.entities) {
-    const all: Row[] = [];
+    const all: RowValues[] = [];
     for (const batch of generator.rows(entity.id, BATCH_SIZE)) for (const row of batch) all.push(row);
     rows.set(entity.id, all);
   }
@@ -277,7 +277,7 @@ async function rawCase(database: Database, scale: number, runs: number): Promise
     const raw = await mysql.createConnection({ ...mysqlPoolOptions(MYSQL_URL) });
     await raw.query("SET SESSION time_zone = '+00:00'");
     try {
-      const encode = (table: TableSpec) => (row: Row) =>
+      const encode = (table: TableSpec) => (row: RowValues) =>
         row
           .map((value, i) => {
             if (value === null) return '\\N';

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Row, TableSpec, TargetConnection } from '../src/dialects/dialect.ts';
+import type { RowValues, TableSpec, TargetConnection } from '../src/dialects/dialect.ts';
 import { connectMysql, mysqlPoolOptions } from '../src/dialects/mysql/mysql-dialect.ts';
 import { escapeLoadDataText, mysqlValue } from '../src/dialects/mysql/mysql-loader.ts';
 import { connectPostgres } from '../src/dialects/postgres/postgres-dialect.ts';
@@ -55,8 +55,8 @@ const table: TableSpec = {
   foreignKeys: [],
 };
 
-function generateRows(count: number): Row[] {
-  const rows: Row[] = [];
+function generateRows(count: number): RowValues[] {
+  const rows: RowValues[] = [];
   const start = Date.UTC(2020, 0, 1);
   for (let id = 1; id <= count; id++) {
     rows.push([
@@ -73,7 +73,7 @@ function generateRows(count: number): Row[] {
   return rows;
 }
 
-function* batchesOf(rows: Row[]): Generator<Row[]> {
+function* batchesOf(rows: RowValues[]): Generator<RowValues[]> {
   for (let start = 0; start < rows.length; start += BATCH) yield rows.slice(start, start + BATCH);
 }
 
@@ -97,7 +97,7 @@ async function resetTable(connection: TargetConnection): Promise<void> {
   await connection.createTables(NAMESPACE, [table]);
 }
 
-async function benchPostgres(rows: Row[]): Promise<void> {
+async function benchPostgres(rows: RowValues[]): Promise<void> {
   console.log(`PostgreSQL (${new URL(PG_URL).host})`);
   const connection = await connectPostgres(PG_URL);
   const encoders = table.columns.map(copyEncoder);
@@ -119,7 +119,7 @@ async function benchPostgres(rows: Row[]): Promise<void> {
   }
 }
 
-async function benchMysql(rows: Row[]): Promise<void> {
+async function benchMysql(rows: RowValues[]): Promise<void> {
   console.log(`MySQL/MariaDB (${new URL(MYSQL_URL).host})`);
   const loadData = await connectMysql(MYSQL_URL);
   const inserts = await connectMysql(MYSQL_URL, { loadMethod: 'insert' });

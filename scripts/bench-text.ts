@@ -1,8 +1,8 @@
 // Raw-load baselines of the generation and loader benchmarks: rows pre-encoded before the clock starts.
-import type { Row } from '../src/dialects/dialect.ts';
+import type { RowValues } from '../src/dialects/dialect.ts';
 
 /** Pre-built text in ~1 MB chunks, so raw loads time only the transfer and the server. */
-export function prebuild(rows: Row[], encodeRow: (row: Row) => string): Buffer[] {
+export function prebuild(rows: RowValues[], encodeRow: (row: RowValues) => string): Buffer[] {
   const chunks: Buffer[] = [];
   let text = '';
   for (const row of rows) {

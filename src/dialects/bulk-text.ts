@@ -1,6 +1,6 @@
 // Pieces shared by the bulk-load text formats (PostgreSQL COPY text, MySQL LOAD DATA): chunking
 // encoded rows for the socket, and the cheap checks and number formatting their encoders use.
-import type { Row, RowBatches, RowValue, TableSpec, TextChunk, TextChunks } from './dialect.ts';
+import type { RowValues, RowBatches, RowValue, TableSpec, TextChunk, TextChunks } from './dialect.ts';
 
 /** Bulk-load text is handed to the socket in pieces of about this size, and at the end of every batch. */
 export const TEXT_CHUNK_CHARS = 64 * 1024;
@@ -9,7 +9,7 @@ export const TEXT_CHUNK_CHARS = 64 * 1024;
  * Encodes batches of rows into text chunks, lazily: the next batch is read only when the consumer
  * wants more. The last chunk of each batch carries the batch's row count.
  */
-export async function* encodeBatches(batches: RowBatches, encodeRow: (row: Row) => string): AsyncGenerator<TextChunk> {
+export async function* encodeBatches(batches: RowBatches, encodeRow: (row: RowValues) => string): AsyncGenerator<TextChunk> {
   for await (const batch of batches) {
     let text = '';
     for (const row of batch) {
@@ -75,7 +75,7 @@ export function numberText(precision: number | undefined): (value: number) => st
  * One row as a line of tab-separated text with NULL as \N, the text format both PostgreSQL's COPY and
  * MySQL's LOAD DATA read; `encoders` write each column's non-null values (escaped for the format).
  */
-export function tabSeparatedRows(table: TableSpec, encoders: ((value: RowValue) => string)[]): (row: Row) => string {
+export function tabSeparatedRows(table: TableSpec, encoders: ((value: RowValue) => string)[]): (row: RowValues) => string {
   const width = encoders.length;
   return (row) => {
     checkRowWidth(table, row, width);
@@ -90,6 +90,6 @@ export function tabSeparatedRows(table: TableSpec, encoders: ((value: RowValue) 
 }
 
 /** Rows must carry one value per column: a mismatch is a bug upstream, not data to load. */
-export function checkRowWidth(table: TableSpec, row: Row, width: number): void {
+export function checkRowWidth(table: TableSpec, row: RowValues, width: number): void {
   if (row.length !== width) throw new Error(`Row for "${table.name}" has ${row.length} values, expected ${width}`);
 }

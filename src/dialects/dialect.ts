@@ -58,8 +58,9 @@ export interface TableSpec {
  * loader); null for NULL.
  */
 export type RowValue = string | number | bigint | boolean | null | object;
-export type Row = RowValue[];
-export type RowBatches = AsyncIterable<Row[]> | Iterable<Row[]>;
+/** One row's values, in `table.columns` order. */
+export type RowValues = RowValue[];
+export type RowBatches = AsyncIterable<RowValues[]> | Iterable<RowValues[]>;
 
 /** A piece of bulk-load text: whole encoded rows, one a line. */
 export interface TextChunk {
@@ -76,7 +77,7 @@ export type TextChunks = AsyncIterable<TextChunk> | Iterable<TextChunk>;
  */
 export interface TextLoader {
   /** One row (values in `table.columns` order) as a line of the load text, '\n' included. */
-  encoder(table: TableSpec): (row: Row) => string;
+  encoder(table: TableSpec): (row: RowValues) => string;
   /**
    * Streams the chunks into a table as `loadRows` streams rows, calling `onBatch` with the running
    * total after each batch. Resolves to the rows written, or to undefined when the target refuses

@@ -1,5 +1,5 @@
 // Regrouping streamed row batches into statement-sized chunks, shared by the dialects' loaders.
-import type { Row, RowBatches } from './dialect.ts';
+import type { RowValues, RowBatches } from './dialect.ts';
 
 /**
  * Yields the rows of `batches` in chunks that close once they hold `maxRows` rows or `maxBytes`
@@ -8,11 +8,11 @@ import type { Row, RowBatches } from './dialect.ts';
  */
 export async function* rechunkRows(
   batches: RowBatches,
-  limits: { maxRows: number; maxBytes?: number; size?: (row: Row) => number },
+  limits: { maxRows: number; maxBytes?: number; size?: (row: RowValues) => number },
   onBatch?: (consumed: number) => void,
-): AsyncGenerator<Row[]> {
+): AsyncGenerator<RowValues[]> {
   const maxBytes = limits.maxBytes ?? Infinity;
-  let chunk: Row[] = [];
+  let chunk: RowValues[] = [];
   let bytes = 0;
   let consumed = 0;
   for await (const batch of batches) {

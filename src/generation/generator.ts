@@ -3,7 +3,7 @@
 // columns that had to wait for every row (self references, cycles). Values are pure functions of
 // (seed, entity, field, row), so batch sizes never change the data.
 import { TEXT_CHUNK_CHARS } from '../dialects/bulk-text.ts';
-import type { Row, RowValue, TextChunk } from '../dialects/dialect.ts';
+import type { RowValues, RowValue, TextChunk } from '../dialects/dialect.ts';
 import type { Entity, SchemaConfig } from './config-types.ts';
 import type { EntityPlan, GenerationOptions, GenerationPlan } from './plan.ts';
 import type { EntityContext, KeyPool } from './program.ts';
@@ -49,9 +49,9 @@ export class DataGenerator {
   }
 
   /** Batches of rows of an entity, values in `table.columns` order, deferred columns null. Parents first (plan order). */
-  *rows(entityId: string, batchSize: number): Generator<Row[]> {
+  *rows(entityId: string, batchSize: number): Generator<RowValues[]> {
     const size = batchLength(batchSize);
-    let batch: Row[] = [];
+    let batch: RowValues[] = [];
     for (const values of this.#rowValues(entityId, false)) {
       batch.push(values);
       if (batch.length >= size) {
@@ -67,7 +67,7 @@ export class DataGenerator {
    * array: no batch of row arrays is kept for a loader, so less survives into the old generation.
    * A chunk closes with each batch, or sooner once its text reaches TEXT_CHUNK_CHARS.
    */
-  *textChunks(entityId: string, batchSize: number, encodeRow: (row: Row) => string): Generator<TextChunk> {
+  *textChunks(entityId: string, batchSize: number, encodeRow: (row: RowValues) => string): Generator<TextChunk> {
     const size = batchLength(batchSize);
     let text = '';
     let rows = 0;
@@ -125,7 +125,7 @@ export class DataGenerator {
   }
 
   /** After every `rows()`: batches of `[...primaryKeyValues, ...deferredColumnValues]` (rows whose deferred values are all null are left out). */
-  *deferredUpdates(entityId: string, batchSize: number): Generator<Row[]> {
+  *deferredUpdates(entityId: string, batchSize: number): Generator<RowValues[]> {
     const { plan, index } = this.#entry(entityId);
     if (plan.deferredColumns.length === 0) return;
     const produced = this.produced.get(entityId);
@@ -138,9 +138,9 @@ export class DataGenerator {
     const fields = this.#deferredFields(entityId);
     const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
     const size = batchLength(batchSize);
-    let batch: Row[] = [];
+    let batch: RowValues[] = [];
     for (let row = 0; row < produced; row++) {
-      const update: Row = keys.map((pool) => pool!.at(row));
+      const update: RowValues = keys.map((pool) => pool!.at(row));
       let filled = false;
       for (const field of fields) {
         const value = field.generate(row, values);
@@ -257,7 +257,7 @@ export function previewRows(config: SchemaConfig, entityId: string, count: numbe
     if (!ancestors.has(entity.id) || generator.assumeGenerated(entity.id)) continue;
     for (const batch of generator.rows(entity.id, 1000)) void batch;
   }
-  const rows: Row[] = [];
+  const rows: RowValues[] = [];
   if (wanted > 0) {
     for (const batch of generator.rows(entityId, wanted)) {
       rows.push(...batch.slice(0, wanted - rows.length));

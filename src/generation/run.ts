@@ -63,20 +63,21 @@ export async function runGeneration(
   const emit = options.onProgress ?? (() => {});
   const plan = planGeneration(config, options);
   const generator = new DataGenerator(config, plan);
-  const target = options.atomic ? stagingNamespace(namespace) : namespace;
+  // The namespace the run builds: a staging one beside the live data when atomic, else the live one.
+  const building = options.atomic ? stagingNamespace(namespace) : namespace;
   const tables = plan.entities.map((entity) => entity.table);
-  const indexing = new IndexingWork(connection, target);
+  const indexing = new IndexingWork(connection, building);
 
   try {
     emit({ type: 'phase', phase: 'tables' });
-    await connection.recreateNamespace(target);
-    await connection.createTables(target, tables);
+    await connection.recreateNamespace(building);
+    await connection.createTables(building, tables);
 
     const entities: GenerationSummary['entities'] = [];
     for (const entity of plan.entities) {
       options.signal?.throwIfAborted();
       emit({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
-      const rowsInserted = await loadEntity(connection, target, entity, generator, batchSize, options.signal, (written) =>
+      const rowsInserted = await loadEntity(connection, building, entity, generator, batchSize, options.signal, (written) =>
         emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written }),
       );
       emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
@@ -90,18 +91,18 @@ export async function runGeneration(
     for (const entity of deferred) {
       options.signal?.throwIfAborted();
       const updates = abortable(generator.deferredUpdates(entity.id, batchSize), options.signal);
-      await connection.updateRows(target, entity.table, entity.table.primaryKey, entity.deferredColumns, updates);
+      await connection.updateRows(building, entity.table, entity.table.primaryKey, entity.deferredColumns, updates);
     }
 
     emit({ type: 'phase', phase: 'constraints' });
     const indexed = await indexing.finished();
-    // `target` was recreated empty above and filled only by this generator, which draws every
+    // `building` was recreated empty above and filled only by this generator, which draws every
     // reference from rows it wrote: the referenced rows exist, so the orphan check can be skipped.
-    await connection.finalizeTables(target, tables, { trustedReferences: true, indexed });
+    await connection.finalizeTables(building, tables, { trustedReferences: true, indexed });
     if (options.atomic) {
       options.signal?.throwIfAborted();
       emit({ type: 'phase', phase: 'swap' });
-      await connection.swapNamespaces(target, namespace);
+      await connection.swapNamespaces(building, namespace);
     }
 
     return {
@@ -119,7 +120,7 @@ export async function runGeneration(
     // Nothing of the run may still be working on the target once it has failed.
     await indexing.settled();
     // A failed atomic run leaves the live namespace untouched; its half-built staging goes.
-    if (options.atomic) await connection.dropNamespace(target).catch(() => {});
+    if (options.atomic) await connection.dropNamespace(building).catch(() => {});
     throw error;
   }
 }
@@ -166,7 +167,7 @@ class IndexingWork {
  */
 async function loadEntity(
   connection: TargetConnection,
-  target: string,
+  namespace: string,
   entity: EntityPlan,
   generator: DataGenerator,
   batchSize: number,
@@ -176,10 +177,10 @@ async function loadEntity(
   const loader = connection.textLoader;
   if (loader) {
     const chunks = generator.textChunks(entity.id, batchSize, loader.encoder(entity.table));
-    const written = await loader.load(target, entity.table, abortable(chunks, signal), onBatch);
+    const written = await loader.load(namespace, entity.table, abortable(chunks, signal), onBatch);
     if (written !== undefined) return written;
   }
-  return connection.loadRows(target, entity.table, abortable(generator.rows(entity.id, batchSize), signal), onBatch);
+  return connection.loadRows(namespace, entity.table, abortable(generator.rows(entity.id, batchSize), signal), onBatch);
 }
 
 /** Longest stretch of generating and loading without giving timers and I/O of the process a turn. */

@@ -135,13 +135,13 @@ export class GenerationWorker {
       jobs.heartbeat(job.id).then((alive) => alive || abort.abort(gone), () => {});
     }, this.heartbeatMs);
     /** Set while the target database is being worked on: its failures are described as the target's. */
-    let target: Dialect | undefined;
+    let targetDialect: Dialect | undefined;
     try {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
       if (!source || !version) throw new Error('the source or its schema version no longer exists');
       await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
-      target = dialectOfKind(source.kind);
+      targetDialect = dialectOfKind(source.kind);
       const connection = await targets.connect(toLocation(source));
       const progress = new JobProgress(job, jobs, this.progressEveryMs);
       const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
@@ -152,7 +152,7 @@ export class GenerationWorker {
         signal: abort.signal,
         onProgress: (event) => progress.record(event),
       });
-      target = undefined;
+      targetDialect = undefined;
       if (!(await sources.find(source.id))) {
         // Deleted while its last batches loaded: what was just swapped in belongs to nobody.
         await connection.dropNamespace(toLocation(source).namespace);
@@ -181,7 +181,7 @@ export class GenerationWorker {
       });
       this.deps.onGenerated?.(source.id);
     } catch (error) {
-      const message = describeFailure(error, target);
+      const message = describeFailure(error, targetDialect);
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
       const failed = await jobs.fail(job.id, message).catch(() => undefined);
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
@@ -262,16 +262,16 @@ function isDeadLocalWorker(worker: string | null): boolean {
 }
 
 /**
- * A readable failure that never carries credentials (connection strings are scrubbed). `target`, the
+ * A readable failure that never carries credentials (connection strings are scrubbed). `targetDialect`, the
  * dialect of the target database when the failure came from working on it: a lost or refused
  * connection there is said plainly, with its code and without the driver's text, which names the
  * server's address (a source's connection string is a secret, its host and port included).
  */
-export function describeFailure(error: unknown, target?: Dialect): string {
+export function describeFailure(error: unknown, targetDialect?: Dialect): string {
   const message = error instanceof Error ? error.message : String(error);
   const scrubbed = message.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
   const network = networkErrorCode(error);
-  const mapped = target?.mapError(error);
+  const mapped = targetDialect?.mapError(error);
   if (mapped?.kind === 'connection') {
     // A socket error's text names the server's address: only its code is shown. Other connection
     // failures are the server's or the driver's words (57P01 "terminating connection due to

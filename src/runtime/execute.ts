@@ -7,7 +7,7 @@ import { castJson } from './cast.ts';
 import { compileList, compileOne, compilePopulate, type CompiledQuery } from './compile.ts';
 import type { PlannedPopulate, ReadPlan } from './plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { listEnvelope, shapeRow, type JsonValue, type ListEnvelope, type Row } from './shape.ts';
+import { listEnvelope, shapeRow, type JsonValue, type ListEnvelope, type JsonRow } from './shape.ts';
 import type { TableContext } from './tables.ts';
 
 
@@ -42,7 +42,7 @@ export async function executeList(context: TableContext, plan: ReadPlan, totals:
 }
 
 /** The row a plan's filters on the whole primary key read, or AppError 404. */
-export async function executeOne(context: TableContext, plan: ReadPlan): Promise<Row> {
+export async function executeOne(context: TableContext, plan: ReadPlan): Promise<JsonRow> {
   const [raw] = await readRows(context.connection, compileOne(context.connection.dialect, context.namespace, plan, context.table), context);
   if (!raw) throw runtimeErrors.rowNotFound();
   const row = shapeRow(context.table, raw, plan.fields);
@@ -51,7 +51,7 @@ export async function executeOne(context: TableContext, plan: ReadPlan): Promise
 }
 
 /** Replaces each populated field's value by the referenced row (or null): one query per field. */
-async function populate(context: TableContext, plans: PlannedPopulate[], rows: Row[]): Promise<void> {
+async function populate(context: TableContext, plans: PlannedPopulate[], rows: JsonRow[]): Promise<void> {
   for (const plan of plans) {
     const referenced = context.tables.get(plan.table);
     const keyColumn = referenced.byName.get(plan.key)!;
@@ -61,7 +61,7 @@ async function populate(context: TableContext, plans: PlannedPopulate[], rows: R
       const cast = value === null || value === undefined ? undefined : castJson(keyColumn, value);
       if (cast !== undefined && cast !== null) keys.set(keyText(cast), cast);
     }
-    const found = new Map<string, Row>();
+    const found = new Map<string, JsonRow>();
     if (keys.size > 0) {
       const query = compilePopulate(context.connection.dialect, context.namespace, plan, referenced, [...keys.values()]);
       for (const raw of await readRows(context.connection, query, { ...context, table: referenced })) {
@@ -82,8 +82,8 @@ function keyText(value: RowValue): string {
   return typeof value === 'string' ? `s${value}` : `v${String(value)}`;
 }
 
-function projection(row: Row, fields: string[]): Row {
-  const projected: Row = {};
+function projection(row: JsonRow, fields: string[]): JsonRow {
+  const projected: JsonRow = {};
   for (const field of fields) projected[field] = row[field] as JsonValue;
   return projected;
 }

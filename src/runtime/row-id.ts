@@ -4,7 +4,7 @@
 import type { RowValue } from '../dialects/dialect.ts';
 import { castText } from './cast.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import type { JsonValue, Row } from './shape.ts';
+import type { JsonValue, JsonRow } from './shape.ts';
 import type { RuntimeTable } from './tables.ts';
 
 export interface RowKey {
@@ -34,7 +34,7 @@ export function parseRowId(table: RuntimeTable, id: string): RowKey {
 }
 
 /** The path id of a (shaped) row: the inverse of parseRowId. */
-export function formatRowId(table: RuntimeTable, row: Row): string {
+export function formatRowId(table: RuntimeTable, row: JsonRow): string {
   const parts = table.primaryKey.map((column) => idText(row[column.name] ?? null));
   return parts.length === 1 ? parts[0]! : parts.map((part) => part.replaceAll('\\', '\\\\').replaceAll(',', '\\,')).join(',');
 }

@@ -12,11 +12,11 @@ import { parseQuery } from './parse-query.ts';
 import { planRead, type ReadPlan } from './plan.ts';
 import { parseRowId } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import type { ListEnvelope, Row } from './shape.ts';
+import type { ListEnvelope, JsonRow } from './shape.ts';
 import { buildRuntimeTables, type RuntimeTables, type TableContext } from './tables.ts';
 import { createRow, deleteRow, updateRow } from './write.ts';
 
-export type { ListEnvelope, Row } from './shape.ts';
+export type { ListEnvelope, JsonRow } from './shape.ts';
 export { CountCache, type CountCacheOptions } from './count-cache.ts';
 
 /** A source's data as the runtime reaches it: its id (which keys cached totals), connection, namespace and config. */
@@ -71,7 +71,7 @@ export class Runtime {
   }
 
   /** The row at `id`; the query may hold `fields` and `populate` only. */
-  async get(source: SourceData, table: string, id: string, rawQuery: string): Promise<Row> {
+  async get(source: SourceData, table: string, id: string, rawQuery: string): Promise<JsonRow> {
     const context = this.context(source, table);
     const parsed = parseQuery(rawQuery);
     for (const parameter of ['limit', 'offset'] as const) if (parsed[parameter] !== undefined) throw runtimeErrors.notForOneRow(parameter);
@@ -85,14 +85,14 @@ export class Runtime {
   }
 
   /** Inserts a row: the full row and its path id (for `Location`). */
-  async create(source: SourceData, table: string, body: unknown): Promise<{ row: Row; id: string }> {
+  async create(source: SourceData, table: string, body: unknown): Promise<{ row: JsonRow; id: string }> {
     const result = await createRow(this.context(source, table), body);
     this.onWrite(source.id);
     return result;
   }
 
   /** Partially updates the row at `id`: the full updated row. */
-  async update(source: SourceData, table: string, id: string, body: unknown): Promise<Row> {
+  async update(source: SourceData, table: string, id: string, body: unknown): Promise<JsonRow> {
     const row = await updateRow(this.context(source, table), id, body);
     this.onWrite(source.id);
     return row;

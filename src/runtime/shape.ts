@@ -8,10 +8,11 @@ import { readDate, readDatetime, readTime, renderDate } from './temporal.ts';
 import type { RuntimeColumn, RuntimeTable } from './tables.ts';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type Row = Record<string, JsonValue>;
+/** A row as the runtime API answers it: a JSON object by field id. */
+export type JsonRow = Record<string, JsonValue>;
 
 export interface ListEnvelope {
-  data: Row[];
+  data: JsonRow[];
   meta: { pagination: { offset: number; limit: number; total: number } };
 }
 
@@ -81,8 +82,8 @@ export function sortedKeys(value: JsonValue): JsonValue {
 }
 
 /** One driver row → a JSON row with `fields` in order. */
-export function shapeRow(table: RuntimeTable, raw: Record<string, unknown>, fields: string[]): Row {
-  const row: Row = {};
+export function shapeRow(table: RuntimeTable, raw: Record<string, unknown>, fields: string[]): JsonRow {
+  const row: JsonRow = {};
   for (const field of fields) {
     const column = table.byName.get(field)!;
     row[field] = columnReader(column)(raw[field]);
@@ -97,6 +98,6 @@ export function renderValue(column: RuntimeColumn, value: RowValue): JsonValue {
   return columnReader(column)(value);
 }
 
-export function listEnvelope(data: Row[], offset: number, limit: number, total: number): ListEnvelope {
+export function listEnvelope(data: JsonRow[], offset: number, limit: number, total: number): ListEnvelope {
   return { data, meta: { pagination: { offset, limit, total } } };
 }

@@ -15,7 +15,7 @@ import { AppError } from '../errors.ts';
 import { compileDelete, compileInsert, compileMaxKey, compileSelectByKey, compileUpdate } from './compile-write.ts';
 import { formatRowId, parseRowId, type RowKey } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { renderValue, shapeRow, type Row } from './shape.ts';
+import { renderValue, shapeRow, type JsonRow } from './shape.ts';
 import type { RuntimeTable, RuntimeTables, TableContext } from './tables.ts';
 import { generatedKey, validateBody } from './validate-body.ts';
 
@@ -23,7 +23,7 @@ import { generatedKey, validateBody } from './validate-body.ts';
 const allFields = (table: RuntimeTable) => table.columns.map((column) => column.name);
 
 /** Inserts a row; resolves to the full row and its path id. */
-export async function createRow(context: TableContext, body: unknown): Promise<{ row: Row; id: string }> {
+export async function createRow(context: TableContext, body: unknown): Promise<{ row: JsonRow; id: string }> {
   const { connection, namespace, table } = context;
   const dialect = connection.dialect;
   const values = validateBody(table, body, 'create');
@@ -46,7 +46,7 @@ export async function createRow(context: TableContext, body: unknown): Promise<{
 }
 
 /** Partially updates the row at `id`; resolves to the full updated row. */
-export async function updateRow(context: TableContext, id: string, body: unknown): Promise<Row> {
+export async function updateRow(context: TableContext, id: string, body: unknown): Promise<JsonRow> {
   const { connection, namespace, table } = context;
   const dialect = connection.dialect;
   const key = parseRowId(table, id);
@@ -116,7 +116,7 @@ async function lockRow(tx: SqlExecutor, context: TableContext, key: RowKey): Pro
   if ((await tx.query(select.sql, select.params)).length === 0) throw runtimeErrors.rowNotFound();
 }
 
-async function readBack(tx: SqlExecutor, context: TableContext, key: RowKey): Promise<Row> {
+async function readBack(tx: SqlExecutor, context: TableContext, key: RowKey): Promise<JsonRow> {
   const select = compileSelectByKey(context.connection.dialect, context.namespace, context.table, key, allFields(context.table));
   const [row] = await tx.query(select.sql, select.params);
   if (!row) throw new Error(`Row written to "${context.table.name}" cannot be read back`);
@@ -127,7 +127,7 @@ function keyOf(table: RuntimeTable, values: Map<string, RowValue>): RowKey {
   return { fields: table.primaryKey.map((column) => column.name), values: table.primaryKey.map((column) => values.get(column.name)!) };
 }
 
-function renderValues(table: RuntimeTable, values: Map<string, RowValue>): Row {
+function renderValues(table: RuntimeTable, values: Map<string, RowValue>): JsonRow {
   return Object.fromEntries(table.columns.map((column) => [column.name, renderValue(column, values.get(column.name) ?? null)]));
 }
 

@@ -25,7 +25,7 @@ import {
   mysqlPlaceholder,
   mysqlRuntimeParameter,
   MYSQL_LIKE_ESCAPE,
-} from './mysql-sql.ts';
+} from './mysql-compiler.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without

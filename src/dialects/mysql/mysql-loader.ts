@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { unhandledFieldType } from '../../contract.ts';
 import { checkRowWidth, chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
-import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
+import type { ColumnSpec, RowValues, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { mysqlColumnList, mysqlTableName, quoteMysqlIdentifier } from './mysql-ddl.ts';
@@ -115,7 +115,7 @@ function canonicalInstant(text: string): boolean {
 }
 
 /** One row as a line of LOAD DATA text. */
-export function loadDataRowEncoder(table: TableSpec): (row: Row) => string {
+export function loadDataRowEncoder(table: TableSpec): (row: RowValues) => string {
   return tabSeparatedRows(table, table.columns.map(loadDataEncoder));
 }
 
@@ -261,7 +261,7 @@ export async function updateMysqlRows(
   const maxRows = Math.max(1, Math.min(MAX_UPDATE_ROWS, Math.floor(MAX_INSERT_PLACEHOLDERS / width)));
 
   let updated = 0;
-  const size = (row: Row) => row.reduce<number>((sum, value) => sum + estimatedBytes(value), 0);
+  const size = (row: RowValues) => row.reduce<number>((sum, value) => sum + estimatedBytes(value), 0);
   for await (const chunk of rechunkRows(batches, { maxRows, maxBytes: MAX_INSERT_BYTES, size })) {
     const values: Array<string | number | null> = [];
     for (const row of chunk) {

@@ -16,7 +16,7 @@ import {
   postgresRuntimeParameter,
   postgresTypedPlaceholder,
   POSTGRES_LIKE_ESCAPE,
-} from './postgres-sql.ts';
+} from './postgres-compiler.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
 const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { unhandledFieldType } from '../../contract.ts';
 import { from as copyFrom } from 'pg-copy-streams';
 import { chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
-import type { ColumnSpec, Row, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
+import type { ColumnSpec, RowValues, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { postgresColumnList, postgresParameterType, postgresTableName, quotePostgresIdentifier } from './postgres-ddl.ts';
@@ -59,7 +59,7 @@ export function copyEncoder(column: ColumnSpec): CopyEncoder {
 }
 
 /** One row as a line of COPY text. */
-export function copyRowEncoder(table: TableSpec): (row: Row) => string {
+export function copyRowEncoder(table: TableSpec): (row: RowValues) => string {
   return tabSeparatedRows(table, table.columns.map(copyEncoder));
 }
 
@@ -151,7 +151,7 @@ export async function updatePostgresRows(
     let updated = 0;
     for await (const chunk of rechunkRows(batches, { maxRows })) {
       const parameters: unknown[] = [];
-      const tuples = chunk.map((row: Row) => {
+      const tuples = chunk.map((row: RowValues) => {
         if (row.length !== width) throw new Error(`Update row for "${table.name}" has ${row.length} values, expected ${width}`);
         const placeholders = columns.map((column, index) => {
           parameters.push(postgresParameter(column, row[index]));

@@ -1,7 +1,7 @@
 // finalizeTables per dialect: unique keys, indexes and foreign keys that behave in the database
 // (cascade, set null, restrict), and driver errors mapped to kinds and columns without row data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Row, TableSpec } from '../../../src/dialects/dialect.ts';
+import type { RowValues, TableSpec } from '../../../src/dialects/dialect.ts';
 import { everyTypeTable, parentChildTables } from './fixtures.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from './targets.ts';
 
@@ -35,7 +35,7 @@ for (const target of DIALECTS) {
       await connection.recreateNamespace(namespace);
       const tables = [authors, posts, comments, everyTypeTable];
       await connection.createTables(namespace, tables);
-      const authorRows: Row[] = [
+      const authorRows: RowValues[] = [
         [1, `${SECRET}-1@example.com`, 'Ada', null],
         [2, 'two@example.com', 'Grace', 1],
         [3, 'three@example.com', 'Ada', 2],

@@ -1,6 +1,6 @@
 // Table specs and rows shared by the dialect tests, and the normalisation that makes values read
 // back from either database comparable with the rows that were loaded.
-import type { ColumnSpec, Row, RowValue, TableSpec } from '../../../src/dialects/dialect.ts';
+import type { ColumnSpec, RowValues, RowValue, TableSpec } from '../../../src/dialects/dialect.ts';
 import type { DialectTarget } from './targets.ts';
 
 /** Enum values from user configs: quotes, backslashes, control characters, unicode, SQL. */
@@ -49,7 +49,7 @@ export const everyTypeTable: TableSpec = {
 
 const TRICKY_TEXT = 'tab\there\nnewline\r\ncrlf back\\slash \\N \\. "double" \'single\' `tick` ünï 🎉🏳️‍🌈 漢字';
 
-export const everyTypeRows: Row[] = [
+export const everyTypeRows: RowValues[] = [
   [1, 'tricky', TRICKY_TEXT, `${TRICKY_TEXT}\n${'long '.repeat(500)}`, 2147483647, 9007199254740993n, 3.141592653589793, 12.5, true, '2024-02-29', '2024-02-29T23:59:59.123Z', '23:59:59', '123e4567-e89b-12d3-a456-426614174000', { nested: { text: TRICKY_TEXT, list: [1, 2.5, null, true] } }, "it's", true],
   [2, 'nulls', null, null, null, null, null, null, null, null, null, null, null, null, null, false],
   [3, '', '', '', 0, -9223372036854775808n, -0.5, -99999.99, false, '1970-01-01', '1999-12-31T00:00:00.000Z', '00:00:00', '00000000-0000-0000-0000-000000000000', 'a JSON string with "quotes" and \\', 'back\\slash', false],

@@ -1,7 +1,7 @@
 // loadRows and updateRows per dialect: values that need escaping read back identical, streaming
 // from generators in bounded memory, MySQL's two loaders and its fallback, deferred references.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Row, TableSpec } from '../../../src/dialects/dialect.ts';
+import type { RowValues, TableSpec } from '../../../src/dialects/dialect.ts';
 import { connectMysql } from '../../../src/dialects/mysql/mysql-dialect.ts';
 import { everyTypeRows, everyTypeTable, expected, parentChildTables, readBack } from './fixtures.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget, type Inspector } from './targets.ts';
@@ -29,7 +29,7 @@ const wideTable: TableSpec = {
 
 const PAYLOAD = 'x'.repeat(400);
 
-async function expectRowsReadBack(target: DialectTarget, inspector: Inspector, namespace: string, table: TableSpec, rows: Row[]): Promise<void> {
+async function expectRowsReadBack(target: DialectTarget, inspector: Inspector, namespace: string, table: TableSpec, rows: RowValues[]): Promise<void> {
   const stored = await inspector.query(`SELECT * FROM ${tableName(target, namespace, table.name)} ORDER BY id`);
   expect(stored.length).toBe(rows.length);
   stored.forEach((storedRow, rowIndex) => {
@@ -102,9 +102,9 @@ for (const target of DIALECTS) {
       let maxLead = 0;
       let peakHeap = 0;
       const baseHeap = process.memoryUsage().heapUsed;
-      function* batches(): Generator<Row[]> {
+      function* batches(): Generator<RowValues[]> {
         for (let start = 0; start < total; start += batchSize) {
-          const batch: Row[] = [];
+          const batch: RowValues[] = [];
           for (let id = start; id < start + batchSize; id++) {
             batch.push([id, `label ${id}`, `${PAYLOAD} ${id}\tescaped\\`, id / 7, new Date(Date.UTC(2024, 0, 1, 0, 0, id % 86_400)).toISOString(), id % 2 === 0]);
           }
@@ -130,7 +130,7 @@ for (const target of DIALECTS) {
 
     it('fails a load whose source throws, leaving no partial rows', async () => {
       const namespace = await freshNamespace('abort', [wideTable]);
-      function* batches(): Generator<Row[]> {
+      function* batches(): Generator<RowValues[]> {
         yield [[1, 'one', null, null, null, true]];
         throw new Error('generator failed');
       }
@@ -153,11 +153,11 @@ for (const target of DIALECTS) {
       const [authors] = parentChildTables();
       const namespace = await freshNamespace('update', [authors!, everyTypeTable]);
       const total = 5_500;
-      const rows: Row[] = Array.from({ length: total }, (_, index) => [index + 1, `author${index + 1}@example.com`, `Author ${index + 1}`, null]);
+      const rows: RowValues[] = Array.from({ length: total }, (_, index) => [index + 1, `author${index + 1}@example.com`, `Author ${index + 1}`, null]);
       await connection.loadRows(namespace, authors!, [rows]);
-      function* mentors(): Generator<Row[]> {
+      function* mentors(): Generator<RowValues[]> {
         for (let start = 1; start <= total; start += 700) {
-          const batch: Row[] = [];
+          const batch: RowValues[] = [];
           for (let id = start; id < Math.min(start + 700, total + 1); id++) batch.push([id, id === 1 ? null : id - 1]);
           yield batch;
         }
@@ -217,7 +217,7 @@ if (mysqlTarget) {
           expect(await connection.loadRows(namespace, everyTypeTable, [everyTypeRows.slice(0, 3), everyTypeRows.slice(3)])).toBe(everyTypeRows.length);
           await expectRowsReadBack(mysqlTarget, inspector, namespace, everyTypeTable, everyTypeRows);
           // Enough rows for several statements (placeholder and byte limits).
-          const rows: Row[] = Array.from({ length: 12_345 }, (_, id) => [id, `label ${id}`, PAYLOAD, id / 3, '2024-05-06T07:08:09.010Z', id % 3 === 0]);
+          const rows: RowValues[] = Array.from({ length: 12_345 }, (_, id) => [id, `label ${id}`, PAYLOAD, id / 3, '2024-05-06T07:08:09.010Z', id % 3 === 0]);
           expect(await connection.loadRows(namespace, wideTable, [rows.slice(0, 5_000), rows.slice(5_000)])).toBe(rows.length);
           expect(await connection.countRows(namespace, 'wide')).toBe(rows.length);
           const duplicate = await connection.loadRows(namespace, wideTable, [[[1, 'dup', null, null, null, true]]]).catch((error: unknown) => error);

@@ -1,7 +1,7 @@
 // A plain in-memory evaluation of the runtime's query semantics over rows as the API returns them:
 // the reference the databases' answers are compared with.
 import type { FilterOperator } from '../../../src/runtime/operators.ts';
-import type { JsonValue, Row } from '../../../src/runtime/shape.ts';
+import type { JsonValue, JsonRow } from '../../../src/runtime/shape.ts';
 import type { RuntimeColumn, RuntimeTable } from '../../../src/runtime/tables.ts';
 import { parseDate } from '../../../src/runtime/temporal.ts';
 
@@ -50,7 +50,7 @@ function compare(column: RuntimeColumn, a: JsonValue, b: JsonValue | string): nu
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-export function matches(table: RuntimeTable, row: Row, filter: MemoryFilter): boolean {
+export function matches(table: RuntimeTable, row: JsonRow, filter: MemoryFilter): boolean {
   const column = table.byName.get(filter.field)!;
   const value = row[filter.field] ?? null;
   const [first = ''] = filter.values;
@@ -86,7 +86,7 @@ export function matches(table: RuntimeTable, row: Row, filter: MemoryFilter): bo
 }
 
 /** Sorts like the runtime: each key in turn, null as the largest value, then the primary key ascending. */
-export function sortRows(table: RuntimeTable, rows: Row[], sort: Array<{ field: string; direction: 'asc' | 'desc' }>): Row[] {
+export function sortRows(table: RuntimeTable, rows: JsonRow[], sort: Array<{ field: string; direction: 'asc' | 'desc' }>): JsonRow[] {
   const keys = [...sort];
   for (const column of table.primaryKey) if (!keys.some((key) => key.field === column.name)) keys.push({ field: column.name, direction: 'asc' });
   return [...rows].sort((a, b) => {

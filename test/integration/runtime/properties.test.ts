@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorsFor, operatorSpec, type FilterOperator } from '../../../src/runtime/operators.ts';
-import type { Row } from '../../../src/runtime/shape.ts';
+import type { JsonRow } from '../../../src/runtime/shape.ts';
 import type { RuntimeColumn, RuntimeTable } from '../../../src/runtime/tables.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 import { matches, sortRows, type MemoryFilter } from './in-memory.ts';
@@ -20,7 +20,7 @@ function operators(column: RuntimeColumn): FilterOperator[] {
 }
 
 /** Query-string texts for a column: its values in the data (as rendered) and random ones of its type. */
-function valueArbitrary(column: RuntimeColumn, rows: Row[]): fc.Arbitrary<string> {
+function valueArbitrary(column: RuntimeColumn, rows: JsonRow[]): fc.Arbitrary<string> {
   const present = [...new Set(rows.map((row) => row[column.name]).filter((value) => value !== null).map(String))];
   const random = (() => {
     switch (column.type) {
@@ -51,7 +51,7 @@ function valueArbitrary(column: RuntimeColumn, rows: Row[]): fc.Arbitrary<string
 }
 
 /** A piece of an existing text value, for the text operators, in random case for $containsi. */
-function textArbitrary(column: RuntimeColumn, rows: Row[], operator: FilterOperator): fc.Arbitrary<string> {
+function textArbitrary(column: RuntimeColumn, rows: JsonRow[], operator: FilterOperator): fc.Arbitrary<string> {
   const present = rows.map((row) => row[column.name]).filter((value): value is string => typeof value === 'string');
   const piece = fc.tuple(fc.constantFrom(...present), fc.nat(), fc.integer({ min: 1, max: 6 })).map(([text, start, length]) => {
     const from = start % Math.max(1, text.length);
@@ -61,7 +61,7 @@ function textArbitrary(column: RuntimeColumn, rows: Row[], operator: FilterOpera
   return fc.oneof({ weight: 4, arbitrary: cased }, { weight: 1, arbitrary: valueArbitrary(column, []) });
 }
 
-function filterArbitrary(table: RuntimeTable, rows: Row[]): fc.Arbitrary<MemoryFilter> {
+function filterArbitrary(table: RuntimeTable, rows: JsonRow[]): fc.Arbitrary<MemoryFilter> {
   return fc.constantFrom(...table.columns).chain((column) =>
     fc.constantFrom(...operators(column)).chain((operator): fc.Arbitrary<MemoryFilter> => {
       const field = column.name;
@@ -90,7 +90,7 @@ function queryOf(filters: MemoryFilter[], bracket: boolean[]): string {
 for (const target of DIALECTS) {
   describe(`${target.name}: runtime properties`, () => {
     let source: GeneratedSource;
-    let rows: Row[];
+    let rows: JsonRow[];
     let table: RuntimeTable;
     beforeAll(async () => {
       source = await generateSource(target, config);

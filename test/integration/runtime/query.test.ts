@@ -3,7 +3,7 @@
 // PostgreSQL and MySQL for the same rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetConnection } from '../../../src/dialects/dialect.ts';
-import type { Row } from '../../../src/runtime/shape.ts';
+import type { JsonRow } from '../../../src/runtime/shape.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 import { matches, sortRows, type MemoryFilter } from './in-memory.ts';
 import { dialectTargets, failure, generateSource, ids, type GeneratedSource } from './setup.ts';
@@ -11,7 +11,7 @@ import { dialectTargets, failure, generateSource, ids, type GeneratedSource } fr
 const DIALECTS = await dialectTargets();
 const config = runtimeConfig();
 /** Every table as each database renders it, compared after both have run. */
-const rendered = new Map<string, Record<string, Row[]>>();
+const rendered = new Map<string, Record<string, JsonRow[]>>();
 
 /** Counts the statements a connection runs (populate must not query per row). */
 function countQueries(connection: TargetConnection): { count: () => number; restore: () => void } {
@@ -27,15 +27,15 @@ function countQueries(connection: TargetConnection): { count: () => number; rest
 for (const target of DIALECTS) {
   describe(`${target.name}: runtime reads`, () => {
     let source: GeneratedSource;
-    let authors: Row[];
-    let posts: Row[];
+    let authors: JsonRow[];
+    let posts: JsonRow[];
     const authorsTable = () => source.runtime.tables(config).get('authors');
 
     beforeAll(async () => {
       source = await generateSource(target, config);
       authors = await source.all('authors');
       posts = await source.all('posts');
-      const tables: Record<string, Row[]> = {};
+      const tables: Record<string, JsonRow[]> = {};
       for (const table of ['authors', 'posts', 'comments', 'tags']) tables[table] = await source.all(table);
       rendered.set(target.name, tables);
     });
@@ -160,7 +160,7 @@ for (const target of DIALECTS) {
       });
       expect((await source.list('authors', 'limit=1000')).data).toHaveLength(30);
       expect((await source.list('authors', 'offset=28&limit=5')).data.map((row) => row.id)).toEqual([29, 30]);
-      const pages: Row[] = [];
+      const pages: JsonRow[] = [];
       for (let offset = 0; offset < 30; offset += 7) pages.push(...(await source.list('authors', `sort=role&limit=7&offset=${offset}&fields=id`)).data);
       expect(ids(pages)).toEqual(ids(sortRows(authorsTable(), authors, [{ field: 'role', direction: 'asc' }])));
     });
@@ -183,7 +183,7 @@ for (const target of DIALECTS) {
       expect(page.data.some((post) => post.editorId === null)).toBe(true);
       const full = await source.list('comments', 'limit=1&populate=postId&fields=position');
       expect(Object.keys(full.data[0]!)).toEqual(['position', 'postId']);
-      expect(full.data[0]!.postId).toEqual(posts.find((post) => post.id === (full.data[0]!.postId as Row).id));
+      expect(full.data[0]!.postId).toEqual(posts.find((post) => post.id === (full.data[0]!.postId as JsonRow).id));
     });
 
     it('populates a self reference, keeping nulls', async () => {

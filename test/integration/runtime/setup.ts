@@ -6,7 +6,7 @@ import type { TargetConnection } from '../../../src/dialects/dialect.ts';
 import { dialectFor } from '../../../src/dialects/index.ts';
 import { runGeneration } from '../../../src/generation/run.ts';
 import { Runtime } from '../../../src/runtime/runtime.ts';
-import type { ListEnvelope, Row } from '../../../src/runtime/shape.ts';
+import type { ListEnvelope, JsonRow } from '../../../src/runtime/shape.ts';
 import { dialectTargets, type DialectTarget } from '../dialects/targets.ts';
 
 export { dialectTargets, type DialectTarget };
@@ -20,12 +20,12 @@ export interface GeneratedSource {
   config: SchemaConfig;
   runtime: Runtime;
   list(table: string, query?: string): Promise<ListEnvelope>;
-  get(table: string, id: string, query?: string): Promise<Row>;
-  create(table: string, body: unknown): Promise<{ row: Row; id: string }>;
-  update(table: string, id: string, body: unknown): Promise<Row>;
+  get(table: string, id: string, query?: string): Promise<JsonRow>;
+  create(table: string, body: unknown): Promise<{ row: JsonRow; id: string }>;
+  update(table: string, id: string, body: unknown): Promise<JsonRow>;
   remove(table: string, id: string): Promise<void>;
   /** Every row of a table (up to 1000), in primary key order. */
-  all(table: string): Promise<Row[]>;
+  all(table: string): Promise<JsonRow[]>;
   drop(): Promise<void>;
 }
 
@@ -72,4 +72,4 @@ export async function failure(call: Promise<unknown>): Promise<{ status: number;
   throw new Error('expected the call to fail');
 }
 
-export const ids = (rows: Row[]) => rows.map((row) => row.id);
+export const ids = (rows: JsonRow[]) => rows.map((row) => row.id);

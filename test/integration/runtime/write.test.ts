@@ -2,7 +2,7 @@
 // update (key changes as onUpdate allows), delete (restrict, cascade, set-null), body validation and
 // constraint conflicts with their exact messages, literal LIKE matching, and totals after writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../../src/runtime/shape.ts';
+import type { JsonRow } from '../../../src/runtime/shape.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 import { dialectTargets, failure, generateSource, type GeneratedSource } from './setup.ts';
 
@@ -191,7 +191,7 @@ for (const target of DIALECTS) {
       expect(await total()).toBe(before);
       await source.create('posts', { authorId: 1, title: 'Archived', status: 'archived' });
       expect(await total()).toBe(before + 1);
-      const rows: Row[] = (await source.list('posts', 'limit=1000&filters.status.$eq=archived')).data;
+      const rows: JsonRow[] = (await source.list('posts', 'limit=1000&filters.status.$eq=archived')).data;
       await source.remove('posts', String(rows.at(-1)!.id));
       expect(await total()).toBe(before);
     });

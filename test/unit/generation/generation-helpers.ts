@@ -1,7 +1,7 @@
 // Builders and a full in-memory run for the generation tests: configs from entity lists, every
 // entity's rows in plan order with deferred updates applied, columns as objects.
 import { expect } from 'vitest';
-import type { Row, RowValue } from '../../../src/dialects/dialect.ts';
+import type { RowValues, RowValue } from '../../../src/dialects/dialect.ts';
 import type { Entity, Field, SchemaConfig } from '../../../src/generation/config-types.ts';
 import type { GenerationOptions, GenerationPlan } from '../../../src/generation/plan.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
@@ -22,7 +22,7 @@ export interface Generated {
   plan: GenerationPlan;
   generator: DataGenerator;
   /** Rows per entity (deferred updates applied), as arrays in column order. */
-  rows: Map<string, Row[]>;
+  rows: Map<string, RowValues[]>;
   warnings: { path: string; message: string }[];
   /** Values of one column. */
   column(entity: string, field: string): RowValue[];
@@ -33,9 +33,9 @@ export interface Generated {
 export function generate(schema: SchemaConfig, options: GenerationOptions = {}, batchSize = 1000): Generated {
   const plan = planGeneration(schema, { referenceDate: REFERENCE_DATE, ...options });
   const generator = new DataGenerator(schema, plan);
-  const rows = new Map<string, Row[]>();
+  const rows = new Map<string, RowValues[]>();
   for (const entityPlan of plan.entities) {
-    const all: Row[] = [];
+    const all: RowValues[] = [];
     for (const batch of generator.rows(entityPlan.id, batchSize)) {
       expect(batch.length).toBeLessThanOrEqual(batchSize);
       all.push(...batch);
