@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { ensureSdkBuilt, repoRoot, run, tsc } from '../sdk/helpers.ts';
+import { ensureSdkBuilt, repoRoot, run, tsc } from '../helpers/sdk-build.ts';
 
 interface Block {
   line: number;

@@ -11,10 +11,10 @@ import { operationTable, type OperationSpec } from '../../src/contract.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
-import { digestData, type DataDigest } from './data-digest.ts';
-import { bodySpec, isRead, missingRowUpdate, requestFor, strayRequest, type FuzzWorld } from './fuzz-requests.ts';
-import { OVERSIZED_AND_DEEP } from './hostile.ts';
-import { describeRequest, sendRaw, type RawAnswer, type RawRequest } from './raw-http.ts';
+import { digestData, type DataDigest } from '../helpers/fuzz/data-digest.ts';
+import { bodySpec, isRead, missingRowUpdate, requestFor, strayRequest, type FuzzWorld } from '../helpers/fuzz/fuzz-requests.ts';
+import { OVERSIZED_AND_DEEP } from '../helpers/fuzz/hostile.ts';
+import { describeRequest, sendRaw, type RawAnswer, type RawRequest } from '../helpers/fuzz/raw-http.ts';
 
 const OPERATIONS = operationTable();
 /** `SDS_FUZZ_SCALE=20 npx vitest run test/fuzz` multiplies requests and time budgets for a longer hunt. */

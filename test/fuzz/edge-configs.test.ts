@@ -11,9 +11,9 @@ import type { SchemaConfig } from '../../src/generation/config-types.ts';
 import { runGeneration, type GenerationSummary } from '../../src/generation/run.ts';
 import { validateConfig } from '../../src/generation/validate-config.ts';
 import { blogConfig } from '../fixtures/configs.ts';
-import { PG_TARGET_URL } from '../integration/dialects/targets.ts';
+import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { mutatedConfig } from './fuzz-requests.ts';
+import { mutatedConfig } from '../helpers/fuzz/fuzz-requests.ts';
 import {
   configOf,
   deepLiteral,
@@ -30,7 +30,7 @@ import {
   referenceRing,
   selfReference,
   zeroParents,
-} from './edge-configs.ts';
+} from '../helpers/fuzz/edge-configs.ts';
 
 /** The validator's answer time for the configs the issue names. */
 const VALIDATOR_BOUND_MS = 1_000;

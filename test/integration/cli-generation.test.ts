@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../src/dialects/index.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
 import { childEnv, runCli } from '../helpers/processes.ts';
-import { PG_TARGET_URL } from './dialects/targets.ts';
+import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 
 const SHOP = 'test/fixtures/cli/shop.json';
 const INVALID = 'test/fixtures/cli/shop-invalid.json';

@@ -8,6 +8,7 @@ import { blogConfig } from '../fixtures/configs.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/processes.ts';
 import { countRows, namespaceExists } from '../helpers/target-sql.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let database: TestDatabase;
 let server: ServerProcess | undefined;
@@ -24,15 +25,6 @@ afterAll(async () => {
 const env = () => childEnv({ DATABASE_URL: database.url, SDS_BOOTSTRAP_TEAM_KEY: key, PORT: '0' });
 const client = (url: string) => createClient<paths>({ baseUrl: url, headers: { 'x-api-key': key } });
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('a server killed during a generation', () => {
   it('leaves the old data serving and the job failed after a restart', async () => {

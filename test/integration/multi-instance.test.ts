@@ -22,6 +22,7 @@ import { blogConfig } from '../fixtures/configs.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/processes.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const mysqlUrl = await mysqlTarget();
 
@@ -110,15 +111,6 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 /** A source's creation body, less `kind` (default postgres) and `schemaVersionId`. */
 type SourceBody = Record<string, unknown>;

@@ -12,6 +12,7 @@ import { blogProject, startTestService, type TestService } from '../helpers/serv
 import { startTargetPostgres, type TargetPostgres } from '../helpers/target-postgres.ts';
 import { countRows, namespaceExists, type Kind } from '../helpers/target-sql.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const mysqlUrl = await mysqlTarget();
 
@@ -53,15 +54,6 @@ interface Outage {
   start(): Promise<void>;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function expectNoSecrets(text: string, outage: Outage): void {
   for (const secret of outage.secrets) expect(text, `"${text}" must not contain ${secret}`).not.toContain(secret);

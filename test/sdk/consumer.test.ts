@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { ensureSdkBuilt, npm, repoRoot, run, tsc, withSdkLock } from './helpers.ts';
+import { ensureSdkBuilt, npm, repoRoot, run, tsc, withSdkLock } from '../helpers/sdk-build.ts';
 
 const fixtures = path.join(repoRoot, 'test/fixtures/sdk-consumer');
 let t: TestService;

@@ -6,7 +6,7 @@ import { formatTable } from '../../src/cli/contract-test-run.ts';
 import { runContractTest, type ContractTestReport } from '../../src/cli/contract-test.ts';
 import { openApiDocument } from '../../src/contract.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { repoRoot, run } from './helpers.ts';
+import { repoRoot, run } from '../helpers/sdk-build.ts';
 
 let t: TestService;
 let report: ContractTestReport;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildCli } from '../../src/cli/main.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { ensureSdkBuilt, repoRoot, run, sdkDir, tsc } from './helpers.ts';
+import { ensureSdkBuilt, repoRoot, run, sdkDir, tsc } from '../helpers/sdk-build.ts';
 
 interface Sample {
   index: number;

@@ -10,6 +10,7 @@ import { createDb, type Db } from '../../../src/store/db.ts';
 import { migrate } from '../../../src/store/migrate.ts';
 import { SourceKeyStore } from '../../../src/store/source-keys.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const quiet = { warn: () => {}, info: () => {} };
 
@@ -41,13 +42,6 @@ class Recorder implements ChangeSubscriber {
   }
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function feedPair() {
   const a = new ChangeFeed(database.url, db.pool, quiet);
@@ -71,7 +65,7 @@ describe('ChangeFeed', () => {
       // Local subscribers hear it before the notification round trip.
       expect(seenByA.changes).toContain(id);
       await published;
-      await until(() => seenByB.changes.includes(id), 'the other process to hear the change');
+      await waitFor(() => seenByB.changes.includes(id), 5_000, 'the other process to hear the change', 10);
     } finally {
       await stop();
     }
@@ -85,7 +79,7 @@ describe('ChangeFeed', () => {
       // This process drops what it cached of the rows at once, and nothing else yet.
       expect(seenByA.rowChanges.filter((each) => each === id)).toHaveLength(20);
       expect(seenByA.changes).not.toContain(id);
-      await until(() => seenByB.changes.includes(id), 'the other process to hear the writes');
+      await waitFor(() => seenByB.changes.includes(id), 5_000, 'the other process to hear the writes', 10);
       await new Promise((resolve) => setTimeout(resolve, 300));
       // One notification for the burst, heard by both processes (the publisher dispatches it locally too).
       expect(seenByB.changes.filter((each) => each === id)).toHaveLength(1);
@@ -102,12 +96,12 @@ describe('ChangeFeed', () => {
       const resetsBefore = seenByB.resets;
       // Kill every listening connection (both feeds'): as if the database restarted under them.
       await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sds-changes' AND datname = current_database()");
-      await until(() => !b.live, 'the feed to notice its connection is gone');
-      await until(() => b.live && a.live, 'the feeds to reconnect');
+      await waitFor(() => !b.live, 5_000, 'the feed to notice its connection is gone', 10);
+      await waitFor(() => b.live && a.live, 5_000, 'the feeds to reconnect', 10);
       expect(seenByB.resets).toBeGreaterThan(resetsBefore);
       const id = randomUUID();
       await a.publish(id);
-      await until(() => seenByB.changes.includes(id), 'a change after reconnection');
+      await waitFor(() => seenByB.changes.includes(id), 5_000, 'a change after reconnection', 10);
     } finally {
       await stop();
     }

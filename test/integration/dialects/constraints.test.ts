@@ -2,8 +2,8 @@
 // (cascade, set null, restrict), and driver errors mapped to kinds and columns without row data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowValues, TableSpec } from '../../../src/dialects/dialect.ts';
-import { everyTypeTable, parentChildTables } from './fixtures.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from './targets.ts';
+import { everyTypeTable, parentChildTables } from '../../helpers/dialect-fixtures.ts';
+import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 
 const DIALECTS = await dialectTargets();
 /** Row data that must never appear in a mapped error. */

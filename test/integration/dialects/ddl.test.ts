@@ -2,8 +2,8 @@
 // enum values that need escaping, and the limits each database cannot hold reported clearly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableSpec } from '../../../src/dialects/dialect.ts';
-import { everyTypeTable, parentChildTables, TRICKY_ENUM_VALUES } from './fixtures.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from './targets.ts';
+import { everyTypeTable, parentChildTables, TRICKY_ENUM_VALUES } from '../../helpers/dialect-fixtures.ts';
+import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 
 const DIALECTS = await dialectTargets();
 

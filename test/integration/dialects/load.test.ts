@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowValues, TableSpec } from '../../../src/dialects/dialect.ts';
 import { connectMysql } from '../../../src/dialects/mysql/mysql-dialect.ts';
-import { everyTypeRows, everyTypeTable, expected, parentChildTables, readBack } from './fixtures.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget, type Inspector } from './targets.ts';
+import { everyTypeRows, everyTypeTable, expected, parentChildTables, readBack } from '../../helpers/dialect-fixtures.ts';
+import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget, type Inspector } from '../../helpers/dialect-targets.ts';
 
 const DIALECTS = await dialectTargets();
 

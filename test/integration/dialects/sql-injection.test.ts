@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableSpec } from '../../../src/dialects/dialect.ts';
 import { dialectFor, mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
-import { dialectTargets, openTarget, uniqueNamespace } from './targets.ts';
+import { dialectTargets, openTarget, uniqueNamespace } from '../../helpers/dialect-targets.ts';
 
 const DIALECTS = await dialectTargets();
 

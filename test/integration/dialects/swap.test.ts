@@ -2,7 +2,8 @@
 // old tables or the new ones), tables only in the old live namespace disappear, foreign keys move.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableSpec } from '../../../src/dialects/dialect.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from './targets.ts';
+import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const DIALECTS = await dialectTargets();
 
@@ -172,8 +173,16 @@ for (const target of DIALECTS) {
           await writer.query('BEGIN');
           await writer.query(`LOCK TABLE ${q(live)}.${q('child')} IN SHARE ROW EXCLUSIVE MODE`);
           await writer.query(`SELECT max(id) FROM ${q(live)}.${q('child')}`);
+          const child = (await writer.query<{ oid: number }>(`SELECT '${q(live)}.${q('child')}'::regclass::oid AS oid`)).rows[0]!.oid;
           const swapping = connection.swapNamespaces(staging, live);
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          // The swap's drop of the replaced schema now waits for the writer's lock on child: the
+          // moment the old deadlock came from.
+          await waitFor(
+            async () => (await writer.query('SELECT 1 FROM pg_locks WHERE relation = $1 AND NOT granted', [child])).rowCount! > 0,
+            10_000,
+            'the swap to wait for the lock the writer holds',
+            10,
+          );
           await writer.query(`INSERT INTO ${q(live)}.${q('child')} (id, label, "parentId") VALUES (100, 'written', 1)`);
           await writer.query('COMMIT');
           await swapping;

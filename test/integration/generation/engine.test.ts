@@ -7,9 +7,9 @@ import type { SchemaConfig } from '../../../src/contract.ts';
 import { connectMysql } from '../../../src/dialects/mysql/mysql-dialect.ts';
 import type { Entity } from '../../../src/generation/config-types.ts';
 import { runGeneration, stagingNamespace, type GenerationSummary, type RunOptions } from '../../../src/generation/run.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../dialects/targets.ts';
-import { Catalog, type Action } from './catalog.ts';
-import { everyOptionConfig, ROWS, TAG_VALUES } from './every-option.ts';
+import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { Catalog, type Action } from '../../helpers/catalog.ts';
+import { everyOptionConfig, ROWS, TAG_VALUES } from '../../helpers/every-option-config.ts';
 
 const DIALECTS = await dialectTargets();
 const REFERENCE_DATE = '2025-06-15';

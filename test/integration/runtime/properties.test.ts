@@ -7,8 +7,8 @@ import { operatorsFor, operatorSpec, type FilterOperator } from '../../../src/ru
 import type { JsonRow } from '../../../src/runtime/shape.ts';
 import type { RuntimeColumn, RuntimeTable } from '../../../src/runtime/tables.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
-import { matches, sortRows, type MemoryFilter } from './in-memory.ts';
-import { dialectTargets, generateSource, ids, type GeneratedSource } from './setup.ts';
+import { matches, sortRows, type MemoryFilter } from '../../helpers/in-memory-query.ts';
+import { dialectTargets, generateSource, ids, type GeneratedSource } from '../../helpers/runtime-source.ts';
 
 const DIALECTS = await dialectTargets();
 const config = runtimeConfig({ authors: 80 });

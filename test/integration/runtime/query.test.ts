@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetConnection } from '../../../src/dialects/dialect.ts';
 import type { JsonRow } from '../../../src/runtime/shape.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
-import { matches, sortRows, type MemoryFilter } from './in-memory.ts';
-import { dialectTargets, failure, generateSource, ids, type GeneratedSource } from './setup.ts';
+import { matches, sortRows, type MemoryFilter } from '../../helpers/in-memory-query.ts';
+import { dialectTargets, failure, generateSource, ids, type GeneratedSource } from '../../helpers/runtime-source.ts';
 
 const DIALECTS = await dialectTargets();
 const config = runtimeConfig();

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonRow } from '../../../src/runtime/shape.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
-import { dialectTargets, failure, generateSource, type GeneratedSource } from './setup.ts';
+import { dialectTargets, failure, generateSource, type GeneratedSource } from '../../helpers/runtime-source.ts';
 
 const DIALECTS = await dialectTargets();
 const config = runtimeConfig();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity, SchemaConfig } from '../../../src/generation/config-types.ts';
 import { previewRows } from '../../../src/generation/generator.ts';
-import { REFERENCE_DATE, config, entity, generate } from './generation-helpers.ts';
+import { REFERENCE_DATE, config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 function shop(): SchemaConfig {
   return config(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
-import { expectRate, values } from './generation-helpers.ts';
+import { expectRate, values } from '../../helpers/generate-in-memory.ts';
 
 const n = 10_000;
 const withEmptyRate = (field: Field, emptyRate: number): Field => ({ ...field, generation: { ...field.generation, emptyRate } });

@@ -4,7 +4,7 @@ import type { SchemaConfig } from '../../../src/generation/config-types.ts';
 import { DEFAULT_ROW_COUNT } from '../../../src/generation/validate-config.ts';
 import { GENERATOR_VERSION, planGeneration, resolveReferenceDate } from '../../../src/generation/plan.ts';
 import { constraintName } from '../../../src/generation/table-spec.ts';
-import { config, entity } from './generation-helpers.ts';
+import { config, entity } from '../../helpers/generate-in-memory.ts';
 
 const blog = (): SchemaConfig => ({
   formatVersion: 1,

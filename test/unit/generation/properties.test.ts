@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Entity, Field, SchemaConfig } from '../../../src/generation/config-types.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
-import { generate } from './generation-helpers.ts';
+import { generate } from '../../helpers/generate-in-memory.ts';
 
 const lengthBounds = fc.option(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 40 })), { nil: undefined });
 const affix = fc.option(fc.constantFrom('#', 'ID-', '!'), { nil: undefined });

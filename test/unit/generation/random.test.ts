@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { KeyedPermutation, RandomCursor, RandomStream, hashString, mix, streamKey } from '../../../src/generation/random.ts';
-import { expectRate } from './generation-helpers.ts';
+import { expectRate } from '../../helpers/generate-in-memory.ts';
 
 describe('counter-based PRNG', () => {
   it('is a pure function of (key, row, draw)', () => {

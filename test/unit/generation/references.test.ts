@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
-import { config, entity, generate } from './generation-helpers.ts';
+import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 const ref = (id: string, target: string, extra: Partial<NonNullable<Field['references']>> = {}, field: Partial<Field> = {}): Field => ({
   id,

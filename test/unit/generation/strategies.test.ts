@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
-import { config, entity, expectRate, generate, values } from './generation-helpers.ts';
+import { config, entity, expectRate, generate, values } from '../../helpers/generate-in-memory.ts';
 
 const strategy = (id: string, type: Field['type'], kind: object, extra: Partial<Field> = {}): Field =>
   ({ id, type, generation: { strategy: kind }, ...extra }) as Field;

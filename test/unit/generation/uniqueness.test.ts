@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { SeenSet } from '../../../src/generation/uniqueness.ts';
-import { config, entity, generate } from './generation-helpers.ts';
+import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 const unique = (field: Field): Field => ({ ...field, generation: { ...field.generation, uniqueValues: true } });
 

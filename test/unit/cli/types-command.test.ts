@@ -2,12 +2,12 @@
 // values from its runtime OpenAPI document. (The command itself runs against a live service in
 // readme-samples.test.ts, whose samples compile against its output.)
 import { describe, expect, it } from 'vitest';
-import { pascalCase, renderSourceTypes } from '../../src/cli/types-command.ts';
-import type { SchemaConfig } from '../../src/contract.ts';
-import type { SourceRuntimeDocs } from '../../sdk/src/index.ts';
-import { runtimeDocs, sourceOpenApi } from '../../src/management/runtime-docs.ts';
-import type { Source } from '../../src/store/sources.ts';
-import { blogConfig } from '../fixtures/configs.ts';
+import { pascalCase, renderSourceTypes } from '../../../src/cli/types-command.ts';
+import type { SchemaConfig } from '../../../src/contract.ts';
+import type { SourceRuntimeDocs } from '../../../sdk/src/index.ts';
+import { runtimeDocs, sourceOpenApi } from '../../../src/management/runtime-docs.ts';
+import type { Source } from '../../../src/store/sources.ts';
+import { blogConfig } from '../../fixtures/configs.ts';
 
 const source = {
   id: '5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79',

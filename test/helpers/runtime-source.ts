@@ -1,13 +1,13 @@
 // Generated data for the runtime's integration tests: a fresh namespace `sds_rt_<random>` per file
 // and dialect, filled by runGeneration, read through the Runtime facade, dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import type { SchemaConfig } from '../../../src/contract.ts';
-import type { TargetConnection } from '../../../src/dialects/dialect.ts';
-import { dialectFor } from '../../../src/dialects/index.ts';
-import { runGeneration } from '../../../src/generation/run.ts';
-import { Runtime } from '../../../src/runtime/runtime.ts';
-import type { ListEnvelope, JsonRow } from '../../../src/runtime/shape.ts';
-import { dialectTargets, type DialectTarget } from '../dialects/targets.ts';
+import type { SchemaConfig } from '../../src/contract.ts';
+import type { TargetConnection } from '../../src/dialects/dialect.ts';
+import { dialectFor } from '../../src/dialects/index.ts';
+import { runGeneration } from '../../src/generation/run.ts';
+import { Runtime } from '../../src/runtime/runtime.ts';
+import type { ListEnvelope, JsonRow } from '../../src/runtime/shape.ts';
+import { dialectTargets, type DialectTarget } from './dialect-targets.ts';
 
 export { dialectTargets, type DialectTarget };
 

@@ -4,7 +4,7 @@
 // picks, a composite primary key of two references (assignments), unique keys and indexes (one
 // unique, one composite), onDelete/onUpdate restrict, cascade and set-null, nullable fields with
 // emptyRate, a reference strategy without a foreign key, and a unique enum whose pool runs out (tags).
-import type { SchemaConfig } from '../../../src/contract.ts';
+import type { SchemaConfig } from '../../src/contract.ts';
 
 export const ROWS = { companies: 40, people: 300, profiles: 200, projects: 25, assignments: 400, events: 120, tags: 10 } as const;
 /** tags.label draws 10 rows from 5 enum values without replacement: 5 rows, and a warning. */

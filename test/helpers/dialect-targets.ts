@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import type { Dialect, TargetConnection } from '../../../src/dialects/dialect.ts';
-import { mysqlDialect, mysqlPoolOptions } from '../../../src/dialects/mysql/mysql-dialect.ts';
-import { postgresDialect } from '../../../src/dialects/postgres/postgres-dialect.ts';
-import { mysqlTarget } from '../../helpers/mysql.ts';
+import type { Dialect, TargetConnection } from '../../src/dialects/dialect.ts';
+import { mysqlDialect, mysqlPoolOptions } from '../../src/dialects/mysql/mysql-dialect.ts';
+import { postgresDialect } from '../../src/dialects/postgres/postgres-dialect.ts';
+import { mysqlTarget } from './mysql.ts';
 
 export const PG_TARGET_URL = process.env.PG_TARGET_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

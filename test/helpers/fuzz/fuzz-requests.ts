@@ -3,9 +3,9 @@
 // strings and bodies. No request can legitimately change data: write bodies are always invalid
 // (POISON or no object), and deletes and regenerations only ever name ids that do not exist.
 import fc from 'fast-check';
-import { openApiDocument, type OperationSpec } from '../../src/contract.ts';
-import { OPERATOR_NAMES } from '../../src/runtime/operators.ts';
-import { blogConfig } from '../fixtures/configs.ts';
+import { openApiDocument, type OperationSpec } from '../../../src/contract.ts';
+import { OPERATOR_NAMES } from '../../../src/runtime/operators.ts';
+import { blogConfig } from '../../fixtures/configs.ts';
 import type { RawRequest } from './raw-http.ts';
 import {
   encodeHostile,

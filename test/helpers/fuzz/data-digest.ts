@@ -1,7 +1,7 @@
 // Digests of everything a bad request could change: the control-plane tables (without key
 // `last_used_at`, which reads legitimately update) and every table of every sds_ namespace.
 import pg from 'pg';
-import { tableDigest } from '../helpers/target-sql.ts';
+import { tableDigest } from '../target-sql.ts';
 
 /** Control-plane tables compared row by row; generation_events by count (its ids are a sequence). */
 const CONTROL_TABLES = ['teams', 'team_api_keys', 'projects', 'schemas', 'schema_versions', 'secrets', 'sources', 'source_api_keys', 'generation_jobs'];

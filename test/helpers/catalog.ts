@@ -2,7 +2,7 @@
 // created: columns and their nullability, primary keys, indexes, foreign keys with their actions,
 // in one shape for both dialects, plus quoting and table digests for data checks.
 import { createHash } from 'node:crypto';
-import type { DialectTarget, Inspector, RawRow } from '../dialects/targets.ts';
+import type { DialectTarget, Inspector, RawRow } from './dialect-targets.ts';
 
 export type Action = 'restrict' | 'cascade' | 'set-null' | 'no action' | 'set default';
 
