@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   app.use(notFoundHandler);
   app.use(errorHandler('1mb'));
-  await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', resolve)));
+  await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve())));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
