@@ -4,7 +4,10 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SchemaConfig } from '../contract.ts';
-import { dialectFor } from '../dialects/index.ts';
+import type { SourceKind } from '../contract.ts';
+import { DIALECTS, dialectFor } from '../dialects/index.ts';
+import { generateFiles } from '../files/generate-files.ts';
+import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { previewRows } from '../generation/generator.ts';
 import { runGeneration, type ProgressEvent } from '../generation/run.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
@@ -87,6 +90,60 @@ function progressReporter(): { onProgress: (event: ProgressEvent) => void; stop:
   };
 }
 
+interface GenerateOptions {
+  databaseUrl?: string;
+  out?: string;
+  format: FileFormat;
+  dialect: SourceKind;
+  gzip?: boolean;
+  schema?: string;
+  seed?: string;
+  rows?: Record<string, number>;
+  batchSize?: number;
+  json?: boolean;
+}
+
+function fileFormat(value: string): FileFormat {
+  if (!isFileFormat(value)) throw new InvalidArgumentError(`"${value}" is not a file format (${FILE_FORMAT_NAMES.join(', ')})`);
+  return value;
+}
+
+function sourceKind(value: string): SourceKind {
+  if (!Object.hasOwn(DIALECTS, value)) throw new InvalidArgumentError(`"${value}" is not a dialect (${Object.keys(DIALECTS).join(', ')})`);
+  return value as SourceKind;
+}
+
+async function generateToFiles(config: SchemaConfig, namespace: string, out: string, options: GenerateOptions): Promise<void> {
+  const progress = progressReporter();
+  try {
+    const summary = await generateFiles(config, {
+      out,
+      format: options.format,
+      dialect: options.dialect,
+      namespace,
+      gzip: options.gzip,
+      seed: options.seed,
+      rowCounts: options.rows,
+      onProgress: progress.onProgress,
+    });
+    progress.stop();
+    if (options.json) {
+      console.log(JSON.stringify(summary, null, 2));
+      return;
+    }
+    for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
+    console.table(summary.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
+    const seconds = summary.durationMs / 1000;
+    const megabytes = summary.bytesGenerated / 1e6;
+    console.log(
+      `${summary.rowsWritten} rows (${megabytes.toFixed(1)} MB ${options.format}) into ${out} in ${seconds.toFixed(2)} s ` +
+        `(${Math.round(summary.rowsWritten / Math.max(seconds, 0.001))} rows/s, ${(megabytes / Math.max(seconds, 0.001)).toFixed(1)} MB/s), seed ${summary.seed}`,
+    );
+  } finally {
+    progress.stop();
+  }
+}
+
 export function registerGenerationCommands(program: Command): void {
   program
     .command('validate')
@@ -104,17 +161,25 @@ export function registerGenerationCommands(program: Command): void {
   program
     .command('generate')
     .argument('<config>', 'schema config file (JSON)')
-    .requiredOption('--database-url <url>', 'target database: postgres://… or mysql://…')
+    .option('--database-url <url>', 'load into this database: postgres://… or mysql://…')
+    .option('--out <dir>', 'write files into this folder instead of a database')
+    .option('--format <format>', `file format with --out: ${FILE_FORMAT_NAMES.join(', ')}`, fileFormat, 'csv')
+    .option('--dialect <engine>', 'SQL dialect of --format sql: postgres or mysql', sourceKind, 'postgres')
+    .option('--gzip', 'compress each file with gzip')
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
     .option('--seed <seed>', 'seed (overrides the config)')
     .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
     .option('--batch-size <n>', 'rows per batch', positiveInteger)
     .option('--json', 'print the summary as JSON')
-    .description('create the tables and load generated data into PostgreSQL or MySQL')
-    .action(async (file: string, options: { databaseUrl: string; schema?: string; seed?: string; rows?: Record<string, number>; batchSize?: number; json?: boolean }) => {
+    .description('generate data into PostgreSQL or MySQL (--database-url), or into files (--out)')
+    .action(async (file: string, options: GenerateOptions) => {
+      if ((options.databaseUrl === undefined) === (options.out === undefined)) {
+        throw new Error('give either --database-url (load into a database) or --out (write files), not both');
+      }
       const config = loadConfigFile(file);
       const namespace = options.schema ?? defaultNamespace(file);
-      const connection = await dialectFor(options.databaseUrl).connect(options.databaseUrl);
+      if (options.out !== undefined) return generateToFiles(config, namespace, options.out, options);
+      const connection = await dialectFor(options.databaseUrl!).connect(options.databaseUrl!);
       const progress = progressReporter();
       try {
         const summary = await runGeneration(connection, namespace, config, {

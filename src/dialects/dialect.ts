@@ -86,6 +86,29 @@ export interface TextLoader {
   load(namespace: string, table: TableSpec, chunks: TextChunks, onBatch?: (written: number) => void): Promise<number | undefined>;
 }
 
+/**
+ * A SQL script that builds a namespace and its data the way a generation does (tables with primary
+ * keys, the rows, then unique keys, indexes and foreign keys), for the engine's own client
+ * (`psql -f`, `mysql <`). Each hook returns text, statements ended and followed by a newline.
+ */
+export interface SqlDump {
+  /** Session settings, then the namespace dropped and created empty (sds owns its namespaces). */
+  begin(namespace: string): string;
+  /** Tables with their columns and primary keys. */
+  createTables(namespace: string, tables: TableSpec[]): string;
+  /** One table's rows (values in `table.columns` order): text before the first row, a row's text, text after the last. */
+  rows(namespace: string, table: TableSpec): DumpRows;
+  /** Unique keys and secondary indexes of every table, then foreign keys. */
+  finish(namespace: string, tables: TableSpec[]): string;
+}
+
+export interface DumpRows {
+  head: string;
+  row(values: RowValues): string;
+  /** Closes what the rows opened; called once after the last row. */
+  tail(): string;
+}
+
 export interface DialectCapabilities {
   /** INSERT/UPDATE … RETURNING (PostgreSQL yes, MySQL no: insert, then read back in the same transaction). */
   supportsReturning: boolean;
@@ -121,6 +144,8 @@ export interface Dialect {
   readonly kind: SourceKind;
   readonly facts: DialectFacts;
   readonly capabilities: DialectCapabilities;
+  /** SQL scripts of generated data (`sds generate --format sql`). */
+  readonly dump: SqlDump;
   /** Quotes a schema-known identifier ("x" / `x`); throws on anything that is not one. */
   quoteIdentifier(name: string): string;
 

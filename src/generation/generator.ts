@@ -158,6 +158,27 @@ export class DataGenerator {
     if (batch.length > 0) yield batch;
   }
 
+  /**
+   * Every row of an entity with its deferred columns filled, as the database holds it once
+   * `deferredUpdates` has run (files have no second pass): every entity its deferred columns
+   * reference must have been generated first. `reuse` as in textChunks.
+   */
+  *completeRows(entityId: string, reuse = false): Generator<RowValue[]> {
+    const { plan } = this.#entry(entityId);
+    const deferred = plan.deferredColumns.length > 0 ? this.#deferredFields(entityId) : [];
+    // Deferred programs see no other value of the row, as in deferredUpdates.
+    const none: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    let row = 0;
+    for (const values of this.#rowValues(entityId, reuse)) {
+      for (const field of deferred) {
+        const value = field.generate(row, none);
+        values[field.index] = value === EXHAUSTED ? null : value;
+      }
+      row++;
+      yield values;
+    }
+  }
+
   /** Deferred column values of the first `count` rows, when every target's keys exist (previews); else undefined. */
   deferredValues(entityId: string, count: number): RowValue[][] | undefined {
     const { plan } = this.#entry(entityId);

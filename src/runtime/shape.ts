@@ -93,9 +93,13 @@ export function shapeRow(table: RuntimeTable, raw: Record<string, unknown>, fiel
 
 /** A cast runtime value (see cast.ts) as its JSON rendering, e.g. for a row that was just written. */
 export function renderValue(column: RuntimeColumn, value: RowValue): JsonValue {
-  if (value === null) return null;
-  if (typeof value === 'bigint') return readInteger(value.toString());
-  return columnReader(column)(value);
+  return valueRenderer(column)(value);
+}
+
+/** renderValue for one column, for rendering many values (generated rows written to files). */
+export function valueRenderer(column: RuntimeColumn): (value: RowValue) => JsonValue {
+  const read = columnReader(column);
+  return (value) => (value === null ? null : typeof value === 'bigint' ? readInteger(value.toString()) : read(value));
 }
 
 export function listEnvelope(data: JsonRow[], offset: number, limit: number, total: number): ListEnvelope {

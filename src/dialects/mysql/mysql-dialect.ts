@@ -1,5 +1,6 @@
 // The MySQL dialect (MySQL 8 and MariaDB 10.11+): a mysql2 pool per target with a fixed session
 // (UTC, strict sql_mode, utf8mb4_bin), namespaces as databases, and a one-statement table swap.
+import { mysqlDump } from './mysql-dump.ts';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
@@ -45,6 +46,7 @@ export const mysqlDialect: Dialect = {
     reservedNamespace: /^(information_schema|mysql|performance_schema|sys)$/i,
     defaultTargetEnv: 'MYSQL_URL',
   },
+  dump: mysqlDump,
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quoteMysqlIdentifier,
   placeholder: mysqlPlaceholder,

@@ -1,5 +1,6 @@
 // The PostgreSQL dialect: a pg pool per target, namespaces as schemas, DDL in transactions,
 // COPY for loads, and an atomic schema swap.
+import { postgresDump } from './postgres-dump.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
@@ -35,6 +36,7 @@ export const postgresDialect: Dialect = {
     reservedNamespace: /^(public|information_schema|pg_.*)$/i,
     defaultTargetEnv: 'POSTGRES_TARGET_URL',
   },
+  dump: postgresDump,
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quotePostgresIdentifier,
   placeholder: postgresPlaceholder,

@@ -1,0 +1,65 @@
+// The file formats sds writes, declared once: what each is called, its extension, and whether it
+// holds one table (a file per table: csv, jsonl, parquet) or a whole namespace (sql, a script that
+// builds it). `sds generate --format`, `sds export --format` and the runtime API's export media
+// types come from this table.
+import type { ColumnSpec } from '../dialects/dialect.ts';
+import type { JsonValue } from '../runtime/shape.ts';
+import { csvHeader, csvRowEncoder } from './csv.ts';
+import { jsonlRowEncoder } from './jsonl.ts';
+
+/** A text format of one table: its first lines, and one row's text. */
+export interface TextTableFormat {
+  head: string;
+  encode(values: readonly JsonValue[]): string;
+}
+
+interface FormatSpec {
+  extension: string;
+  /** What it is, for help texts. */
+  description: string;
+  /** `table`: one file per table; `script`: one SQL script for the whole namespace. */
+  layout: 'table' | 'script';
+  /** Text formats of one table (row by row); absent for binary or script formats. */
+  text?: (columns: readonly ColumnSpec[]) => TextTableFormat;
+  /** The HTTP media type, for formats the runtime API streams. */
+  mediaType?: string;
+}
+
+export const FILE_FORMATS = {
+  csv: {
+    extension: 'csv',
+    description: 'CSV (RFC 4180) with a header row; NULL is an empty field, the empty string ""',
+    layout: 'table',
+    text: (columns) => ({ head: csvHeader(columns), encode: csvRowEncoder(columns) }),
+    mediaType: 'text/csv',
+  },
+  jsonl: {
+    extension: 'jsonl',
+    description: 'JSON Lines: one JSON object a row, values as the runtime API renders them',
+    layout: 'table',
+    text: (columns) => ({ head: '', encode: jsonlRowEncoder(columns) }),
+    mediaType: 'application/x-ndjson',
+  },
+  parquet: {
+    extension: 'parquet',
+    description: 'Apache Parquet, typed columns, snappy-compressed row groups',
+    layout: 'table',
+  },
+  sql: {
+    extension: 'sql',
+    description: 'one SQL script per namespace for psql -f or mysql <: tables, data, then keys, indexes and foreign keys',
+    layout: 'script',
+  },
+} as const satisfies Record<string, FormatSpec>;
+
+export type FileFormat = keyof typeof FILE_FORMATS;
+
+export const FILE_FORMAT_NAMES = Object.keys(FILE_FORMATS) as FileFormat[];
+
+export function isFileFormat(name: string): name is FileFormat {
+  return Object.hasOwn(FILE_FORMATS, name);
+}
+
+export function formatSpec(format: FileFormat): FormatSpec {
+  return FILE_FORMATS[format];
+}

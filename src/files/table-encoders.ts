@@ -1,0 +1,52 @@
+// One table's generated rows (values in column order, as the generator makes them) encoded in a
+// file format: what goes before the first row, each row, and what goes after the last. Text
+// formats render each value as the runtime API does (shape.ts), so a file and the API agree.
+import type { Dialect, RowValues } from '../dialects/dialect.ts';
+import { valueRenderer, type JsonValue } from '../runtime/shape.ts';
+import type { RuntimeTable } from '../runtime/tables.ts';
+import { FILE_FORMATS, type FileFormat } from './formats.ts';
+import { ParquetTableWriter } from './parquet.ts';
+
+/** Encoded output: text, or bytes ready to be written. */
+export type Encoded = string | Uint8Array[];
+
+export interface TableEncoder {
+  head(): Encoded;
+  row(values: RowValues): Encoded;
+  tail(): Encoded;
+}
+
+export interface EncoderOptions {
+  /** `sql`: the dialect whose script to write and the namespace it builds. */
+  dialect?: Dialect;
+  namespace?: string;
+  /** Written into Parquet files' metadata. */
+  createdBy?: string;
+}
+
+/** The encoder of one table's rows in `format`. */
+export function tableEncoder(format: FileFormat, table: RuntimeTable, options: EncoderOptions = {}): TableEncoder {
+  const columns = table.columns;
+  const renderers = columns.map(valueRenderer);
+  const rendered: JsonValue[] = new Array<JsonValue>(columns.length).fill(null);
+  const render = (values: RowValues) => {
+    for (let index = 0; index < renderers.length; index++) rendered[index] = renderers[index]!(values[index] ?? null);
+    return rendered;
+  };
+  switch (format) {
+    case 'csv':
+    case 'jsonl': {
+      const text = FILE_FORMATS[format].text(columns);
+      return { head: () => text.head, row: (values) => text.encode(render(values)), tail: () => '' };
+    }
+    case 'parquet': {
+      const writer = new ParquetTableWriter(columns, options.createdBy ?? 'sds');
+      return { head: () => [], row: (values) => writer.add(render(values)), tail: () => writer.finish() };
+    }
+    case 'sql': {
+      if (!options.dialect || !options.namespace) throw new Error('an SQL script needs a dialect and a namespace');
+      const rows = options.dialect.dump.rows(options.namespace, table.spec);
+      return { head: () => rows.head, row: rows.row, tail: rows.tail };
+    }
+  }
+}
