@@ -102,11 +102,16 @@ export interface SqlDump {
   finish(namespace: string, tables: TableSpec[]): string;
 }
 
+/**
+ * One table's rows in a script. Stateless, so that row ranges can be encoded apart (in worker
+ * threads) and joined: a row's text depends on its values and its index in the table alone.
+ */
 export interface DumpRows {
   head: string;
-  row(values: RowValues): string;
-  /** Closes what the rows opened; called once after the last row. */
-  tail(): string;
+  /** The text of row `index` (counting from 0). */
+  row(values: RowValues, index: number): string;
+  /** Closes what the rows opened, after `rows` rows. */
+  tail(rows: number): string;
 }
 
 export interface DialectCapabilities {

@@ -44,7 +44,8 @@ export class FileSink {
     if (this.#failure) throw this.#failure;
     if (chunk.length === 0) return;
     this.#uncompressed += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (!this.#head.write(chunk)) await Promise.race([once(this.#head, 'drain'), once(this.#head, 'error')]);
+    // once() rejects if the stream errors while waiting.
+    if (!this.#head.write(chunk)) await once(this.#head, 'drain');
     if (this.#failure) throw this.#failure;
   }
 

@@ -12,8 +12,10 @@ export type Encoded = string | Uint8Array[];
 
 export interface TableEncoder {
   head(): Encoded;
-  row(values: RowValues): Encoded;
-  tail(): Encoded;
+  /** Row `index` of the table (text formats depend on nothing else, so ranges encode apart). */
+  row(values: RowValues, index: number): Encoded;
+  /** After `rows` rows. */
+  tail(rows: number): Encoded;
 }
 
 export interface EncoderOptions {
@@ -46,7 +48,7 @@ export function tableEncoder(format: FileFormat, table: RuntimeTable, options: E
     case 'sql': {
       if (!options.dialect || !options.namespace) throw new Error('an SQL script needs a dialect and a namespace');
       const rows = options.dialect.dump.rows(options.namespace, table.spec);
-      return { head: () => rows.head, row: rows.row, tail: rows.tail };
+      return { head: () => rows.head, row: (values, index) => rows.row(values, index), tail: (count) => rows.tail(count) };
     }
   }
 }

@@ -20,6 +20,11 @@ export interface CompiledField {
   generate(row: number, values: readonly RowValue[]): FieldOutput;
   /** The value depends on the row index alone: it can be recomputed instead of stored. */
   pure: boolean;
+  /**
+   * The value depends on earlier rows (uniqueness by retries remembers what it gave): the rows
+   * must be made in order, from the first. Otherwise any range of rows can be made on its own.
+   */
+  sequential: boolean;
 }
 
 export interface CompiledEntity {
@@ -86,6 +91,7 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   const reference = referenceSpec(field);
   let core: (row: number, values: readonly RowValue[]) => FieldOutput;
   let pure = !program.deps?.length;
+  let sequential = false;
 
   if (reference && !field.nullable && program.pool?.size === 0) {
     const path = context.pointer(index, ...(field.references ? ['references'] : ['generation', 'strategy']));
@@ -108,6 +114,7 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   } else if (item.unique && !program.distinct) {
     core = uniqueByRetries(program, finish, field, planned);
     pure = false;
+    sequential = true;
   } else {
     if (item.unique && program.limit !== undefined) {
       const path = field.generation?.uniqueValues ? context.pointer(index, 'generation', 'uniqueValues') : context.pointer(index);
@@ -118,9 +125,9 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
 
   // emptyRate empties nullable fields only (null); a required field always gets a generated value.
   const emptyRate = field.generation?.emptyRate ?? 0;
-  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure };
+  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure, sequential };
   const empty = context.stream(field.id, 'empty');
-  return { index, field, pure, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
+  return { index, field, pure, sequential, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
 }
 
 function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number, tag: string) => RowValue): RowValue {

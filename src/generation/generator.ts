@@ -29,6 +29,7 @@ export class DataGenerator {
   /** Columns whose values other entities (or deferred updates) need, by entity id. */
   readonly #needed = new Map<string, Set<string>>();
   readonly #fakers: FakerPool;
+  readonly #compiledEntities = new Map<string, CompiledEntity>();
   readonly #referenceMs: number;
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
@@ -197,14 +198,73 @@ export class DataGenerator {
     );
   }
 
-  /** Declares an entity generated without producing its rows: its needed columns must be recomputable (previews). */
-  assumeGenerated(entityId: string): boolean {
+  /**
+   * Declares an entity generated without producing its rows: its needed columns must be recomputable
+   * (previews, and ranges made in other threads, told how many rows a real generation `produced`). `warn`: keep its compile-time warnings (exhausted pools), as
+   * a real generation would.
+   */
+  assumeGenerated(entityId: string, warn = false, produced?: number): boolean {
     const compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns));
     const needed = this.#needed.get(entityId) ?? new Set<string>();
     if (compiled.order.some((field) => needed.has(field.field.id) && !this.#indexable(field))) return false;
-    this.produced.set(entityId, compiled.rowLimit);
-    this.#publishPools(entityId, compiled, new Map(), compiled.rowLimit);
+    if (warn) this.warnings.push(...compiled.warnings);
+    // `produced`: the rows a real generation made (fewer than rowLimit when a unique field ran out).
+    const rows = produced ?? compiled.rowLimit;
+    this.produced.set(entityId, rows);
+    this.#publishPools(entityId, compiled, new Map(), rows);
     return true;
+  }
+
+  /**
+   * Whether any range of the entity's rows can be made on its own (`rangeRows`), here or in another
+   * thread: no field carries state from row to row, deferred ones included. Every entity it takes
+   * values from must be generated or assumed first; the entities its deferred columns point to too,
+   * when `complete`.
+   */
+  rangeSafe(entityId: string, complete = true): boolean {
+    const { plan } = this.#entry(entityId);
+    const fields = this.#compiled(entityId).order;
+    const deferred = complete && plan.deferredColumns.length > 0 ? this.#deferredFields(entityId) : [];
+    return [...fields, ...deferred].every((field) => !field.sequential);
+  }
+
+  /** Rows the entity will have: its planned rows, or fewer when a unique pool or a parent runs out. */
+  rowLimit(entityId: string): number {
+    return this.#compiled(entityId).rowLimit;
+  }
+
+  /**
+   * Rows `from` to `to` (exclusive) of a range-safe entity, complete (deferred columns filled) and
+   * exactly as `completeRows` makes them; publishes nothing. `reuse` as in textChunks.
+   */
+  *rangeRows(entityId: string, from: number, to: number, reuse = false): Generator<RowValue[]> {
+    const { plan } = this.#entry(entityId);
+    const compiled = this.#compiled(entityId);
+    const deferred = plan.deferredColumns.length > 0 ? this.#deferredFields(entityId) : [];
+    const columns = plan.table.columns.length;
+    const none: RowValue[] = new Array<RowValue>(columns).fill(null);
+    const shared: RowValue[] = new Array<RowValue>(columns);
+    const end = Math.min(to, compiled.rowLimit);
+    for (let row = from; row < end; row++) {
+      const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
+      for (const field of compiled.order) {
+        const value = field.generate(row, values);
+        if (value === EXHAUSTED) throw new Error(`${entityId}.${field.field.id} is not range-safe: it ran out of unique values`);
+        values[field.index] = value;
+      }
+      for (const field of deferred) {
+        const value = field.generate(row, none);
+        values[field.index] = value === EXHAUSTED ? null : value;
+      }
+      yield values;
+    }
+  }
+
+  /** The entity compiled once (its deferred columns left out), for range generation. */
+  #compiled(entityId: string): CompiledEntity {
+    let compiled = this.#compiledEntities.get(entityId);
+    if (!compiled) this.#compiledEntities.set(entityId, (compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns))));
+    return compiled;
   }
 
   /** The deferred columns' programs, in `deferredColumns` order; throws while a target has no key pool. */

@@ -40,18 +40,17 @@ export const mysqlDump: SqlDump = {
   rows(namespace: string, table: TableSpec): DumpRows {
     const insert = `INSERT INTO ${mysqlTableName(namespace, table.name)} (${mysqlColumnList(table.columns.map((column) => column.name))}) VALUES\n`;
     const encoders = table.columns.map(literalEncoder);
-    let written = 0;
     return {
       head: '',
-      row(values: RowValues) {
+      row(values: RowValues, row: number) {
         let text = '(';
         for (let index = 0; index < encoders.length; index++) text += (index === 0 ? '' : ',') + encoders[index]!(values[index] ?? null);
         text += ')';
-        const opening = written % ROWS_PER_INSERT === 0;
-        written++;
-        return opening ? `${written > 1 ? ';\n' : ''}${insert}${text}` : `,\n${text}`;
+        // Every ROWS_PER_INSERT-th row closes the statement before it and opens the next.
+        if (row % ROWS_PER_INSERT !== 0) return `,\n${text}`;
+        return `${row > 0 ? ';\n' : ''}${insert}${text}`;
       },
-      tail: () => (written > 0 ? ';\n' : ''),
+      tail: (rows) => (rows > 0 ? ';\n' : ''),
     };
   },
   finish: (namespace, tables) =>

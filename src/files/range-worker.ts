@@ -1,0 +1,83 @@
+// A worker thread that makes ranges of an entity's rows (DataGenerator.rangeRows) and encodes
+// them: text formats as the text the file holds, other formats as the rows' values for the main
+// thread to encode. Every worker builds the same plan from the same inputs, so a row's values are
+// the same whichever thread makes it.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { SchemaConfig, SourceKind } from '../contract.ts';
+import type { RowValues } from '../dialects/dialect.ts';
+import { dialectOfKind } from '../dialects/index.ts';
+import { DataGenerator } from '../generation/generator.ts';
+import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
+import { buildRuntimeTables } from '../runtime/tables.ts';
+import type { FileFormat } from './formats.ts';
+import { tableEncoder, type TableEncoder } from './table-encoders.ts';
+
+export interface RangeWorkerSetup {
+  config: SchemaConfig;
+  /** The plan's inputs, the reference date resolved: workers must plan exactly as the main thread did. */
+  options: GenerationOptions & { referenceDate: string };
+  format: FileFormat;
+  dialect: SourceKind;
+  namespace: string;
+}
+
+export interface RangeTask {
+  id: number;
+  entity: string;
+  from: number;
+  to: number;
+}
+
+/** An entity made (or to be made) elsewhere whose keys the worker's rows draw: recomputed from the index. */
+export interface AssumeMessage {
+  assume: string;
+  /** Its rows: what a real generation produced, or its row limit when nobody makes it in order. */
+  produced: number;
+}
+
+export type RangeResult =
+  | { id: number; rows: number; text: string }
+  | { id: number; rows: number; values: RowValues[] }
+  | { id: number; error: string };
+
+/** Formats whose row text a worker writes; the others get the rows' values. */
+const TEXT_FORMATS: ReadonlySet<FileFormat> = new Set(['csv', 'jsonl', 'sql']);
+
+function serve(setup: RangeWorkerSetup): void {
+  const plan = planGeneration(setup.config, setup.options);
+  const generator = new DataGenerator(setup.config, plan);
+  const tables = buildRuntimeTables(setup.config);
+  const dialect = dialectOfKind(setup.dialect);
+  const encoders = new Map<string, TableEncoder>();
+  const encoderOf = (entity: string) => {
+    let encoder = encoders.get(entity);
+    if (!encoder) encoders.set(entity, (encoder = tableEncoder(setup.format, tables.get(entity), { dialect, namespace: setup.namespace })));
+    return encoder;
+  };
+  const text = TEXT_FORMATS.has(setup.format);
+
+  parentPort!.on('message', (message: RangeTask | AssumeMessage) => {
+    if ('assume' in message) {
+      generator.assumeGenerated(message.assume, false, message.produced);
+      return;
+    }
+    const task = message;
+    try {
+      if (text) {
+        const encoder = encoderOf(task.entity);
+        let out = '';
+        let index = task.from;
+        for (const values of generator.rangeRows(task.entity, task.from, task.to, true)) out += encoder.row(values, index++) as string;
+        parentPort!.postMessage({ id: task.id, rows: index - task.from, text: out } satisfies RangeResult);
+      } else {
+        const values = [...generator.rangeRows(task.entity, task.from, task.to)];
+        parentPort!.postMessage({ id: task.id, rows: values.length, values } satisfies RangeResult);
+      }
+    } catch (error) {
+      parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) } satisfies RangeResult);
+    }
+  });
+  parentPort!.postMessage({ ready: true });
+}
+
+serve(workerData.setup as RangeWorkerSetup);
