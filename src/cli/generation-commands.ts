@@ -96,6 +96,7 @@ interface GenerateOptions {
   format: FileFormat;
   dialect: SourceKind;
   gzip?: boolean;
+  workers?: number;
   schema?: string;
   seed?: string;
   rows?: Record<string, number>;
@@ -122,6 +123,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
       dialect: options.dialect,
       namespace,
       gzip: options.gzip,
+      workers: options.workers,
       seed: options.seed,
       rowCounts: options.rows,
       onProgress: progress.onProgress,
@@ -133,6 +135,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
     }
     for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
     console.table(summary.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
+    if (summary.workers > 1) console.log(`${summary.workers} worker threads`);
     const seconds = summary.durationMs / 1000;
     const megabytes = summary.bytesGenerated / 1e6;
     console.log(
@@ -166,6 +169,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--format <format>', `file format with --out: ${FILE_FORMAT_NAMES.join(', ')}`, fileFormat, 'csv')
     .option('--dialect <engine>', 'SQL dialect of --format sql: postgres or mysql', sourceKind, 'postgres')
     .option('--gzip', 'compress each file with gzip')
+    .option('--workers <n>', 'worker threads with --out (default: the cores, up to 8); the files are the same for any number', positiveInteger)
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
     .option('--seed <seed>', 'seed (overrides the config)')
     .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
