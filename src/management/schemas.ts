@@ -20,6 +20,7 @@ interface SchemaBody {
 export const configPrechecks: Record<string, (body: unknown) => void> = {
   createSchema: (body) => assertValidConfig((body as SchemaBody | undefined)?.initialVersion?.schema),
   createSchemaVersion: (body) => assertValidConfig((body as { schema?: unknown } | undefined)?.schema),
+  previewSchemaConfig: (body) => assertValidConfig((body as { schema?: unknown } | undefined)?.schema),
 };
 
 function assertValidConfig(config: unknown): void {
