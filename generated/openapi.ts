@@ -85,6 +85,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the studio
+         * @description sds Studio, a web page served by the server itself: design a schema config with
+         *     completion and inline validation, preview its rows, save versions, create sources and
+         *     watch their generation, browse and edit their data, and manage source keys. It calls
+         *     this API like any client (the team key stays in the browser tab's session storage)
+         *     and loads nothing from other origins. Its files are built at install time; a server
+         *     whose studio is not built answers `503`.
+         */
+        get: operations["getStudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/projects": {
         parameters: {
             query?: never;
@@ -2577,6 +2602,29 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The studio's HTML page. */
+            200: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -20,8 +20,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 /** Bodies the contract refuses too: typed loosely on purpose. */
-const preview = (body: Record<string, unknown>) =>
-  t.client(t.teamKey).POST('/public/v1/schema-config/preview', { body: body as never });
+const preview = (body: Record<string, unknown>) => t.client(t.teamKey).POST('/public/v1/schema-config/preview', { body: body as never });
 
 /** The runtime rows of a table, keyed by their primary key. */
 async function runtimeRows(sourceId: string, key: string, table: string, primaryKey: string[]) {
@@ -41,8 +40,17 @@ for (const kind of KINDS) {
       expect(shown!.entities.map((entity) => entity.id)).toEqual(config.entities.map((entity) => entity.id));
 
       const projectId = (await api.POST('/public/v1/projects', { body: { name: `Preview ${kind}` } })).data!.id;
-      const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Every option', initialVersion: { schema: config } } })).data!;
-      const version = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}', { params: { path: { projectId, schemaId: schema.id, version: 1 } } })).data!;
+      const schema = (
+        await api.POST('/public/v1/projects/{projectId}/schemas', {
+          params: { path: { projectId } },
+          body: { name: 'Every option', initialVersion: { schema: config } },
+        })
+      ).data!;
+      const version = (
+        await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}', {
+          params: { path: { projectId, schemaId: schema.id, version: 1 } },
+        })
+      ).data!;
       const source = await api.POST('/public/v1/projects/{projectId}/sources', {
         params: { path: { projectId } },
         body: { name: `Preview ${kind}`, kind, schemaVersionId: version.id, seed: 'studio' },
@@ -50,7 +58,8 @@ for (const kind of KINDS) {
       expect(source.response.status, JSON.stringify(source.error)).toBe(201);
       const sourceId = source.data!.id;
       const job = await waitForLatestJob(t, projectId, sourceId);
-      const key = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId } }, body: {} })).data!.key;
+      const key = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId } }, body: {} })).data!
+        .key;
 
       for (const entity of shown!.entities) {
         const declared = config.entities.find((candidate) => candidate.id === entity.id)!;
@@ -86,9 +95,12 @@ describe('preview', () => {
     expect(other.entities[0]!.rows[0]).not.toEqual(users!.rows[0]);
   });
 
-  it('answers an invalid config with 400 and the validator\'s details, as schema creation does', async () => {
+  it("answers an invalid config with 400 and the validator's details, as schema creation does", async () => {
     const config = blogConfig();
-    const broken = { ...config, entities: [{ ...config.entities[0]!, fields: [...config.entities[0]!.fields, { id: 'tier', type: 'enum', values: ['a', 'b'], weights: [1] }] }] } as Record<string, unknown>;
+    const broken = {
+      ...config,
+      entities: [{ ...config.entities[0]!, fields: [...config.entities[0]!.fields, { id: 'tier', type: 'enum', values: ['a', 'b'], weights: [1] }] }],
+    } as Record<string, unknown>;
     const validated = (await t.client(t.teamKey).POST('/public/v1/schema-config/validate', { body: { schema: broken } })).data!;
     expect(validated.valid).toBe(false);
     const { error, response } = await preview({ schema: broken });
@@ -112,10 +124,17 @@ describe('preview', () => {
     // posts reference users by email, a key that cannot be computed row by row: every user would be made first.
     const config = blogConfig();
     const users = { ...config.entities[0]!, generation: { rowCount: 250_000 } };
-    const posts = { ...config.entities[1]!, fields: config.entities[1]!.fields.map((field) => (field.id === 'authorId' ? { id: 'authorEmail', type: 'string' as const, maxLength: 120, references: { entity: 'users', field: 'email' } } : field)) };
+    const posts = {
+      ...config.entities[1]!,
+      fields: config.entities[1]!.fields.map((field) =>
+        field.id === 'authorId' ? { id: 'authorEmail', type: 'string' as const, maxLength: 120, references: { entity: 'users', field: 'email' } } : field,
+      ),
+    };
     const { error, response } = await preview({ schema: { ...config, entities: [users, posts] }, entity: 'posts' });
     expect(response.status, JSON.stringify(error)).toBe(400);
-    expect(error!.error).toMatch(/^Preview too large: previewing "posts" needs at least 250000 rows .* over the limit of 200000: preview with smaller rowCounts$/);
+    expect(error!.error).toMatch(
+      /^Preview too large: previewing "posts" needs at least 250000 rows .* over the limit of 200000: preview with smaller rowCounts$/,
+    );
     // The users themselves, and posts with fewer users, preview fine.
     expect((await preview({ schema: { ...config, entities: [users, posts] }, entity: 'users', rows: 1 })).response.status).toBe(200);
     const fewer = await preview({ schema: { ...config, entities: [users, posts] }, entity: 'posts', rowCounts: { users: 1000 } });
