@@ -159,7 +159,7 @@ function TableBrowser({
     setRows(undefined);
   };
   const page = rows?.meta.pagination;
-  const requests = shown && sdkQuery ? equivalentRequests(baseUrl, sourceId, shown.id, sdkQuery) : undefined;
+  const requests = shown && sdkQuery ? equivalentRequests(baseUrl(), sourceId, shown.id, sdkQuery) : undefined;
   const references = entity?.fields.filter((field) => field.references) ?? [];
   return (
     <div class="browser">

@@ -1,6 +1,7 @@
 // A generation job's events, live: the SDK's GET of generation-events with Accept: text/event-stream
 // (an EventSource cannot send the x-api-key header), read as Server-Sent Events until the job ends.
-import { errorText, type GenerationEvent, type ManagementClient } from '../api.ts';
+import { errorText } from '../api-errors.ts';
+import type { GenerationEvent, ManagementClient } from '../api.ts';
 
 export interface JobRef {
   projectId: string;

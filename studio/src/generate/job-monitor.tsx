@@ -1,72 +1,10 @@
 // One generation job, live: a progress bar per entity from the event stream, rows per second,
 // warnings, and the failure reason when it fails. The job resource is read again at the end.
 import { useEffect, useState } from 'preact/hooks';
-import { dataOf, type GenerationEvent, type GenerationJob, type ManagementClient } from '../api.ts';
+import { dataOf, type GenerationJob, type ManagementClient } from '../api.ts';
 import { ErrorNote, useAnnounce } from '../ui.tsx';
 import { watchJob, type JobRef } from './event-stream.ts';
-
-interface EntityProgress {
-  id: string;
-  rowsPlanned: number;
-  rowsInserted: number;
-}
-
-interface Progress {
-  status: GenerationJob['status'];
-  entities: EntityProgress[];
-  warnings: string[];
-  error?: string;
-  startedAt?: number;
-  lastAt?: number;
-  durationMs?: number;
-}
-
-function fromJob(job: GenerationJob): Progress {
-  return {
-    status: job.status,
-    entities: job.entities.map((entity) => ({ ...entity })),
-    warnings: job.warnings.map((warning) => `${warning.path || '/'} ${warning.message}`),
-    ...(job.error ? { error: job.error } : {}),
-    ...(job.startedAt ? { startedAt: Date.parse(job.startedAt) } : {}),
-    ...(job.finishedAt ? { lastAt: Date.parse(job.finishedAt) } : {}),
-  };
-}
-
-/** The progress after one more event. */
-export function advance(progress: Progress, event: GenerationEvent): Progress {
-  const data = event.data as { entity?: string; rowsPlanned?: number; rowsInserted?: number; error?: string; path?: string; durationMs?: number };
-  const at = Date.parse(event.createdAt);
-  const next: Progress = { ...progress, lastAt: at };
-  switch (event.type) {
-    case 'job.queued':
-      return { ...next, status: 'queued' };
-    case 'job.started':
-      return { ...next, status: 'running', startedAt: at };
-    case 'entity.started':
-    case 'entity.progress':
-    case 'entity.completed': {
-      const entity: EntityProgress = { id: data.entity!, rowsPlanned: data.rowsPlanned ?? 0, rowsInserted: data.rowsInserted ?? 0 };
-      const known = progress.entities.some((candidate) => candidate.id === entity.id);
-      return {
-        ...next,
-        entities: known ? progress.entities.map((candidate) => (candidate.id === entity.id ? entity : candidate)) : [...progress.entities, entity],
-      };
-    }
-    case 'job.warning':
-      return { ...next, warnings: [...progress.warnings, `${data.path || '/'} ${event.message}`] };
-    case 'job.succeeded':
-      return { ...next, status: 'succeeded', ...(data.durationMs !== undefined ? { durationMs: data.durationMs } : {}) };
-    case 'job.failed':
-      return { ...next, status: 'failed', error: data.error ?? event.message };
-  }
-}
-
-function rowsPerSecond(progress: Progress): number | undefined {
-  const rows = progress.entities.reduce((sum, entity) => sum + entity.rowsInserted, 0);
-  const ms = progress.durationMs ?? (progress.startedAt && progress.lastAt ? progress.lastAt - progress.startedAt : undefined);
-  if (!ms || rows === 0) return undefined;
-  return Math.round((rows / ms) * 1000);
-}
+import { advance, fromJob, rowsPerSecond, type Progress } from './progress.ts';
 
 export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClient; job: JobRef; onFinished?: (job: GenerationJob) => void }) {
   const announce = useAnnounce();
