@@ -1,17 +1,18 @@
 // Design: pick a schema of the project (or start a new one), edit its config as JSON or in the form,
 // see every problem at its place and the rows it generates, and save it as a new version.
-import type { EditorView } from '@codemirror/view';
+import { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import blogExample from '../../../schemas/examples/blog.json';
 import { errorText, type ManagementClient, type Project, type Schema, type SchemaConfig, type SchemaConfigPreview, type ValidationResult } from '../api.ts';
 import { ErrorNote, SelectField, Tabs, TextField, useAnnounce } from '../ui.tsx';
 import { ConfigEditor, type Checked } from './config-editor.tsx';
+import { inSchemaOrder } from './config-order.ts';
 import { FormView } from './form-view.tsx';
 import { locate } from './pointers.ts';
 import { PreviewPanel, type PreviewSettings } from './preview-panel.tsx';
 
 const NEW_SCHEMA = '';
-const pretty = (config: unknown) => `${JSON.stringify(config, null, 2)}\n`;
+const pretty = (config: unknown) => `${JSON.stringify(inSchemaOrder(config), null, 2)}\n`;
 
 export function DesignView({ api, project }: { api: ManagementClient; project: Project }) {
   const announce = useAnnounce();
@@ -89,7 +90,7 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
     if (!view) return;
     if (mode !== 'json') setMode('json');
     const place = locate(view.state, path);
-    view.dispatch({ selection: { anchor: place.from, head: place.to }, scrollIntoView: true });
+    view.dispatch({ selection: { anchor: place.from, head: place.to }, effects: EditorView.scrollIntoView(place.from, { y: 'center' }) });
     view.focus();
   };
 
