@@ -36,11 +36,20 @@ export function runtimeClient(sourceId: string, sourceKey: string): RuntimeClien
 const TEAM_KEY = 'sds.studio.teamKey';
 const sourceKeyName = (sourceId: string) => `sds.studio.sourceKey.${sourceId}`;
 
+/** A source key the data view uses; `id` when the studio created it (a pasted key has none). */
+export interface StoredSourceKey {
+  key: string;
+  id?: string;
+}
+
 /** Keys live in this tab's sessionStorage only: closing the tab forgets them. */
 export const keys = {
   team: () => sessionStorage.getItem(TEAM_KEY) ?? undefined,
   setTeam: (key: string | undefined) => (key ? sessionStorage.setItem(TEAM_KEY, key) : sessionStorage.clear()),
-  source: (sourceId: string) => sessionStorage.getItem(sourceKeyName(sourceId)) ?? undefined,
-  setSource: (sourceId: string, key: string | undefined) =>
-    key ? sessionStorage.setItem(sourceKeyName(sourceId), key) : sessionStorage.removeItem(sourceKeyName(sourceId)),
+  source: (sourceId: string): StoredSourceKey | undefined => {
+    const stored = sessionStorage.getItem(sourceKeyName(sourceId));
+    return stored ? (JSON.parse(stored) as StoredSourceKey) : undefined;
+  },
+  setSource: (sourceId: string, key: StoredSourceKey | undefined) =>
+    key ? sessionStorage.setItem(sourceKeyName(sourceId), JSON.stringify(key)) : sessionStorage.removeItem(sourceKeyName(sourceId)),
 };

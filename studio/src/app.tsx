@@ -1,7 +1,7 @@
 // The studio's frame: sign in with a team key, pick or create a project, then the four views
 // (design, generate, data, keys) of that project. The selected source is shared by the last three.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { errorText, keys, managementClient, type ManagementClient, type Project } from './api.ts';
+import { errorText, keys, managementClient, type Project } from './api.ts';
 import { DataView } from './data/data-view.tsx';
 import { DesignView } from './design/design-view.tsx';
 import { GenerateView } from './generate/generate-view.tsx';
@@ -34,7 +34,7 @@ export function App() {
           </button>
         )}
       </header>
-      {teamKey ? <Workspace api={managementClient(teamKey)} /> : <SignIn onSignedIn={setTeamKey} />}
+      {teamKey ? <Workspace key={teamKey} teamKey={teamKey} /> : <SignIn onSignedIn={setTeamKey} />}
     </Announcer>
   );
 }
@@ -78,7 +78,8 @@ function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
   );
 }
 
-function Workspace({ api }: { api: ManagementClient }) {
+function Workspace({ teamKey }: { teamKey: string }) {
+  const api = useMemo(() => managementClient(teamKey), [teamKey]);
   const announce = useAnnounce();
   const [projects, setProjects] = useState<Project[]>();
   const [projectId, setProjectId] = useState('');

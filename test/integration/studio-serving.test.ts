@@ -7,7 +7,7 @@ import path from 'node:path';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STUDIO_CSP, studioRouter } from '../../src/http/studio.ts';
+import { studioCsp, studioRouter } from '../../src/http/studio.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { ensureStudioBuilt } from '../studio/browser.ts';
 
@@ -18,18 +18,26 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 describe('/studio', () => {
-  it('serves the page with the security headers and a policy that allows its own origin only', async () => {
+  it('serves the page with the security headers and a policy that allows its own origin and its own style nonce only', async () => {
     const response = await fetch(`${t.url}/studio`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(response.headers.get('content-security-policy')).toBe(STUDIO_CSP);
-    expect(STUDIO_CSP).toContain("script-src 'self'");
-    expect(STUDIO_CSP).toContain("connect-src 'self'");
+    const policy = response.headers.get('content-security-policy')!;
+    const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{24})'/.exec(policy)?.[1];
+    expect(nonce).toBeDefined();
+    expect(policy).toBe(studioCsp(nonce));
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain("connect-src 'self';");
+    expect(policy).not.toContain('unsafe');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const page = await response.text();
     expect(page).toContain('<title>sds Studio</title>');
+    // The page carries its response's nonce, and every response a new one.
+    expect(page).toContain(`<meta name="sds-style-nonce" content="${nonce}" />`);
+    const again = (await fetch(`${t.url}/studio/`)).headers.get('content-security-policy');
+    expect(again).not.toBe(policy);
     // Every script and stylesheet is a file of the studio, under /studio/assets.
     const assets = [...page.matchAll(/(?:src|href)="([^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
     expect(assets.length).toBeGreaterThan(0);
@@ -38,9 +46,8 @@ describe('/studio', () => {
       const file = await fetch(`${t.url}${asset}`);
       expect(file.status, asset).toBe(200);
       expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(file.headers.get('content-security-policy')).toBe(STUDIO_CSP);
+      expect(file.headers.get('content-security-policy')).toBe(studioCsp());
     }
-    expect((await fetch(`${t.url}/studio/`)).status).toBe(200);
   });
 
   it('answers a file that is not there with 404 JSON', async () => {

@@ -338,6 +338,14 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       expect((await client.list('users', { limit: 1 })).response.status).toBe(401);
       expect(await page.getByTestId('new-secret').count()).toBe(0);
       await browser.screenshot('key-revoked');
+
+      // Revoking the key the studio made for the data view: the data view asks for a key again.
+      const studioKey = page.getByTestId('keys-table').locator('tr', { hasText: 'studio' });
+      await studioKey.getByRole('button', { name: 'Revoke studio' }).click();
+      await studioKey.getByRole('button', { name: 'Confirm revoke studio' }).click();
+      await expect.poll(() => status(page).textContent()).toBe('Key studio revoked');
+      await page.getByRole('tab', { name: 'Data' }).click();
+      await page.getByRole('button', { name: 'Create a key for the studio' }).waitFor();
     },
     STEP_MS,
   );

@@ -3,7 +3,7 @@
 // total, populate, cell edits, new and deleted rows, and the equivalent curl and SDK call.
 import type { RuntimeClient } from '@sds/sdk';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { baseUrl, errorText, keys, runtimeClient, type ManagementClient, type RuntimeDocs } from '../api.ts';
+import { baseUrl, errorText, keys, runtimeClient, type ManagementClient, type RuntimeDocs, type StoredSourceKey } from '../api.ts';
 import { SourcePicker, useSources, type SourceViewProps } from '../generate/generate-view.tsx';
 import { CopyBox, ErrorNote, SelectField, TextField, useAnnounce, useDebounced } from '../ui.tsx';
 import { Filters } from './filters.tsx';
@@ -16,35 +16,35 @@ const emptyQuery = (): TableQuery => ({ filters: [], offset: 0, limit: 25, popul
 export function DataView(props: SourceViewProps) {
   const { api, project, sourceId, onSource } = props;
   const { sources, source, error } = useSources(props);
-  const [sourceKey, setSourceKey] = useState<string>();
-  useEffect(() => setSourceKey(sourceId ? keys.source(sourceId) : undefined), [sourceId]);
+  const [sourceKey, setSourceKey] = useState<StoredSourceKey>();
+  const [refused, setRefused] = useState<string>();
+  useEffect(() => {
+    setSourceKey(sourceId ? keys.source(sourceId) : undefined);
+    setRefused(undefined);
+  }, [sourceId]);
+  const use = (key: StoredSourceKey) => {
+    keys.setSource(sourceId, key);
+    setSourceKey(key);
+    setRefused(undefined);
+  };
   const forget = () => {
     keys.setSource(sourceId, undefined);
     setSourceKey(undefined);
+    setRefused('The source key of this tab was refused (revoked?): create or paste another.');
   };
   return (
     <div class="data">
       <SourcePicker sources={sources} sourceId={sourceId} onSource={onSource} />
-      <ErrorNote message={error} />
+      <ErrorNote message={error ?? refused} />
       {sources?.length === 0 && <p class="empty">No source yet: create one in Generate.</p>}
-      {source && !sourceKey && (
-        <SourceKeyPrompt
-          api={api}
-          projectId={project.id}
-          sourceId={source.id}
-          onKey={(key) => {
-            keys.setSource(source.id, key);
-            setSourceKey(key);
-          }}
-        />
-      )}
+      {source && !sourceKey && <SourceKeyPrompt api={api} projectId={project.id} sourceId={source.id} onKey={use} />}
       {source && sourceKey && (
         <TableBrowser
           key={source.id}
           api={api}
           projectId={project.id}
           sourceId={source.id}
-          runtime={runtimeClient(source.id, sourceKey)}
+          runtime={runtimeClient(source.id, sourceKey.key)}
           onKeyRefused={forget}
         />
       )}
@@ -52,7 +52,17 @@ export function DataView(props: SourceViewProps) {
   );
 }
 
-function SourceKeyPrompt({ api, projectId, sourceId, onKey }: { api: ManagementClient; projectId: string; sourceId: string; onKey: (key: string) => void }) {
+function SourceKeyPrompt({
+  api,
+  projectId,
+  sourceId,
+  onKey,
+}: {
+  api: ManagementClient;
+  projectId: string;
+  sourceId: string;
+  onKey: (key: StoredSourceKey) => void;
+}) {
   const announce = useAnnounce();
   const [pasted, setPasted] = useState('');
   const [error, setError] = useState<string>();
@@ -64,7 +74,7 @@ function SourceKeyPrompt({ api, projectId, sourceId, onKey }: { api: ManagementC
     } = await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId } }, body: { name: 'studio' } });
     if (failure) return setError(errorText(failure, response));
     announce('A source key named studio was created for this tab');
-    onKey(data.key);
+    onKey({ key: data.key, id: data.id });
   };
   return (
     <section class="key-prompt" aria-labelledby="key-prompt-heading">
@@ -77,7 +87,7 @@ function SourceKeyPrompt({ api, projectId, sourceId, onKey }: { api: ManagementC
         class="inline"
         onSubmit={(event) => {
           event.preventDefault();
-          if (pasted.trim()) onKey(pasted.trim());
+          if (pasted.trim()) onKey({ key: pasted.trim() });
         }}
       >
         <TextField label="Or use a source key" type="password" autoComplete="off" placeholder="svc_src_…" value={pasted} onInput={setPasted} />

@@ -92,6 +92,7 @@ export function ConfigEditor({ text, onText, validate, onChecked, onView, descri
           jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
           hoverTooltip(jsonSchemaHover()),
           stateExtensions(editorSchema),
+          EditorView.cspNonce.of(document.querySelector('meta[name=sds-style-nonce]')?.getAttribute('content') ?? ''),
           EditorView.contentAttributes.of({ 'aria-label': 'Schema config (JSON)', 'aria-describedby': describedBy }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) latest.current.onText(update.state.doc.toString());

@@ -1,6 +1,7 @@
 // JSON pointers (the validator's `path`) → places in the editor's text, by walking the JSON syntax
 // tree of the document. A pointer to something missing lands on its nearest existing parent.
-import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
+import { jsonLanguage } from '@codemirror/lang-json';
+import { syntaxTree } from '@codemirror/language';
 import type { EditorState } from '@codemirror/state';
 import type { SyntaxNode } from '@lezer/common';
 
@@ -10,9 +11,6 @@ export interface Place {
   /** Whether the whole pointer was found (else `from`/`to` mark the nearest parent). */
   exact: boolean;
 }
-
-/** Most time spent finishing a parse before falling back to the tree parsed so far. */
-const PARSE_BUDGET_MS = 1_000;
 
 const VALUE_NODES = new Set(['Object', 'Array', 'String', 'Number', 'True', 'False', 'Null']);
 
@@ -29,8 +27,10 @@ function unescapeToken(token: string): string {
 /** Where `pointer` is in the document: a property's name for objects and arrays, else its value. */
 export function locate(state: EditorState, pointer: string): Place {
   const doc = state.doc;
-  // The whole document's tree: the editor parses in the background, and a long config may not be done yet.
-  const root = (ensureSyntaxTree(state, doc.length, PARSE_BUDGET_MS) ?? syntaxTree(state)).topNode;
+  // The whole document's tree: the editor parses in the background, and a long config may not be
+  // done yet; then the text is parsed here, in full (milliseconds for a config the API accepts).
+  const parsed = syntaxTree(state);
+  const root = (parsed.length >= doc.length ? parsed : jsonLanguage.parser.parse(doc.toString())).topNode;
   let node = values(root)[0];
   if (!node) return { from: 0, to: Math.min(doc.length, 1), exact: pointer === '' };
   let key: SyntaxNode | undefined;

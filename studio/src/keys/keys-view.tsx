@@ -52,9 +52,9 @@ export function KeysView(props: SourceViewProps) {
       params: { path: { ...path, keyId: key.id } },
     });
     if (failure) return setError(errorText(failure, response));
-    // The data view's key may be the one revoked: let it ask again.
     if (secret?.id === key.id) setSecret(undefined);
-    keys.setSource(sourceId, undefined);
+    // The data view's key was this one: it must ask for another.
+    if (keys.source(sourceId)?.id === key.id) keys.setSource(sourceId, undefined);
     announce(`Key ${key.slug} revoked`);
     await load();
   };
