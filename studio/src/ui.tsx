@@ -177,6 +177,29 @@ export function Tabs<K extends string>({
   );
 }
 
+/**
+ * A button that acts on its second press: "Delete" becomes "Confirm delete users 7" (announced as
+ * the button's new name) and goes back when focus leaves it. `what` names the object for screen readers.
+ */
+export function ConfirmButton({ action, what, onConfirm }: { action: string; what: string; onConfirm: () => void }) {
+  const [armed, setArmed] = useState(false);
+  return (
+    <button
+      type="button"
+      class={armed ? 'danger' : ''}
+      onClick={() => {
+        if (!armed) return setArmed(true);
+        setArmed(false);
+        onConfirm();
+      }}
+      onBlur={() => setArmed(false)}
+    >
+      {armed ? `Confirm ${action.toLowerCase()} ${what}` : action}
+      {!armed && <span class="sr-only"> {what}</span>}
+    </button>
+  );
+}
+
 /** A compact rendering of a cell value: JSON for objects, "null" greyed. */
 export function CellValue({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span class="null">null</span>;

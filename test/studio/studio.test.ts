@@ -297,7 +297,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
         .locator(`tr[data-row-id="${id}"]`)
         .getByRole('button', { name: /^Delete/ })
         .click();
-      await table.getByRole('button', { name: `Confirm delete ${id}` }).click();
+      await table.getByRole('button', { name: `Confirm delete users ${id}` }).click();
       await expect.poll(() => status(page).textContent()).toBe(`users ${id} deleted`);
       expect((await runtime.get('users', id)).response.status).toBe(404);
     },

@@ -3,7 +3,7 @@
 import type { RuntimeClient } from '@sds/sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, type RuntimeDocsEntity, type RuntimeDocsField } from '../api.ts';
-import { CellValue, ErrorNote, TextField, useAnnounce } from '../ui.tsx';
+import { CellValue, ConfirmButton, ErrorNote, TextField, useAnnounce } from '../ui.tsx';
 import { castValue, rowId, type TableQuery } from './query.ts';
 
 export interface RowList {
@@ -34,7 +34,6 @@ const editText = (value: unknown) => (value === null || value === undefined ? ''
 export function RowsTable({ entity, rows, busy, sort, populated, onSort, runtime, onChanged }: Props) {
   const announce = useAnnounce();
   const [editing, setEditing] = useState<{ id: string; field: string }>();
-  const [confirming, setConfirming] = useState<string>();
   const [error, setError] = useState<string>();
   const nextSort = (field: string): TableQuery['sort'] =>
     sort?.field !== field ? { field, direction: 'asc' } : sort.direction === 'asc' ? { field, direction: 'desc' } : undefined;
@@ -55,8 +54,6 @@ export function RowsTable({ entity, rows, busy, sort, populated, onSort, runtime
   };
 
   const remove = async (id: string) => {
-    if (confirming !== id) return setConfirming(id);
-    setConfirming(undefined);
     const { error: failure, response } = await runtime.delete(entity.id, id);
     if (failure) return setError(errorText(failure, response));
     announce(`${entity.id} ${id} deleted`);
@@ -125,26 +122,7 @@ export function RowsTable({ entity, rows, busy, sort, populated, onSort, runtime
                       </td>
                     );
                   })}
-                  {keyed && (
-                    <td>
-                      {id !== undefined && (
-                        <button
-                          type="button"
-                          class={confirming === id ? 'danger' : ''}
-                          onClick={() => remove(id)}
-                          onBlur={() => confirming === id && setConfirming(undefined)}
-                        >
-                          {confirming === id ? `Confirm delete ${id}` : 'Delete'}
-                          {confirming !== id && (
-                            <span class="sr-only">
-                              {' '}
-                              {entity.id} {id}
-                            </span>
-                          )}
-                        </button>
-                      )}
-                    </td>
-                  )}
+                  {keyed && <td>{id !== undefined && <ConfirmButton action="Delete" what={`${entity.id} ${id}`} onConfirm={() => remove(id)} />}</td>}
                 </tr>
               );
             })}

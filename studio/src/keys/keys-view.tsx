@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, keys, type SourceApiKey } from '../api.ts';
 import { SourcePicker, useSources, type SourceViewProps } from '../generate/generate-view.tsx';
-import { CopyBox, ErrorNote, TextField, useAnnounce } from '../ui.tsx';
+import { ConfirmButton, CopyBox, ErrorNote, TextField, useAnnounce } from '../ui.tsx';
 
 export function KeysView(props: SourceViewProps) {
   const { api, project, sourceId, onSource } = props;
@@ -12,7 +12,6 @@ export function KeysView(props: SourceViewProps) {
   const [list, setList] = useState<SourceApiKey[]>([]);
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ id: string; key: string }>();
-  const [confirming, setConfirming] = useState<string>();
   const [error, setError] = useState<string>();
 
   const path = { projectId: project.id, sourceId };
@@ -46,8 +45,6 @@ export function KeysView(props: SourceViewProps) {
   };
 
   const revoke = async (key: SourceApiKey) => {
-    if (confirming !== key.id) return setConfirming(key.id);
-    setConfirming(undefined);
     const { error: failure, response } = await api.DELETE('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys/{keyId}', {
       params: { path: { ...path, keyId: key.id } },
     });
@@ -103,15 +100,7 @@ export function KeysView(props: SourceViewProps) {
                     <td>{new Date(key.createdAt).toLocaleString()}</td>
                     <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never'}</td>
                     <td>
-                      <button
-                        type="button"
-                        class={confirming === key.id ? 'danger' : ''}
-                        onClick={() => revoke(key)}
-                        onBlur={() => confirming === key.id && setConfirming(undefined)}
-                      >
-                        {confirming === key.id ? `Confirm revoke ${key.slug}` : `Revoke`}
-                        {confirming !== key.id && <span class="sr-only"> {key.slug}</span>}
-                      </button>
+                      <ConfirmButton action="Revoke" what={key.slug} onConfirm={() => revoke(key)} />
                     </td>
                   </tr>
                 ))}
