@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The studio's modules import the SDK by name; its tests (studio/test) get it from source, as its bundle does.
+  resolve: { alias: { '@sds/sdk': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)) } },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'studio/test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -85,6 +85,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the studio
+         * @description sds Studio, a web page served by the server itself: design a schema config with
+         *     completion and inline validation, preview its rows, save versions, create sources and
+         *     watch their generation, browse and edit their data, and manage source keys. It calls
+         *     this API like any client (the team key stays in the browser tab's session storage)
+         *     and loads nothing from other origins. Its files are built at install time; a server
+         *     whose studio is not built answers `503`.
+         */
+        get: operations["getStudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/projects": {
         parameters: {
             query?: never;
@@ -324,6 +349,43 @@ export interface paths {
          *     JSON pointer into the submitted config.
          */
         post: operations["validateSchemaConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/schema-config/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the rows of a schema config
+         * @description Generates the first rows of each entity of a schema config (or of one entity, with
+         *     `entity`) without storing anything and without touching a database. They are the
+         *     rows a generation of the same config with the same `seed` and `rowCounts` loads,
+         *     rendered as the runtime API serves them (dates in their `outputFormat`, datetimes in
+         *     UTC with milliseconds, JSON objects with sorted keys), so that a source created
+         *     with that seed answers the same values at `/runtime/{sourceId}/{table}`.
+         *
+         *     Without `seed` every entity uses the seed of the config (its own
+         *     `generation.seed`, else `generationDefaults.seed`); a source always generates with
+         *     one seed for every entity: give it here to see that source's rows. Relative
+         *     `dateRange` bounds (`now`, `-30d`) count from today's UTC midnight, as in a
+         *     generation started today (`referenceDate`).
+         *
+         *     An invalid config answers `400` with the validator's details, as schema creation
+         *     does. To preview an entity, every entity it references must be produced first
+         *     unless its referenced key can be computed row by row (sequences, UUIDs, integer
+         *     ranges): a preview that would have to produce more than 200,000 such rows answers
+         *     `400`; preview with smaller `rowCounts`.
+         */
+        post: operations["previewSchemaConfig"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1312,6 +1374,45 @@ export interface components {
             /** @description JSON pointer into the config (`""` for the root). */
             path: string;
             message: string;
+        };
+        /** @description Body of `previewSchemaConfig`. */
+        SchemaConfigPreviewRequest: {
+            schema: components["schemas"]["SchemaConfig"];
+            /** @description Id of the entity to preview; without it, every entity is previewed. */
+            entity?: string;
+            /**
+             * @description Rows to show per entity (fewer when an entity plans fewer).
+             * @default 10
+             */
+            rows?: number;
+            seed?: components["schemas"]["Seed"];
+            /** @description Row count per entity id, as a source's `generatorConfig.rowCounts`; references pick among these many parents. */
+            rowCounts?: {
+                [key: string]: number;
+            };
+        };
+        /** @description The first rows of each previewed entity, as a generation with the same seed and row counts loads them. */
+        SchemaConfigPreview: {
+            /**
+             * Format: date-time
+             * @description The moment relative date bounds (`now`, `-30d`) counted from.
+             */
+            referenceDate: string;
+            /** @description Version of the generator that produced the rows. */
+            generatorVersion: string;
+            /** @description Previewed entities in the config's order. */
+            entities: components["schemas"]["EntityPreview"][];
+        };
+        /** @description The first rows of one entity. */
+        EntityPreview: {
+            /** @description Entity id (the runtime table name). */
+            id: string;
+            /** @description Seed of this entity's values. */
+            seed: string;
+            /** @description Rows a generation with these settings plans for the entity. */
+            rowsPlanned: number;
+            /** @description Its first rows, at most `rows` of them. */
+            rows: components["schemas"]["RuntimeRow"][];
         };
         /**
          * @description Database engine of the source.
@@ -2517,6 +2618,29 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getStudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The studio's HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listProjects: {
         parameters: {
             query?: {
@@ -3076,6 +3200,40 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewSchemaConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchemaConfigPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The first rows of each previewed entity. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaConfigPreview"];
+                };
+            };
+            400: components["responses"]["InvalidSchemaConfig"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

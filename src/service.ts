@@ -10,6 +10,7 @@ import { KeyUsageRecorder } from './management/key-usage.ts';
 import type { OperationHandlers } from './operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
+import { previewOperations } from './management/schema-preview.ts';
 import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { GenerationWorker } from './management/generation-worker.ts';
 import { generationJobOperations } from './management/generation-jobs.ts';
@@ -119,6 +120,7 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     }),
     ...teamKeyOperations(parts.teams, parts.projects),
     ...schemaOperations(parts.projects, parts.schemas),
+    ...previewOperations(),
     ...sourceOps,
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
     ...generationJobOperations(parts.jobs, accessibleSource),

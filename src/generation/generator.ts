@@ -321,12 +321,31 @@ function batchLength(batchSize: number): number {
   return Math.max(1, Math.floor(batchSize));
 }
 
+/** A preview would have to produce more ancestor rows than it may (see PreviewLimits). */
+export class PreviewTooLargeError extends Error {
+  constructor(
+    readonly entityId: string,
+    readonly ancestorRows: number,
+    readonly limit: number,
+  ) {
+    super(`previewing "${entityId}" needs at least ${ancestorRows} rows of the entities it references produced first, over the limit of ${limit}`);
+  }
+}
+
+export interface PreviewLimits {
+  /**
+   * Most rows of referenced entities a preview may produce before its own (those whose referenced
+   * keys cannot be computed row by row); past it, PreviewTooLargeError. Default: no limit (the CLI).
+   */
+  maxAncestorRows?: number;
+}
+
 /**
  * The first `count` rows of an entity as objects (what `sds preview` shows), exactly as a full
  * generation produces them. Its ancestors are generated first, or only declared when their keys
  * can be recomputed; deferred references are shown filled when their targets' keys can be.
  */
-export function previewRows(config: SchemaConfig, entityId: string, count: number, options: GenerationOptions = {}): Record<string, unknown>[] {
+export function previewRows(config: SchemaConfig, entityId: string, count: number, options: GenerationOptions = {}, limits: PreviewLimits = {}): Record<string, unknown>[] {
   const plan = planGeneration(config, options);
   const target = plan.entities.find((entity) => entity.id === entityId);
   if (!target) throw new Error(`the config has no entity "${entityId}"`);
@@ -334,8 +353,12 @@ export function previewRows(config: SchemaConfig, entityId: string, count: numbe
   const position = plan.entities.indexOf(target);
   const ancestors = ancestorsOf(config, entityId);
   const generator = new DataGenerator(config, plan);
+  let ancestorRows = 0;
   for (const entity of plan.entities.slice(0, position)) {
     if (!ancestors.has(entity.id) || generator.assumeGenerated(entity.id)) continue;
+    // Checked before each entity is produced: a refused preview has done at most the limit's work.
+    ancestorRows += entity.rowCount;
+    if (ancestorRows > (limits.maxAncestorRows ?? Infinity)) throw new PreviewTooLargeError(entityId, ancestorRows, limits.maxAncestorRows!);
     for (const batch of generator.rows(entity.id, 1000)) void batch;
   }
   const rows: RowValues[] = [];

@@ -11,6 +11,7 @@ import type { AnyOperation, OperationContext, OperationHandlers, Reply } from '.
 import { adminOrTeamAuth, adminTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';
+import { studioRouter } from './studio.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { assertBodyDepth } from '../json-depth.ts';
 import { requestContext } from './request-context.ts';
@@ -123,7 +124,8 @@ export function createApp(deps: AppDeps): express.Express {
     else res.status(503).json({ error: 'Control-plane database is unavailable' });
   });
   app.use(docsRouter(document));
-  app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path)));
+  app.use(studioRouter());
+  app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime|studio)(\/|$)/.test(path)));
   for (const operation of management) {
     if (isServedOutsideTable(operation)) continue;
     app[operation.method](operation.expressPath, handle(handlerOf(deps.operations, operation), config, deps.shutdown));
@@ -148,7 +150,7 @@ function withPaths(document: OpenApiDocument, keep: (path: string) => boolean): 
 
 /** Health and documents are plain routes above; their operations document them. */
 function isServedOutsideTable(operation: OperationSpec): boolean {
-  return ['getHealth', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
+  return ['getHealth', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs', 'getStudio'].includes(operation.operationId);
 }
 
 /** The middlewares that authenticate an operation's caller and count it against its budget. */

@@ -17,6 +17,7 @@ export const configPrechecks: Record<string, (body: unknown) => void> = {
   // Before request validation: the body is whatever was sent, shaped like the contract's at best.
   createSchema: (body) => assertValidConfig((body as Partial<RequestBody<'createSchema'>> | undefined)?.initialVersion?.schema),
   createSchemaVersion: (body) => assertValidConfig((body as Partial<RequestBody<'createSchemaVersion'>> | undefined)?.schema),
+  previewSchemaConfig: (body) => assertValidConfig((body as Partial<RequestBody<'previewSchemaConfig'>> | undefined)?.schema),
 };
 
 function assertValidConfig(config: unknown): void {

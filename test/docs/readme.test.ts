@@ -55,6 +55,7 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
   },
   (output) => {
     expect(output).toContain('"valid":true');
+    expect(output).toMatch(/"entities":\[\{"id":"users","seed":"demo","rowsPlanned":20,"rows":\[\{"id":1,/);
     expect(output).toMatch(new RegExp(`^schema ${UUID}, version 1 is ${UUID}$`, 'm'));
   },
   (output) => {
@@ -160,6 +161,7 @@ describe('README.md', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^2 projects$/m);
     expect(result.stdout).toMatch(/^valid: true$/m);
+    expect(result.stdout).toMatch(/^preview: 3 of 20 users, the first is \S+@\S+$/m);
     expect(result.stdout).toMatch(/^generated \d+ rows$/m);
     expect(result.stdout).toMatch(/^regeneration succeeded$/m);
     expect(result.stdout).toMatch(/^\d+ admins and editors$/m);

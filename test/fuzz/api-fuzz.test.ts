@@ -122,8 +122,8 @@ describe('hostile requests to every operation', () => {
     await fuzz(request, ([operation, raw]) => check(raw, operation), 400, 8_000);
   }, 60_000 * SCALE);
 
-  it('schema configs mutated from a valid one, to the validator and the operations that store configs', async () => {
-    const configOperations = OPERATIONS.filter((operation) => ['validateSchemaConfig', 'createSchema', 'createSchemaVersion'].includes(operation.operationId));
+  it('schema configs mutated from a valid one, to the validator, the preview and the operations that store configs', async () => {
+    const configOperations = OPERATIONS.filter((operation) => ['validateSchemaConfig', 'previewSchemaConfig', 'createSchema', 'createSchemaVersion'].includes(operation.operationId));
     const request = fc.constantFrom(...configOperations).chain((operation) => fc.tuple(fc.constant(operation), requestFor(world, operation)));
     await fuzz(request, ([operation, raw]) => check(raw, operation), 200, 4_000);
   }, 60_000 * SCALE);

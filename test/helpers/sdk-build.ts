@@ -29,8 +29,13 @@ export const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
 export const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Holds a directory lock while `work` runs, so parallel test files do not build dist/ at once. */
-export async function withSdkLock<T>(work: () => Promise<T>): Promise<T> {
-  const lock = path.join(repoRoot, '.tmp/sdk-build.lock');
+export function withSdkLock<T>(work: () => Promise<T>): Promise<T> {
+  return withBuildLock('sdk', work);
+}
+
+/** Holds the directory lock `.tmp/<name>-build.lock` while `work` runs (one build at a time across test files). */
+export async function withBuildLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const lock = path.join(repoRoot, `.tmp/${name}-build.lock`);
   fs.mkdirSync(path.dirname(lock), { recursive: true });
   const deadline = Date.now() + 120_000;
   for (;;) {

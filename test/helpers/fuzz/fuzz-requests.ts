@@ -27,7 +27,7 @@ export interface FuzzWorld {
 }
 
 /** POSTs that change nothing: they may answer 2xx to anything. */
-const READ_ONLY_POSTS = new Set(['validateSchemaConfig']);
+const READ_ONLY_POSTS = new Set(['validateSchemaConfig', 'previewSchemaConfig']);
 
 export function isRead(operation: OperationSpec): boolean {
   return operation.method === 'get' || READ_ONLY_POSTS.has(operation.operationId);

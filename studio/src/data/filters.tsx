@@ -1,0 +1,96 @@
+// Filters of the table view: a field, an operator that fits its type, and a value input of that
+// type (numbers, dates, true/false, or text with the values seen on the page as suggestions).
+import type { RuntimeDocsField } from '../api.ts';
+import { SelectField, TextField } from '../ui.tsx';
+import { OPERATOR_LABELS, operatorsFor, type FilterRow, type Operator } from './query.ts';
+
+const INPUT_TYPES: Record<string, 'number' | 'date' | 'time'> = { integer: 'number', number: 'number', date: 'date', time: 'time' };
+
+function defaultValue(field: RuntimeDocsField, operator: Operator): string {
+  return operator === '$null' || field.type === 'boolean' ? 'true' : '';
+}
+
+export function Filters({
+  fields,
+  rows,
+  filters,
+  onFilters,
+}: {
+  fields: RuntimeDocsField[];
+  rows: Record<string, unknown>[];
+  filters: FilterRow[];
+  onFilters: (filters: FilterRow[]) => void;
+}) {
+  const filterable = fields.filter((field) => operatorsFor(field.type).length > 0);
+  const replace = (index: number, next: FilterRow) => onFilters(filters.map((filter, i) => (i === index ? next : filter)));
+  const add = () => {
+    const field = filterable[0]!;
+    const operator = operatorsFor(field.type)[0]!;
+    onFilters([...filters, { field: field.id, operator, value: defaultValue(field, operator) }]);
+  };
+  return (
+    <fieldset class="filters">
+      <legend>Filters</legend>
+      {filters.map((filter, index) => {
+        const field = fields.find((candidate) => candidate.id === filter.field)!;
+        const operators = operatorsFor(field.type);
+        const list = `values-${index}`;
+        const seen = [...new Set(rows.map((row) => row[field.id]).filter((value) => typeof value === 'string' || typeof value === 'number'))].slice(0, 50);
+        const choice = filter.operator === '$null' || field.type === 'boolean';
+        return (
+          <div class="row filter" key={index} data-testid="filter">
+            <SelectField
+              label={`Filter ${index + 1} field`}
+              value={filter.field}
+              options={filterable.map((candidate) => candidate.id)}
+              onChange={(id) => {
+                const next = fields.find((candidate) => candidate.id === id)!;
+                const operator = operatorsFor(next.type).includes(filter.operator) ? filter.operator : operatorsFor(next.type)[0]!;
+                replace(index, { field: id, operator, value: defaultValue(next, operator) });
+              }}
+            />
+            <SelectField
+              label={`Filter ${index + 1} operator`}
+              value={filter.operator}
+              options={operators.map((operator) => ({ value: operator, label: `${OPERATOR_LABELS[operator]} (${operator})` }))}
+              onChange={(operator) => replace(index, { ...filter, operator: operator as Operator, value: defaultValue(field, operator as Operator) })}
+            />
+            {choice ? (
+              <SelectField
+                label={`Filter ${index + 1} value`}
+                value={filter.value}
+                options={['true', 'false']}
+                onChange={(value) => replace(index, { ...filter, value })}
+              />
+            ) : (
+              <>
+                <TextField
+                  label={`Filter ${index + 1} value`}
+                  type={filter.operator === '$in' || filter.operator === '$notIn' ? 'text' : (INPUT_TYPES[field.type] ?? 'text')}
+                  step="any"
+                  list={list}
+                  hint={filter.operator === '$in' || filter.operator === '$notIn' ? 'Comma-separated' : undefined}
+                  value={filter.value}
+                  onInput={(value) => replace(index, { ...filter, value })}
+                />
+                <datalist id={list}>
+                  {seen.map((value) => (
+                    <option key={String(value)} value={String(value)} />
+                  ))}
+                </datalist>
+              </>
+            )}
+            <button type="button" aria-label={`Remove filter ${index + 1}`} onClick={() => onFilters(filters.filter((_, i) => i !== index))}>
+              Remove
+            </button>
+          </div>
+        );
+      })}
+      {filterable.length > 0 && (
+        <button type="button" onClick={add}>
+          Add filter
+        </button>
+      )}
+    </fieldset>
+  );
+}

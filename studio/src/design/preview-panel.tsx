@@ -1,0 +1,93 @@
+// Preview of the config's rows (POST /public/v1/schema-config/preview): one tab per entity, its first
+// rows in a table, with the seed and the number of rows to show.
+import { useState } from 'preact/hooks';
+import type { SchemaConfigPreview } from '../api.ts';
+import { CellValue, ErrorNote, Tabs, TextField } from '../ui.tsx';
+
+export interface PreviewSettings {
+  seed: string;
+  rows: number;
+}
+
+export function PreviewPanel({
+  preview,
+  error,
+  stale,
+  settings,
+  onSettings,
+}: {
+  preview: SchemaConfigPreview | undefined;
+  error: string | undefined;
+  stale: boolean;
+  settings: PreviewSettings;
+  onSettings: (settings: PreviewSettings) => void;
+}) {
+  const [entityId, setEntityId] = useState('');
+  const entities = preview?.entities ?? [];
+  const entity = entities.find((candidate) => candidate.id === entityId) ?? entities[0];
+  const columns = entity?.rows[0] ? Object.keys(entity.rows[0]) : [];
+  return (
+    <section class="preview" aria-labelledby="preview-heading" aria-busy={stale}>
+      <h3 id="preview-heading">Preview</h3>
+      <div class="row">
+        <TextField
+          label="Seed"
+          placeholder="the config's seed"
+          value={settings.seed}
+          onInput={(seed) => onSettings({ ...settings, seed })}
+          hint="A source created with this seed loads these rows"
+        />
+        <TextField
+          label="Rows per entity"
+          type="number"
+          min="1"
+          max="100"
+          value={String(settings.rows)}
+          onInput={(value) => onSettings({ ...settings, rows: Math.min(100, Math.max(1, Number(value) || 1)) })}
+        />
+      </div>
+      <ErrorNote message={error} />
+      {stale && <p class="hint">The config has errors: these rows are from its last valid state.</p>}
+      {entity ? (
+        <>
+          <Tabs
+            label="Previewed entities"
+            idPrefix="preview"
+            tabs={entities.map((item) => ({ key: item.id, label: item.id }))}
+            current={entity.id}
+            onSelect={setEntityId}
+          />
+          <div role="tabpanel" id={`preview-panel-${entity.id}`} aria-labelledby={`preview-tab-${entity.id}`} class="table-scroll" tabIndex={0}>
+            <table class="rows" data-testid="preview-table">
+              <caption>
+                {entity.id}: first {entity.rows.length} of {entity.rowsPlanned} rows, seed {entity.seed}
+              </caption>
+              <thead>
+                <tr>
+                  {columns.map((column) => (
+                    <th key={column} scope="col">
+                      {column}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {entity.rows.map((row, index) => (
+                  <tr key={index}>
+                    {columns.map((column) => (
+                      <td key={column}>
+                        <CellValue value={row[column]} />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : (
+        !error && <p class="empty">Rows appear here once the config is valid.</p>
+      )}
+    </section>
+  );
+}

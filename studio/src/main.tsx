@@ -1,0 +1,6 @@
+// Entry point of the studio bundle (index.html loads it).
+import { render } from 'preact';
+import { App } from './app.tsx';
+import './styles.css';
+
+render(<App />, document.getElementById('app')!);

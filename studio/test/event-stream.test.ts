@@ -1,0 +1,59 @@
+// Server-Sent Events as the studio reads them: events split anywhere across chunks, CRLF line ends,
+// keep-alive comments and data over several lines.
+import { describe, expect, it } from 'vitest';
+import { serverSentEvents } from '../src/generate/event-stream.ts';
+
+function stream(chunks: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+}
+
+async function collect(chunks: string[]) {
+  const events: unknown[] = [];
+  for await (const event of serverSentEvents(stream(chunks))) events.push(event);
+  return events;
+}
+
+const event = (id: number, type: string) => ({ id, jobId: 'j', type, message: type, data: {}, createdAt: '2026-01-01T00:00:00.000Z' });
+const frame = (value: ReturnType<typeof event>) => `id: ${value.id}\nevent: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`;
+
+describe('serverSentEvents', () => {
+  it('yields each event once whatever the chunk boundaries', async () => {
+    const text = frame(event(1, 'job.started')) + ': keep-alive\n\n' + frame(event(2, 'job.succeeded'));
+    const want = [event(1, 'job.started'), event(2, 'job.succeeded')];
+    expect(await collect([text])).toEqual(want);
+    // Every split point, including inside a multi-byte character of the keep-alive's neighbour.
+    for (let at = 1; at < text.length; at += 7) expect(await collect([text.slice(0, at), text.slice(at)])).toEqual(want);
+    expect(await collect([...text])).toEqual(want);
+  });
+
+  it('reads CRLF line ends, data over several lines and multi-byte text split across chunks', async () => {
+    const value = { ...event(3, 'job.warning'), message: 'naïve – ok' };
+    const json = JSON.stringify(value);
+    // Split between two members, where a newline is only whitespace.
+    const half = json.indexOf(',"type"') + 1;
+    const text = `id: 3\r\ndata: ${json.slice(0, half)}\r\ndata: ${json.slice(half)}\r\n\r\n`;
+    const bytes = new TextEncoder().encode(text);
+    const cut = text.indexOf('ï') + 1; // inside the two bytes of "ï"
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, cut));
+        controller.enqueue(bytes.slice(cut));
+        controller.close();
+      },
+    });
+    const events: unknown[] = [];
+    for await (const item of serverSentEvents(chunks)) events.push(item);
+    // Lines of one event's data are joined with a newline, as EventSource does.
+    expect(events).toEqual([value]);
+  });
+
+  it('ends with the stream, dropping an unfinished event', async () => {
+    expect(await collect([frame(event(1, 'job.started')), 'data: {"id"'])).toEqual([event(1, 'job.started')]);
+  });
+});

@@ -1,0 +1,370 @@
+// The studio in a real browser (Debian's Chromium, headless, through playwright-core) against a live
+// sds on the embedded PostgreSQL, as a person uses it: sign in, create a project, design a config
+// (a planted error shown at its pointer, completion, hover docs, the form view), preview, save,
+// create a source and watch it reach 100%, browse, filter, sort and edit its data (compared with the
+// runtime API's own answers), and create and revoke a key. Screenshots of each step: .tmp/studio/.
+import { createRuntimeClient, type RuntimeClient } from '../../sdk/src/index.ts';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SchemaConfig } from '../../src/contract.ts';
+import { blogConfig } from '../fixtures/configs.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { chromiumPath, ensureStudioBuilt, openBrowser, type Browser } from './browser.ts';
+
+const executable = chromiumPath();
+const STEP_MS = 60_000;
+
+/** The blog config with other values for users.role (and its weights). */
+function withRoles(values: string[], weights: number[]): SchemaConfig {
+  const config = blogConfig();
+  const role = config.entities[0]!.fields.find((field) => field.id === 'role')! as { values: string[]; weights: number[] };
+  role.values = values;
+  role.weights = weights;
+  return config;
+}
+
+/** A table's body as objects keyed by the header texts (sort arrows left out). */
+async function tableRows(table: Locator): Promise<Record<string, string>[]> {
+  const headers = (await table.locator('thead th').allTextContents()).map((text) => text.replace(/[▲▼]/g, '').trim());
+  const rows = await table.locator('tbody tr').all();
+  return Promise.all(
+    rows.map(async (row) => {
+      const cells = await row.locator(':scope > td, :scope > th').allTextContents();
+      return Object.fromEntries(cells.map((text, index) => [headers[index]!, text.trim()]));
+    }),
+  );
+}
+
+/** Replaces the editor's whole text, as a paste would. */
+async function setEditorText(page: Page, text: string): Promise<void> {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+const summary = (page: Page) => page.getByTestId('problems-summary');
+const status = (page: Page) => page.getByTestId('status');
+/** The panel of a view (hidden views keep their fields in the page). */
+const view = (page: Page, name: 'design' | 'generate' | 'data' | 'keys') => page.locator(`#view-panel-${name}`);
+
+describe.skipIf(!executable)('sds Studio in Chromium', () => {
+  let t: TestService;
+  let browser: Browser;
+  let page: Page;
+  let projectId: string;
+  let sourceId: string;
+  let runtime: RuntimeClient;
+  let previewed: Record<string, string>[];
+
+  beforeAll(async () => {
+    [t] = await Promise.all([startTestService('studio'), ensureStudioBuilt()]);
+    browser = await openBrowser(executable!);
+    page = browser.page;
+    page.setDefaultTimeout(20_000);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it(
+    'refuses a wrong key, signs in with the team key (kept in session storage) and creates a project',
+    async () => {
+      await page.goto(`${t.url}/studio`);
+      await page.getByLabel('Team API key').fill('svc_api_thisisnotakey0000000000000000000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'This key was refused' }).count()).toBe(1);
+      await browser.screenshot('wrong-key');
+
+      await page.getByLabel('Team API key').fill(t.teamKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('New project').fill('Studio test');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await expect.poll(() => status(page).textContent()).toBe('Project Studio test created');
+      expect(await page.evaluate('sessionStorage.getItem("sds.studio.teamKey")')).toBe(t.teamKey);
+      // Only the tab's session storage holds it (a library keeps its log level in localStorage).
+      expect(await page.evaluate('JSON.stringify(localStorage)')).not.toContain(t.teamKey);
+      const projects = await t.client(t.teamKey).GET('/public/v1/projects');
+      projectId = projects.data!.find((project) => project.name === 'Studio test')!.id;
+      expect(await page.getByRole('combobox', { name: 'Project', exact: true }).inputValue()).toBe(projectId);
+
+      // The views are tabs: arrow keys move between them.
+      await page.getByRole('tab', { name: 'Design' }).focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.getByRole('tab', { name: 'Generate' }).getAttribute('aria-selected')).toBe('true');
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.getByRole('tab', { name: 'Design' }).getAttribute('aria-selected')).toBe('true');
+    },
+    STEP_MS,
+  );
+
+  it(
+    'shows a planted error at its pointer, and the preview rows change once it is fixed',
+    async () => {
+      await setEditorText(page, JSON.stringify(blogConfig(), null, 2));
+      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await page.getByTestId('preview-table').waitFor();
+      const before = await tableRows(page.getByTestId('preview-table'));
+      expect(before).toHaveLength(10);
+
+      // Two weights for three role values: the validator's error, at /entities/0/fields/3/weights.
+      await setEditorText(page, JSON.stringify(withRoles(['owner', 'member', 'guest'], [1, 3]), null, 2));
+      await expect.poll(() => summary(page).textContent()).toBe('Invalid: 1 error, 0 warnings');
+      const problem = page.getByTestId('problems').locator('button');
+      expect(await problem.getAttribute('data-pointer')).toBe('/entities/0/fields/3/weights');
+      expect(await problem.textContent()).toMatch(/weights has 2 entries but values has 3/);
+      // The editor marks the "weights" property of that field, and says why.
+      expect(await page.locator('.cm-lintRange-error').allTextContents()).toEqual(['"weights"']);
+      await problem.click();
+      await browser.screenshot('planted-error');
+
+      await setEditorText(page, JSON.stringify(withRoles(['owner', 'member', 'guest'], [1, 3, 6]), null, 2));
+      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await expect.poll(async () => (await tableRows(page.getByTestId('preview-table'))).map((row) => row.role)).not.toEqual(before.map((row) => row.role));
+      const after = await tableRows(page.getByTestId('preview-table'));
+      for (const row of after) expect(['owner', 'member', 'guest']).toContain(row.role);
+      // Only the changed field changed: every other value stays (values are functions of seed, entity, field and row).
+      expect(after.map((row) => row.email)).toEqual(before.map((row) => row.email));
+      await browser.screenshot('fixed-preview');
+    },
+    STEP_MS,
+  );
+
+  it(
+    'completes and documents the config from the JSON Schema',
+    async () => {
+      const config = withRoles(['owner', 'member', 'guest'], [1, 3, 6]);
+      const text = JSON.stringify(config, null, 2);
+      // Completion of a field type: a field with an empty type, the cursor between its quotes.
+      const probe = JSON.stringify({ ...config, entities: [...config.entities, { id: 'tags', fields: [{ id: 'label', type: '' }] }] }, null, 2);
+      await setEditorText(page, probe);
+      const after = probe.slice(probe.indexOf('"type": ""') + '"type": "'.length).length;
+      for (let i = 0; i < after; i++) await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('Control+Space');
+      const options = page.locator('.cm-tooltip-autocomplete li');
+      await options.first().waitFor();
+      expect(await options.allTextContents()).toEqual(expect.arrayContaining(['string', 'integer', 'enum', 'datetime', 'uuid']));
+      await browser.screenshot('completion');
+      await page.keyboard.press('Escape');
+
+      await setEditorText(page, text);
+      await page.keyboard.press('Control+Home');
+      // Over the "formatVersion" key at the start of the second line.
+      await page
+        .locator('.cm-line')
+        .nth(1)
+        .hover({ position: { x: 60, y: 6 } });
+      await expect.poll(() => page.locator('.cm-tooltip-hover').textContent()).toMatch(/Version of the schema config format/);
+      await browser.screenshot('hover');
+      await page.mouse.move(0, 0);
+      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+    },
+    STEP_MS,
+  );
+
+  it(
+    'adds a field in the form view, which writes the same JSON',
+    async () => {
+      await page.getByRole('tab', { name: 'Form' }).click();
+      await page.getByLabel('Field id', { exact: true }).fill('nickname');
+      await page.getByLabel('Strategy').selectOption('faker');
+      await page.getByLabel('method').fill('person.firstName');
+      await page.getByRole('button', { name: 'Add field' }).click();
+      await expect.poll(() => status(page).textContent()).toBe('users changed');
+      await browser.screenshot('form-view');
+      expect(await page.locator('table.fields tr', { hasText: 'nickname' }).textContent()).toContain('string, strategy faker');
+      await page.getByRole('tab', { name: 'JSON' }).click();
+      // The JSON has the field: it validates, and the preview shows its generated first names.
+      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await expect.poll(async () => (await tableRows(page.getByTestId('preview-table')))[0]?.nickname ?? '').toMatch(/^[A-Z][a-z]+/);
+    },
+    STEP_MS,
+  );
+
+  it(
+    'previews with the seed a source will use, and saves version 1',
+    async () => {
+      await view(page, 'design').getByLabel('Seed', { exact: true }).fill('studio');
+      await expect.poll(async () => (await page.getByTestId('preview-table').locator('caption').textContent()) ?? '').toMatch(/seed studio$/);
+      previewed = await tableRows(page.getByTestId('preview-table'));
+      await page.getByLabel('New schema name').fill('Blog');
+      await page.getByRole('button', { name: 'Save schema' }).click();
+      await expect.poll(() => status(page).textContent()).toBe('Saved as version 1 of the new schema Blog');
+      await page.getByRole('button', { name: 'Save as version 2' }).waitFor();
+      await browser.screenshot('saved');
+    },
+    STEP_MS,
+  );
+
+  it(
+    'creates a source and watches its generation reach 100%, then regenerates it with a seed',
+    async () => {
+      await page.getByRole('tab', { name: 'Generate' }).click();
+      await page.getByLabel('Source name').fill('Blog studio');
+      await page.getByLabel('Seed (optional)').fill('studio');
+      await page.getByRole('button', { name: 'Create source' }).click();
+      const monitor = page.locator('[data-testid=job-monitor][data-status=succeeded]');
+      await monitor.waitFor({ timeout: 60_000 });
+      const bars = page.locator('progress[data-entity]');
+      expect(await bars.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-entity')))).toEqual(['users', 'posts']);
+      expect(await bars.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-percent')))).toEqual(['100', '100']);
+      expect(await page.getByTestId('job-summary').textContent()).toMatch(/^\d+ rows · [\d,]+ rows\/s$/);
+      await browser.screenshot('generated');
+
+      const sources = await t.client(t.teamKey).GET('/public/v1/projects/{projectId}/sources', { params: { path: { projectId } } });
+      sourceId = sources.data![0]!.id;
+      const jobs = async () =>
+        (await t.client(t.teamKey).GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs', { params: { path: { projectId, sourceId } } }))
+          .data!;
+      expect((await jobs()).map((job) => job.status)).toEqual(['succeeded']);
+
+      // Regenerate with the same seed: a second job, the same data.
+      await view(page, 'generate').getByLabel('Seed', { exact: true }).fill('studio');
+      await page.getByRole('button', { name: 'Regenerate' }).click();
+      await expect.poll(async () => (await jobs()).map((job) => job.status), { timeout: 60_000 }).toEqual(['succeeded', 'succeeded']);
+      await page.locator('[data-testid=job-monitor][data-status=succeeded]').waitFor();
+      const key = (
+        await t
+          .client(t.teamKey)
+          .POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId } }, body: { name: 'test' } })
+      ).data!.key;
+      runtime = createRuntimeClient({ baseUrl: t.url, sourceId, apiKey: key });
+    },
+    2 * STEP_MS,
+  );
+
+  it(
+    'browses the data: the rows previewed, filtered and sorted as the runtime API answers',
+    async () => {
+      await page.getByRole('tab', { name: 'Data' }).click();
+      await page.getByRole('button', { name: 'Create a key for the studio' }).click();
+      const table = page.getByTestId('data-table');
+      await table.waitFor();
+      // The first rows are the ones the preview showed for the same seed.
+      const shown = await tableRows(table);
+      expect(shown.slice(0, 10).map(({ id, email, role }) => ({ id, email, role }))).toEqual(previewed.map(({ id, email, role }) => ({ id, email, role })));
+
+      await page.getByRole('button', { name: 'Add filter' }).click();
+      await page.getByLabel('Filter 1 field').selectOption('role');
+      await page.getByLabel('Filter 1 operator').selectOption('$eq');
+      await page.getByLabel('Filter 1 value').fill('member');
+      await table.locator('button.sort[data-field=email]').click();
+      const expected = (await runtime.list('users', { filters: { role: { $eq: 'member' } }, sort: 'email:asc', limit: 25 })).data!;
+      expect(expected.data.length).toBeGreaterThan(0);
+      await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(expected.data.map((row) => String(row.id)));
+      expect(await table.locator('th[aria-sort=ascending]').textContent()).toMatch(/^email/);
+      expect(await page.getByTestId('page-status').textContent()).toBe(`Rows 1–${expected.data.length} of ${expected.meta.pagination.total}`);
+      await page.getByText('The same request with curl and the SDK').click();
+      const curl = await page.getByTestId('curl').inputValue();
+      expect(curl).toContain(`/runtime/${sourceId}/users?filters[role][$eq]=member&sort=email:asc&limit=25&offset=0`);
+      expect(await page.getByTestId('sdk-call').inputValue()).toContain(`runtime.list("users", {`);
+      await browser.screenshot('filtered-sorted');
+
+      // Sorting the other way, by clicking again.
+      await table.locator('button.sort[data-field=email]').click();
+      const descending = (await runtime.list('users', { filters: { role: { $eq: 'member' } }, sort: 'email:desc', limit: 25 })).data!;
+      await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(descending.data.map((row) => String(row.id)));
+    },
+    STEP_MS,
+  );
+
+  it(
+    'edits a cell, adds a row and deletes it through the runtime API',
+    async () => {
+      const table = page.getByTestId('data-table');
+      const first = (await tableRows(table))[0]!;
+      await table.getByRole('button', { name: new RegExp(`^Edit firstName of users ${first.id}:`) }).click();
+      await page.getByLabel('New firstName (string)').fill('Ada');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => status(page).textContent()).toBe(`users ${first.id}: firstName saved`);
+      expect((await runtime.get('users', first.id!)).data).toMatchObject({ firstName: 'Ada' });
+      await expect.poll(async () => (await tableRows(table))[0]!.firstName).toBe('Ada');
+      await browser.screenshot('edited');
+
+      await page.getByText('Add a row to users').click();
+      await page.getByLabel('email (string)').fill('aaa.studio@example.com');
+      await page.getByLabel('firstName (string)').fill('Grace');
+      await page.getByLabel('nickname (string)').fill('Amazing Grace');
+      await page.getByLabel('role (enum)').fill('member');
+      await page.getByLabel('active (boolean)').fill('true');
+      await page.getByLabel('createdAt (datetime)').fill('2024-05-01T10:00:00Z');
+      await page.getByRole('button', { name: 'Add row' }).click();
+      await expect.poll(() => status(page).textContent()).toMatch(/^users \d+ created$/);
+      const id = /^users (\d+) created$/.exec((await status(page).textContent())!)![1]!;
+      expect((await runtime.get('users', id)).data).toMatchObject({ email: 'aaa.studio@example.com', firstName: 'Grace', active: true });
+
+      await table
+        .locator(`tr[data-row-id="${id}"]`)
+        .getByRole('button', { name: /^Delete/ })
+        .click();
+      await table.getByRole('button', { name: `Confirm delete users ${id}` }).click();
+      await expect.poll(() => status(page).textContent()).toBe(`users ${id} deleted`);
+      expect((await runtime.get('users', id)).response.status).toBe(404);
+    },
+    STEP_MS,
+  );
+
+  it(
+    'populates a reference with the row it points to',
+    async () => {
+      await page.getByLabel('Table', { exact: true }).selectOption('posts');
+      await page.getByLabel('Populate authorId (users)').check();
+      const table = page.getByTestId('data-table');
+      await expect.poll(async () => (await tableRows(table))[0]?.authorId ?? '').toMatch(/^\{.*"email":"[^"]+@/);
+      const [row] = await tableRows(table);
+      const expected = (await runtime.get('posts', row!.id!, { populate: ['authorId'] })).data!;
+      expect(JSON.parse(row!.authorId!)).toEqual(expected.authorId);
+      await browser.screenshot('populated');
+    },
+    STEP_MS,
+  );
+
+  it(
+    'creates a key, shows its secret once, and revokes it',
+    async () => {
+      await page.getByRole('tab', { name: 'Keys' }).click();
+      await page.getByLabel('New key name (optional)').fill('ci');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = await page.getByTestId('new-secret').getByLabel('Secret').inputValue();
+      expect(secret).toMatch(/^svc_src_/);
+      const client = createRuntimeClient({ baseUrl: t.url, sourceId, apiKey: secret });
+      expect((await client.list('users', { limit: 1 })).response.status).toBe(200);
+      await browser.screenshot('key-created');
+
+      const row = page.getByTestId('keys-table').locator('tr', { hasText: 'ci' });
+      await row.getByRole('button', { name: 'Revoke ci' }).click();
+      await row.getByRole('button', { name: 'Confirm revoke ci' }).click();
+      await expect.poll(() => status(page).textContent()).toBe('Key ci revoked');
+      expect((await client.list('users', { limit: 1 })).response.status).toBe(401);
+      expect(await page.getByTestId('new-secret').count()).toBe(0);
+      await browser.screenshot('key-revoked');
+
+      // Revoking the key the studio made for the data view: the data view asks for a key again.
+      const studioKey = page.getByTestId('keys-table').locator('tr', { hasText: 'studio' });
+      await studioKey.getByRole('button', { name: 'Revoke studio' }).click();
+      await studioKey.getByRole('button', { name: 'Confirm revoke studio' }).click();
+      await expect.poll(() => status(page).textContent()).toBe('Key studio revoked');
+      await page.getByRole('tab', { name: 'Data' }).click();
+      await page.getByRole('button', { name: 'Create a key for the studio' }).waitFor();
+    },
+    STEP_MS,
+  );
+
+  it(
+    'fits a narrow window, asked nothing of another origin, and logged no error (no Content-Security-Policy violation)',
+    async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const view of ['Keys', 'Data', 'Generate', 'Design']) {
+        await page.getByRole('tab', { name: view }).click();
+        expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), view).toBe(true);
+      }
+      await browser.screenshot('narrow-design');
+      // Everything came from the sds server: the studio works offline.
+      expect(browser.requests.length).toBeGreaterThan(20);
+      expect(browser.requests.filter((url) => !url.startsWith(`${t.url}/`))).toEqual([]);
+      // The wrong key's 401 is the only failed request the page made.
+      expect(browser.problems.filter((problem) => !problem.includes('status of 401'))).toEqual([]);
+    },
+    STEP_MS,
+  );
+});
