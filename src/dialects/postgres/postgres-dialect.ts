@@ -64,6 +64,10 @@ export async function connectPostgres(url: string): Promise<PostgresConnection> 
   return connection;
 }
 
+/** Tries at renaming with the live tables locked (see swapNamespaces), each waiting at most SWAP_LOCK_TIMEOUT. */
+const SWAP_LOCK_ATTEMPTS = 20;
+const SWAP_LOCK_TIMEOUT = '250ms';
+
 /** Tries at dropping the schema a swap replaced (see dropReplaced). */
 const DROP_ATTEMPTS = 10;
 
@@ -172,16 +176,44 @@ export class PostgresConnection implements TargetConnection {
     const liveSchema = quotePostgresIdentifier(live);
     const old = `sds_old_${randomBytes(8).toString('hex')}`;
     const oldSchema = quotePostgresIdentifier(old);
-    // One transaction of renames, which lock no table: readers see the old schema or the new one,
-    // never a mix.
-    await this.withTransaction(async (client) => {
-      const existing = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])', [[staging, live]]);
-      const names = new Set(existing.rows.map((row) => row.nspname));
-      if (!names.has(staging)) throw new Error(`Staging namespace "${staging}" does not exist`);
-      if (names.has(live)) await client.query(`ALTER SCHEMA ${liveSchema} RENAME TO ${oldSchema}`);
-      await client.query(`ALTER SCHEMA ${stagingSchema} RENAME TO ${liveSchema}`);
-    });
+    // One transaction of renames: readers see the old schema or the new one. A statement reading
+    // several tables resolves their names one at a time, so it could see one old table and one new
+    // one; holding the live tables exclusively while renaming closes that gap (it then waits, and
+    // resolves every name again after the commit). The lock is tried briefly, so a long reader or a
+    // runtime write holding a table delays the swap a little instead of deadlocking with it; after
+    // SWAP_LOCK_ATTEMPTS the renames go ahead unlocked, as atomic for every single table.
+    for (let attempt = 1; ; attempt++) {
+      const locking = attempt <= SWAP_LOCK_ATTEMPTS;
+      try {
+        await this.withTransaction(async (client) => {
+          const existing = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])', [[staging, live]]);
+          const names = new Set(existing.rows.map((row) => row.nspname));
+          if (!names.has(staging)) throw new Error(`Staging namespace "${staging}" does not exist`);
+          if (names.has(live)) {
+            if (locking) await this.lockTables(client, live);
+            await client.query(`ALTER SCHEMA ${liveSchema} RENAME TO ${oldSchema}`);
+          }
+          await client.query(`ALTER SCHEMA ${stagingSchema} RENAME TO ${liveSchema}`);
+        });
+        break;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (!locking || (code !== '55P03' && code !== '40P01')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
     await this.dropReplaced(old);
+  }
+
+  /** Every table of a schema, ACCESS EXCLUSIVE, giving up (55P03) after SWAP_LOCK_TIMEOUT. */
+  private async lockTables(client: pg.PoolClient, schema: string): Promise<void> {
+    const tables = await client.query<{ relname: string }>(
+      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') ORDER BY c.relname",
+      [schema],
+    );
+    if (tables.rows.length === 0) return;
+    await client.query(`SET LOCAL lock_timeout = '${SWAP_LOCK_TIMEOUT}'`);
+    await client.query(`LOCK TABLE ${tables.rows.map((row) => postgresTableName(schema, row.relname)).join(', ')} IN ACCESS EXCLUSIVE MODE`);
   }
 
   /**
