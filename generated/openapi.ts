@@ -25,6 +25,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service is ready for traffic
+         * @description Answers `200` when the service is ready for traffic: its control-plane database
+         *     answers a query and its request validation is loaded. That loads on the first request
+         *     that needs it, this one included (about half a second after a start), so the first
+         *     management request after a start need not wait for it. Answers `503` when that
+         *     database is unreachable or the service is shutting down. `/healthz` answers as soon as
+         *     the service listens: use it to tell whether the process is alive, and `/readyz` to
+         *     decide whether to send it traffic. Needs no credential.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2423,6 +2449,29 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is ready for traffic. */
+            200: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -39,5 +39,6 @@ export const errors = {
   unsupportedMediaType: (type: string) => new AppError(415, `Unsupported content type ${type || '(none)'}: send application/json`),
   notImplemented: () => new AppError(501, 'Not implemented'),
   unavailable: (what: string) => new AppError(503, `${what} is unavailable; try again shortly`),
+  shuttingDown: () => new AppError(503, 'The service is shutting down'),
   internal: () => new AppError(500, 'Internal server error'),
 };

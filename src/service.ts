@@ -47,16 +47,20 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Opens the control-plane database, embedded or at DATABASE_URL, with migrations applied. */
+/**
+ * Opens the control-plane database, embedded or at DATABASE_URL, with migrations applied. Without
+ * DATABASE_URL, `starting` is the embedded PostgreSQL if the caller has already started it.
+ */
 export async function openControlPlane(
   config: Config,
   logger: Logger,
+  starting?: Promise<EmbeddedDatabase>,
 ): Promise<{ db: Db; url: string; embedded?: EmbeddedDatabase }> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres(config.dataDir, (message) => logger.debug({ postgres: message }));
+    if (!starting) logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
+    embedded = await (starting ?? startEmbeddedPostgres(config.dataDir, (message) => logger.debug({ postgres: message })));
     url = embedded.url;
   }
   const db = createDb(url);
@@ -133,8 +137,16 @@ export function createOperations(parts: ServiceParts): Record<string, Operation>
   };
 }
 
-export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
-  const { db, embedded, url: controlPlaneUrl } = await openControlPlane(config, logger);
+export interface StartOptions {
+  /** The embedded PostgreSQL (no DATABASE_URL), if already starting: see main.ts. */
+  embedded?: Promise<EmbeddedDatabase>;
+}
+
+export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel }), options: StartOptions = {}): Promise<RunningService> {
+  // Milliseconds since the process started (performance.now() counts from there), logged once listening.
+  const startup: Record<string, number> = { called: performance.now() };
+  const { db, embedded, url: controlPlaneUrl } = await openControlPlane(config, logger, options.embedded);
+  startup.database = performance.now();
   const teams = new TeamStore(db);
   const projects = new ProjectStore(db);
   const schemas = new SchemaStore(db);
@@ -152,21 +164,23 @@ export async function startService(config: Config, logger: Logger = pino({ level
   changes.subscribe(runtimeSources);
   changes.subscribe(sourceKeyCache);
   changes.subscribe({ changed: (sourceId) => runtime.countCache.invalidateSource(sourceId), reset: () => runtime.countCache.clear() });
-  await changes.start();
+  const listening = changes.start();
   const onSourceChanged = (sourceId: string) => changes.publish(sourceId);
   const onRowsWritten = coalesced((sourceId: string) => void changes.publish(sourceId), (sourceId) => runtime.countCache.invalidateSource(sourceId));
   const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: (sourceId) => void onSourceChanged(sourceId) });
-  const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
+  // Two connections' worth of round trips, each on its own: together.
+  const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, onUsageError);
   const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
 
   const shuttingDown = new AbortController();
+  const document = openApiDocument();
   const authFailures = new AuthFailureLimiter(db.pool, config.authFailureLimit);
   const app = createApp({
     shutdown: shuttingDown.signal,
     config,
-    document: openApiDocument(),
+    document,
     logger,
     teams,
     keyUsage,
@@ -204,6 +218,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     },
   });
 
+  startup.app = performance.now();
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, () => resolve(listening));
     listening.once('error', reject);
@@ -216,7 +231,8 @@ export async function startService(config: Config, logger: Logger = pino({ level
   if (config.runWorker) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  logger.info({ url, embedded: Boolean(embedded) }, 'sds listening');
+  startup.listening = performance.now();
+  logger.info({ url, embedded: Boolean(embedded), startupMs: Object.fromEntries(Object.entries(startup).map(([phase, ms]) => [phase, Math.round(ms)])) }, 'sds listening');
 
   let closing: Promise<void> | undefined;
   const close = () =>

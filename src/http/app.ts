@@ -2,7 +2,6 @@
 // each operation gets auth by its declared security, request validation, then its handler or a 501.
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
@@ -32,7 +31,7 @@ export interface AppDeps {
   /** The management API's budget per team key (and for the admin token): `config.managementRateLimitRpm`. */
   managementLimiter: SharedRateLimiter;
   /** Body checks by operationId that run after auth and before request validation. */
-  prechecks?: Partial<Record<string, (body: unknown) => void>>;
+  prechecks?: Partial<Record<string, (body: unknown) => void | Promise<void>>>;
   /** Anonymous operations served outside the operation table (health). */
   health: () => Promise<boolean>;
   /** Aborted when the server shuts down: open event streams end so their connections can close. */
@@ -73,19 +72,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   const table = operationTable(document);
   const auth = authenticators(deps);
-  // express-openapi-validator compiles the path pattern of every route it tries, on every request, in
-  // sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
-  // runtime API gets an instance of its own over just its paths, the rest of the API another.
-  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean, check = { requests: true }) =>
-    OpenApiValidator.middleware({
-      apiSpec: withPaths(document, paths) as never,
-      validateApiSpec: false,
-      validateRequests: check.requests ? { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false } : false,
-      validateResponses: config.validateResponses ? { allErrors: true } : false,
-      validateSecurity: false,
-      ignorePaths,
-      validateFormats: true,
-    });
+  const validators = createValidators(document, config);
 
   // The runtime API is the hot path: a router of its own, tried first, holding only its five routes,
   // each with everything it needs in line (auth, body type, handler), so a runtime request never
@@ -97,7 +84,7 @@ export function createApp(deps: AppDeps): express.Express {
   // table's fields), and the generic pass cost as much CPU as the rest of a list request. Runtime
   // responses are still validated against the contract wherever responses are (tests, development).
   const runtime = express.Router();
-  const runtimeResponses = config.validateResponses ? [validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false })] : [];
+  const runtimeResponses = validators.runtimeResponses ? [validators.runtimeResponses] : [];
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
     const handler = deps.operations[operation.operationId];
     const bodyType = operation.method === 'post' || operation.method === 'patch' ? [requireJsonBody] : [];
@@ -111,19 +98,25 @@ export function createApp(deps: AppDeps): express.Express {
     if (authenticate.length) app[operation.method](operation.expressPath, ...authenticate);
     const precheck = deps.operations[operation.operationId] && deps.prechecks?.[operation.operationId];
     if (precheck) {
-      app[operation.method](operation.expressPath, (req: Request, _res: Response, next: NextFunction) => {
-        precheck(req.body);
+      app[operation.method](operation.expressPath, async (req: Request, _res: Response, next: NextFunction) => {
+        await precheck(req.body);
         next();
       });
     }
   }
 
-  app.get('/healthz', async (_req, res) => {
+  const health = async (_req: Request, res: Response) => {
     if (await deps.health()) res.json({ status: 'ok', database: 'ok' });
     else res.status(503).json({ error: 'Control-plane database is unavailable' });
-  });
+  };
+  app.get('/healthz', health);
   app.use(docsRouter(document));
-  app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path)));
+  app.use(validators.management);
+  // Behind the validator: it answers once the validator has loaded (see getReadiness in the contract).
+  app.get('/readyz', (req, res) => {
+    if (deps.shutdown?.aborted) throw errors.shuttingDown();
+    return health(req, res);
+  });
   for (const operation of management) {
     if (isServedOutsideTable(operation)) continue;
     app[operation.method](operation.expressPath, handle(deps.operations[operation.operationId], config, deps.shutdown));
@@ -134,6 +127,58 @@ export function createApp(deps: AppDeps): express.Express {
   return app;
 }
 
+/** express-openapi-validator middlewares (see createValidators). */
+interface AppValidators {
+  /** Requests (and responses, when validated) of the management API, documents and health. */
+  management: express.RequestHandler;
+  /** Responses of the runtime API, when responses are validated. */
+  runtimeResponses?: express.RequestHandler;
+}
+
+/**
+ * The validators of the contract, each created by the first request that needs it (a management
+ * request, or GET /readyz, which load balancers ask before they send traffic). Creating one loads and
+ * compiles its part of the document: about half a second of CPU (express-openapi-validator compiles
+ * the OpenAPI meta-schema even with validateApiSpec off, and preprocesses every schema) that start-up
+ * and /healthz need not wait for; done in the background after listening instead, it would delay the
+ * first health checks just as much, JavaScript being single-threaded.
+ *
+ * express-openapi-validator compiles the path pattern of every route it tries, on every request, in
+ * sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
+ * runtime API gets an instance of its own over just its paths, the rest of the API another.
+ */
+function createValidators(document: OpenApiDocument, config: Pick<Config, 'validateResponses'>): AppValidators {
+  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean, check = { requests: true }) =>
+    onFirstUse(async () => {
+      const OpenApiValidator = await import('express-openapi-validator');
+      return OpenApiValidator.middleware({
+        apiSpec: withPaths(document, paths) as never,
+        validateApiSpec: false,
+        validateRequests: check.requests ? { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false } : false,
+        validateResponses: config.validateResponses ? { allErrors: true } : false,
+        validateSecurity: false,
+        ignorePaths,
+        validateFormats: true,
+      });
+    });
+  const management = validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path));
+  const runtimeResponses = config.validateResponses ? validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false }) : undefined;
+  return { management, runtimeResponses };
+}
+
+/** One middleware running the middlewares `make` resolves to, made when first needed. */
+function onFirstUse(make: () => Promise<express.RequestHandler[]>): express.RequestHandler {
+  let router: Promise<express.Router> | undefined;
+  return (req, res, next) => {
+    router ??= make().then((handlers) => {
+      const made = express.Router();
+      made.use(handlers);
+      return made;
+    });
+    router.then((made) => made(req, res, next), next);
+  };
+}
+
 const isRuntimePath = (path: string) => path.startsWith('/runtime/');
 
 /** The document with only the paths `keep` accepts (components and the rest shared). */
@@ -141,9 +186,9 @@ function withPaths(document: OpenApiDocument, keep: (path: string) => boolean): 
   return { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path))) } as OpenApiDocument;
 }
 
-/** Health and documents are plain routes above; their operations document them. */
+/** Health, readiness and documents are plain routes; their operations document them. */
 function isServedOutsideTable(operation: OperationSpec): boolean {
-  return ['getHealth', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
+  return ['getHealth', 'getReadiness', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
 }
 
 /** The middlewares that authenticate an operation's caller and count it against its budget. */

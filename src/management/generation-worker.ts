@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Dialect } from '../dialects/dialect.ts';
 import { networkErrorCode } from '../dialects/driver-errors.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import { runGeneration, stagingNamespace, type ProgressEvent } from '../generation/run.ts';
+import type { ProgressEvent } from '../generation/run.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
 import type { SchemaStore } from '../store/schemas.ts';
@@ -116,7 +116,7 @@ export class GenerationWorker {
         const location = toLocation(source);
         await targets
           .connect(location)
-          .then((connection) => connection.dropNamespace(stagingNamespace(location.namespace)))
+          .then(async (connection) => connection.dropNamespace((await generationEngine()).stagingNamespace(location.namespace)))
           .catch(() => {});
       }
       const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
@@ -144,6 +144,7 @@ export class GenerationWorker {
       target = dialectOfKind(source.kind);
       const connection = await targets.connect(toLocation(source));
       const progress = new JobProgress(job, jobs, this.progressEveryMs);
+      const { runGeneration } = await generationEngine();
       const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
         seed: job.seed,
         rowCounts: source.generatorConfig.rowCounts,
@@ -290,3 +291,9 @@ function withoutAddresses(message: string): string {
     .replace(/\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?/gi, '(address)')
     .replace(/\b[a-z0-9.-]+:\d{2,5}\b/gi, '(address)');
 }
+
+/**
+ * The generation engine, imported when the first job runs: it brings faker and every locale's data,
+ * which the server's start-up (and an API-only instance) need not load.
+ */
+const generationEngine = () => import('../generation/run.ts');

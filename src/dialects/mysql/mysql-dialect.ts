@@ -1,7 +1,6 @@
 // The MySQL dialect (MySQL 8 and MariaDB 10.11+): a mysql2 pool per target with a fixed session
 // (UTC, strict sql_mode, utf8mb4_bin), namespaces as databases, and a one-statement table swap.
 import { randomBytes } from 'node:crypto';
-import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
 import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
@@ -66,7 +65,9 @@ export interface MysqlConnectOptions {
 export async function connectMysql(url: string, options: MysqlConnectOptions = {}): Promise<MysqlConnection> {
   const poolOptions = mysqlPoolOptions(url);
   if (options.clientLocalInfile === false) poolOptions.flags = ['-LOCAL_FILES'];
-  const connection = new MysqlConnection(poolOptions, options.loadMethod ?? 'load-data');
+  // mysql2 is imported with the first MySQL connection: servers without MySQL targets never load it.
+  const { default: mysql } = await import('mysql2/promise');
+  const connection = new MysqlConnection(mysql.createPool(poolOptions), options.loadMethod ?? 'load-data');
   try {
     await connection.ping();
   } catch (error) {
@@ -110,13 +111,10 @@ interface CoreConnection {
 export class MysqlConnection implements TargetConnection {
   readonly dialect = mysqlDialect;
   readonly textLoader: TextLoader | undefined;
-  private readonly pool: Pool;
-
   constructor(
-    options: PoolOptions,
+    private readonly pool: Pool,
     private readonly loadMethod: MysqlLoadMethod,
   ) {
-    this.pool = mysql.createPool(options);
     this.textLoader =
       loadMethod === 'load-data'
         ? { encoder: loadDataRowEncoder, load: (namespace, table, chunks, onBatch) => this.withTransaction((connection) => loadDataText(connection, namespace, table, chunks, onBatch)) }
