@@ -32,6 +32,10 @@ export interface Config {
   managementRateLimitRpm: number;
   /** Failed authentications a minute per client address before it gets 429; 0: no limit. */
   authFailureLimit: number;
+  /** Longest a runtime statement may run on a target database before it is cancelled (504); 0: no limit. */
+  queryTimeoutMs: number;
+  /** A generation load whose target connection moves nothing for this long fails as lost; 0: no limit. */
+  loadIdleTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: env.SDS_WORKER !== 'false' && env.SDS_WORKER !== '0',
     managementRateLimitRpm: parseCount('SDS_MANAGEMENT_RATE_LIMIT_RPM', env.SDS_MANAGEMENT_RATE_LIMIT_RPM ?? '600'),
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
+    queryTimeoutMs: parseCount('SDS_QUERY_TIMEOUT_MS', env.SDS_QUERY_TIMEOUT_MS ?? '10000'),
+    loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
   };
 }
 

@@ -153,8 +153,10 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const sources = new SourceStore(db, SecretBox.fromConfig(config.secretKey, config.dataDir));
   const sourceKeys = new SourceKeyStore(db);
   const jobs = new JobStore(db);
-  const targets = new Targets({ postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl }, (id) =>
-    sources.connectionString(id),
+  const targets = new Targets(
+    { postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl },
+    (id) => sources.connectionString(id),
+    { queryTimeoutMs: config.queryTimeoutMs, loadIdleTimeoutMs: config.loadIdleTimeoutMs },
   );
   const runtime = new Runtime();
   const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);

@@ -1,7 +1,7 @@
 // Where sources keep their data: the service's default target of each kind (POSTGRES_TARGET_URL or
 // the control-plane database; MYSQL_URL), or a source's own server from its encrypted connection
 // string. Connections are pooled per server and shared by generation jobs and the runtime API.
-import type { TargetConnection } from '../dialects/dialect.ts';
+import type { ConnectOptions, TargetConnection } from '../dialects/dialect.ts';
 import { dialectFor } from '../dialects/index.ts';
 import { errors } from '../errors.ts';
 import { SOURCE_KINDS, type SourceKind, type SourceLocation } from '../store/sources.ts';
@@ -14,9 +14,11 @@ export interface TargetDefaults {
 export class Targets {
   private readonly connections = new Map<string, Promise<TargetConnection>>();
 
+  /** `limits`: the query timeout of runtime statements and the idle limit of loads, on every target. */
   constructor(
     private readonly defaults: TargetDefaults,
     private readonly readSecret: (secretId: string) => Promise<string>,
+    private readonly limits: ConnectOptions = {},
   ) {}
 
   /** Checks a new source's target before anything is stored: 400 with a clear reason when unusable. */
@@ -45,7 +47,7 @@ export class Targets {
       connection = (async () => {
         const url = location.connectionSecretId ? await this.readSecret(location.connectionSecretId) : this.defaults[location.kind];
         if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
-        return dialectFor(url).connect(url);
+        return dialectFor(url).connect(url, this.limits);
       })();
       this.connections.set(key, connection);
       // A failed connect must not be cached: the next call tries again.

@@ -180,6 +180,8 @@ function appError(target: WriteTarget, change: 'changed' | 'deleted', error: unk
       return runtimeErrors.unknownTable(target.table.name, []);
     case 'connection':
       return runtimeErrors.targetUnavailable();
+    case 'timeout':
+      return runtimeErrors.targetTimeout();
     default:
       return error;
   }

@@ -2284,6 +2284,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The database holding the source's data did not answer within the service's query
+         *     timeout (`SDS_QUERY_TIMEOUT_MS`, 10 s by default): the query was cancelled. Retry
+         *     later, or narrow the request.
+         */
+        RuntimeGatewayTimeout: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -4047,6 +4063,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     createRow: {
@@ -4096,6 +4113,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     getRow: {
@@ -4157,6 +4175,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     deleteRow: {
@@ -4202,6 +4221,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     updateRow: {
@@ -4255,6 +4275,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
 }
