@@ -18,6 +18,8 @@ export interface Config {
   secretKey: string | undefined;
   /** Bearer token of the `/api/api-keys` admin endpoints; undefined disables them (401). */
   adminToken: string | undefined;
+  /** Bearer token of GET /metrics; undefined disables it (401). */
+  metricsToken: string | undefined;
   /** Public root address used in runtime docs; undefined means derived from each request. */
   publicUrl: string | undefined;
   /** Validate every response against the OpenAPI document (tests and development). */
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapTeamKey: nonEmpty(env.SDS_BOOTSTRAP_TEAM_KEY),
     secretKey: nonEmpty(env.SDS_SECRET_KEY),
     adminToken: nonEmpty(env.SDS_ADMIN_TOKEN),
+    metricsToken: nonEmpty(env.SDS_METRICS_TOKEN),
     publicUrl: nonEmpty(env.SDS_PUBLIC_URL)?.replace(/\/+$/, ''),
     validateResponses: env.SDS_VALIDATE_RESPONSES
       ? env.SDS_VALIDATE_RESPONSES === 'true' || env.SDS_VALIDATE_RESPONSES === '1'

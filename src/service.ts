@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
+import { Metrics } from './metrics/metrics.ts';
 import type { Operation } from './management/operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
@@ -169,7 +170,20 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const listening = changes.start();
   const onSourceChanged = (sourceId: string) => changes.publish(sourceId);
   const onRowsWritten = coalesced((sourceId: string) => void changes.publish(sourceId), (sourceId) => runtime.countCache.invalidateSource(sourceId));
-  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: (sourceId) => void onSourceChanged(sourceId) });
+  const metrics = new Metrics(() => [
+    { database: 'control-plane', pool: 'control-plane', total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount },
+    ...targets.poolUse(),
+  ]);
+  const worker = new GenerationWorker({
+    db,
+    jobs,
+    sources,
+    schemas,
+    targets,
+    logger,
+    onGenerated: (sourceId) => void onSourceChanged(sourceId),
+    onFinished: (job) => metrics.jobFinished(job),
+  });
   // Two connections' worth of round trips, each on its own: together.
   const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
@@ -184,6 +198,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     config,
     document,
     logger,
+    metrics,
     teams,
     keyUsage,
     operations: createOperations({

@@ -269,7 +269,17 @@ export interface TargetConnection extends SqlExecutor {
    */
   swapNamespaces(staging: string, live: string): Promise<void>;
   countRows(namespace: string, table: string): Promise<number>;
+  /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool. */
+  poolStats?(): PoolStats[];
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  pool: 'runtime' | 'generation' | 'shared';
+  /** Connections open, idle among them, and requests waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface FinalizeOptions {

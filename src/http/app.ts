@@ -7,13 +7,15 @@ import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
 import type { Operation, OperationContext, Reply } from '../management/operation.ts';
-import { adminOrTeamAuth, adminTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
+import { adminOrTeamAuth, adminTokenAuth, bearerTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
+import { metricsEndpoint, requestMetrics } from './metrics.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { assertBodyDepth } from '../json-depth.ts';
 import { requestContext } from './request-context.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { TeamStore } from '../store/teams.ts';
 
 export interface AppDeps {
@@ -36,6 +38,8 @@ export interface AppDeps {
   health: () => Promise<boolean>;
   /** Aborted when the server shuts down: open event streams end so their connections can close. */
   shutdown?: AbortSignal;
+  /** Where requests are recorded, and what GET /metrics serves. */
+  metrics: Metrics;
 }
 
 const EXPOSED_HEADERS = [
@@ -58,7 +62,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.set('query parser', 'extended');
 
+  const table = operationTable(document);
   app.use(requestContext(deps.logger));
+  app.use(requestMetrics(deps.metrics, table));
   app.use(securityHeaders);
   app.use(cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
@@ -70,7 +76,6 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
-  const table = operationTable(document);
   const auth = authenticators(deps);
   const validators = createValidators(document, config);
 
@@ -110,6 +115,12 @@ export function createApp(deps: AppDeps): express.Express {
     else res.status(503).json({ error: 'Control-plane database is unavailable' });
   };
   app.get('/healthz', health);
+  const metricsToken = bearerTokenAuth(config.metricsToken, deps.authFailures, {
+    disabled: errors.metricsDisabled,
+    required: errors.metricsTokenRequired,
+    invalid: errors.invalidMetricsToken,
+  });
+  app.get('/metrics', metricsToken, metricsEndpoint(deps.metrics));
   app.use(docsRouter(document));
   app.use(validators.management);
   // Behind the validator: it answers once the validator has loaded (see getReadiness in the contract).
@@ -186,9 +197,9 @@ function withPaths(document: OpenApiDocument, keep: (path: string) => boolean): 
   return { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path))) } as OpenApiDocument;
 }
 
-/** Health, readiness and documents are plain routes; their operations document them. */
+/** Health, readiness, metrics and documents are plain routes; their operations document them. */
 function isServedOutsideTable(operation: OperationSpec): boolean {
-  return ['getHealth', 'getReadiness', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
+  return ['getHealth', 'getReadiness', 'getMetrics', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs'].includes(operation.operationId);
 }
 
 /** The middlewares that authenticate an operation's caller and count it against its budget. */

@@ -11,6 +11,7 @@ import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import { toLocation, type SourceStore } from '../store/sources.ts';
+import type { FinishedJob } from '../metrics/metrics.ts';
 import type { Targets } from './targets.ts';
 
 export interface WorkerOptions {
@@ -44,6 +45,8 @@ export class GenerationWorker {
       logger: Logger;
       /** A source's data was replaced: caches of it (totals) must go. */
       onGenerated?: (sourceId: string) => void;
+      /** A job ran to its end here (metrics). */
+      onFinished?: (job: FinishedJob) => void;
     },
     options: WorkerOptions = {},
   ) {
@@ -136,12 +139,15 @@ export class GenerationWorker {
     }, this.heartbeatMs);
     /** Set while the target database is being worked on: its failures are described as the target's. */
     let target: Dialect | undefined;
+    const started = performance.now();
+    let kind: FinishedJob['kind'] | undefined;
     try {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
       if (!source || !version) throw new Error('the source or its schema version no longer exists');
       await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
       target = dialectOfKind(source.kind);
+      kind = source.kind;
       const connection = await targets.connect(toLocation(source));
       const progress = new JobProgress(job, jobs, this.progressEveryMs);
       const { runGeneration } = await generationEngine();
@@ -181,7 +187,9 @@ export class GenerationWorker {
         }, client);
       });
       this.deps.onGenerated?.(source.id);
+      this.deps.onFinished?.({ status: 'succeeded', kind: source.kind, rowsInserted: summary.rowsInserted, durationMs: summary.durationMs });
     } catch (error) {
+      if (kind) this.deps.onFinished?.({ status: 'failed', kind, rowsInserted: 0, durationMs: performance.now() - started });
       const message = describeFailure(error, target);
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
       const failed = await jobs.fail(job.id, message).catch(() => undefined);

@@ -51,6 +51,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the service's metrics for Prometheus
+         * @description The metrics of this process in the Prometheus text format (version 0.0.4): HTTP
+         *     requests by route template, method and status with their latency
+         *     (`sds_http_requests_total`, `sds_http_request_duration_seconds`); runtime API
+         *     operations by source, table, operation and status (`sds_runtime_queries_total`);
+         *     generation jobs by status, the rows they wrote and their rate
+         *     (`sds_generation_jobs_total`, `sds_generation_rows_total`,
+         *     `sds_generation_rows_per_second`, `sds_generation_job_duration_seconds`); database
+         *     pool use (`sds_db_pool_connections`); requests refused by a request budget
+         *     (`sds_rate_limit_rejections_total`); and the process defaults of prom-client (CPU,
+         *     memory, event loop lag, garbage collection). Each instance reports its own: scrape
+         *     every instance. Needs the metrics token (`SDS_METRICS_TOKEN`) as a bearer token;
+         *     while it is unset, metrics are disabled (`401`). Not counted against any request
+         *     budget.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2497,6 +2529,45 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP sds_http_requests_total HTTP requests answered, by route template (the OpenAPI path; "unmatched" for none), method and status
+                     *     # TYPE sds_http_requests_total counter
+                     *     sds_http_requests_total{method="GET",route="/healthz",status="200"} 3
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No metrics token, a wrong one, or metrics disabled (`SDS_METRICS_TOKEN` unset). */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when a token is missing or wrong. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiJson: {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
 import type { Socket } from 'node:net';
-import type { ConnectOptions, Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,
@@ -123,6 +123,13 @@ const CLIENT_GRACE_MS = 2_000;
 function statementLimits(version: string, timeoutMs: number): string {
   const limit = /mariadb/i.test(version) ? `SESSION max_statement_time = ${timeoutMs / 1000}` : `SESSION max_execution_time = ${Math.ceil(timeoutMs)}`;
   return `, SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(timeoutMs / 1000))}, ${limit}`;
+}
+
+/** mysql2 keeps its pool's connections and queue in fields of the core pool (`pool.pool`); read as far as they are there. */
+function mysqlPoolStats(pool: Pool, name: PoolStats['pool']): PoolStats {
+  const core = (pool as unknown as { pool?: Record<string, { length?: number } | undefined> }).pool ?? {};
+  const count = (field: string) => core[field]?.length ?? 0;
+  return { pool: name, total: count('_allConnections'), idle: count('_freeConnections'), waiting: count('_connectionQueue') };
 }
 
 export class MysqlConnection implements TargetConnection {
@@ -328,6 +335,10 @@ export class MysqlConnection implements TargetConnection {
   async countRows(namespace: string, table: string): Promise<number> {
     const [rows] = await this.pool.query<RowDataPacket[]>(`SELECT COUNT(*) AS count FROM ${mysqlTableName(namespace, table)}`);
     return Number(rows[0]?.count ?? 0);
+  }
+
+  poolStats(): PoolStats[] {
+    return this.limits ? [mysqlPoolStats(this.limits.pool, 'runtime'), mysqlPoolStats(this.pool, 'generation')] : [mysqlPoolStats(this.pool, 'shared')];
   }
 
   async close(): Promise<void> {

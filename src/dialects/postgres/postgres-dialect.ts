@@ -2,7 +2,7 @@
 // COPY for loads, and an atomic schema swap.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { ConnectOptions, Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { copyRowEncoder, copyRows, copyText, updatePostgresRows } from './postgres-loader.ts';
@@ -220,6 +220,11 @@ export class PostgresConnection implements TargetConnection {
   async countRows(namespace: string, table: string): Promise<number> {
     const result = await this.pool.query<{ count: string }>(`SELECT count(*) AS count FROM ${postgresTableName(namespace, table)}`);
     return Number(result.rows[0]!.count);
+  }
+
+  poolStats(): PoolStats[] {
+    const use = (pool: pg.Pool, name: PoolStats['pool']): PoolStats => ({ pool: name, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return this.runtimePool === this.pool ? [use(this.pool, 'shared')] : [use(this.runtimePool, 'runtime'), use(this.pool, 'generation')];
   }
 
   async close(): Promise<void> {
