@@ -48,6 +48,13 @@ describe('the built server and CLI', () => {
         }).then(async (response) => ({ status: response.status, body: (await response.json()) as { valid: boolean; errors: Array<{ path: string }> } }));
       const valid = await validate(blog);
       expect(valid).toMatchObject({ status: 200, body: { valid: true } });
+      // Without response validation, replies skip res.json (app.ts sendJson): the same headers and body.
+      const reply = await fetch(`${server.url}/public/v1/projects?limit=1`, { headers: { 'x-api-key': teamKey } });
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const text = await reply.text();
+      expect(reply.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+      expect(JSON.parse(text)).toEqual([]);
+      expect(reply.headers.get('x-total-count')).toBe('0');
       // A faker method that does not exist: the validator chunk and faker load from the bundle.
       const invalid = await validate({ ...(blog as object), entities: [{ id: 'a', fields: [{ id: 'x', type: 'string', generation: { strategy: { kind: 'faker', method: 'person.nope' } } }] }] });
       expect(invalid.status).toBe(200);
