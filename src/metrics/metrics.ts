@@ -39,6 +39,8 @@ export class Metrics {
   private readonly rows: Counter<'kind'>;
   private readonly rowsPerSecond: Gauge<'kind'>;
   private readonly jobDuration: Histogram<'status' | 'kind'>;
+  private readonly httpSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void }; rejections?: { inc(): void } }>();
+  private readonly runtimeSeries = new Map<string, { inc(): void }>();
 
   /** `pools` is asked at each scrape for the connection pools to report. */
   constructor(pools: () => PoolUse[] = () => []) {
@@ -110,15 +112,26 @@ export class Metrics {
 
   /** An answered HTTP request; `route` is its OpenAPI path template, undefined when no route matched. */
   httpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-    const labels = { method, route: route ?? 'unmatched', status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
-    if (status === 429) this.rateLimited.inc({ surface: surfaceOf(labels.route) });
+    // The series of each label set, looked up by one string: prom-client would hash the labels anew on every call.
+    const key = `${method} ${route} ${status}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      const labels = { method, route: route ?? 'unmatched', status: String(status) };
+      const rejections = status === 429 ? this.rateLimited.labels({ surface: surfaceOf(labels.route) }) : undefined;
+      series = { count: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels), rejections };
+      this.httpSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
+    series.rejections?.inc();
   }
 
   /** An answered runtime API operation. */
   runtimeQuery(source: string, table: string, operation: string, status: number): void {
-    this.runtimeQueries.inc({ source, table, operation, status: String(status) });
+    const key = `${source} ${table} ${operation} ${status}`;
+    let series = this.runtimeSeries.get(key);
+    if (!series) this.runtimeSeries.set(key, (series = this.runtimeQueries.labels({ source, table, operation, status: String(status) })));
+    series.inc();
   }
 
   jobFinished(job: FinishedJob): void {
