@@ -184,19 +184,18 @@ export async function startService(config: Config, logger: Logger = pino({ level
     onGenerated: (sourceId) => void onSourceChanged(sourceId),
     onFinished: (job) => metrics.jobFinished(job),
   });
-  // Two connections' worth of round trips, each on its own: together.
+  // The change feed's connection and the default team's queries need nothing of each other: both at once.
   const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, onUsageError);
   const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
 
   const shuttingDown = new AbortController();
-  const document = openApiDocument();
   const authFailures = new AuthFailureLimiter(db.pool, config.authFailureLimit);
   const app = createApp({
     shutdown: shuttingDown.signal,
     config,
-    document,
+    document: openApiDocument(),
     logger,
     metrics,
     teams,
