@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx sds …` works from a checkout without a build step.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// The `sds` command: runs the built CLI (dist/cli.js, which `npm ci` builds through the `prepare` script).
+import fs from 'node:fs';
 
-const entry = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-const result = spawnSync(process.execPath, ['--import', 'tsx', entry, ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!fs.existsSync(cli)) {
+  console.error('sds: dist/cli.js is missing: run `npm run build` in the sds checkout first');
+  process.exit(1);
+}
+const { runCli } = await import(cli.href);
+runCli(process.argv);

@@ -25,6 +25,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service is ready for traffic
+         * @description Answers `200` when the service is ready for traffic: its control-plane database
+         *     answers a query and its request validation is loaded. That loads on the first request
+         *     that needs it, this one included (about half a second after a start), so the first
+         *     management request after a start need not wait for it. Answers `503` when that
+         *     database is unreachable or the service is shutting down. `/healthz` answers as soon as
+         *     the service listens: use it to tell whether the process is alive, and `/readyz` to
+         *     decide whether to send it traffic. Needs no credential.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the service's metrics for Prometheus
+         * @description The metrics of this process in the Prometheus text format (version 0.0.4): HTTP
+         *     requests by route template, method and status with their latency
+         *     (`sds_http_requests_total`, `sds_http_request_duration_seconds`); runtime API
+         *     operations by source, table, operation and status (`sds_runtime_queries_total`);
+         *     generation jobs by status, the rows they wrote and their rate
+         *     (`sds_generation_jobs_total`, `sds_generation_rows_total`,
+         *     `sds_generation_rows_per_second`, `sds_generation_job_duration_seconds`); database
+         *     pool use (`sds_db_pool_connections`); requests refused by a request budget
+         *     (`sds_rate_limit_rejections_total`); and the process defaults of prom-client (CPU,
+         *     memory, event loop lag, garbage collection). Each instance reports its own: scrape
+         *     every instance. Needs the metrics token (`SDS_METRICS_TOKEN`) as a bearer token;
+         *     while it is unset, metrics are disabled (`401`). Not counted against any request
+         *     budget.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2364,6 +2422,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The database holding the source's data did not answer within the service's query
+         *     timeout (`SDS_QUERY_TIMEOUT_MS`, 10 s by default): the query was cancelled. Retry
+         *     later, or narrow the request.
+         */
+        RuntimeGatewayTimeout: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2538,6 +2612,68 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is ready for traffic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP sds_http_requests_total HTTP requests answered, by route template (the OpenAPI path; "unmatched" for none), method and status
+                     *     # TYPE sds_http_requests_total counter
+                     *     sds_http_requests_total{method="GET",route="/healthz",status="200"} 3
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No metrics token, a wrong one, or metrics disabled (`SDS_METRICS_TOKEN` unset). */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when a token is missing or wrong. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiJson: {
@@ -4161,6 +4297,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     createRow: {
@@ -4210,6 +4347,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     getRow: {
@@ -4271,6 +4409,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     deleteRow: {
@@ -4316,6 +4455,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
     updateRow: {
@@ -4369,6 +4509,7 @@ export interface operations {
             429: components["responses"]["RuntimeTooManyRequests"];
             500: components["responses"]["RuntimeInternalError"];
             503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
         };
     };
 }

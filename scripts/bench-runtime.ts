@@ -34,7 +34,6 @@ import { createBenchProject, createGeneratedSource, fmtLoad, runMain, startBench
 
 const SELF = fileURLToPath(import.meta.url);
 const P99_TARGET_MS = 50;
-const RATIO_TARGET = 0.7;
 
 type CaseName = 'list' | 'read' | 'populate' | 'patch';
 const CASES: CaseName[] = ['list', 'read', 'populate', 'patch'];
@@ -44,8 +43,14 @@ const CASE_TITLES: Record<CaseName, string> = {
   populate: 'list + populate=authorId',
   patch: 'PATCH one row',
 };
-/** Cases the issue holds to ≥ 70% of the baseline's req/s. */
-const RATIO_CASES = new Set<CaseName>(['list', 'read']);
+/**
+ * The share of a baseline's req/s each case is held to (issue 16): read by key 0.8× of the baseline, a
+ * list 0.9× of the baseline that never counts (the counting one is far slower: sds caches totals).
+ */
+const RATIO_TARGETS: Partial<Record<CaseName, { ratio: number; against: TargetName }>> = {
+  list: { ratio: 0.9, against: 'baseline-nocount' },
+  read: { ratio: 0.8, against: 'baseline' },
+};
 
 type TargetName = 'sds' | 'baseline' | 'baseline-nocount';
 
@@ -546,10 +551,12 @@ function report(results: Map<CaseName, Map<TargetName, Measurement>>, options: O
       const flags: string[] = [];
       if (target === 'sds') {
         if (base) ratio = `${fmt(measurement.rps / base.rps, 2)}×${noCount ? ` (${fmt(measurement.rps / noCount.rps, 2)}× no-count)` : ''}`;
-        if (RATIO_CASES.has(name) && base) {
-          const pass = measurement.rps >= RATIO_TARGET * base.rps;
+        const ratioTarget = RATIO_TARGETS[name];
+        const against = ratioTarget && byTarget.get(ratioTarget.against);
+        if (ratioTarget && against) {
+          const pass = measurement.rps >= ratioTarget.ratio * against.rps;
           ok &&= pass;
-          flags.push(`${pass ? 'ok' : 'MISS'} ≥${RATIO_TARGET * 100}%`);
+          flags.push(`${pass ? 'ok' : 'MISS'} ≥${Math.round(ratioTarget.ratio * 100)}% of ${ratioTarget.against}`);
         }
         const p99pass = measurement.p99 < P99_TARGET_MS;
         ok &&= p99pass;
@@ -591,7 +598,7 @@ function report(results: Map<CaseName, Map<TargetName, Measurement>>, options: O
       `(the benchmark itself keeps about 2–3 busy: server, PostgreSQL, autocannon). Load average (1/5/15 min) at start: ${startLoad}; at end: ${fmtLoad()}.`,
   );
   console.log(
-    `targets (issue 5): list and read-one ≥ ${RATIO_TARGET * 100}% of the baseline's req/s; p99 < ${P99_TARGET_MS} ms at ${options.connections} connections → ${ok ? 'all met' : 'NOT all met'}`,
+    `targets (issue 16): list ≥ ${RATIO_TARGETS.list!.ratio * 100}% of baseline-nocount's req/s, read-one ≥ ${RATIO_TARGETS.read!.ratio * 100}% of the baseline's; p99 < ${P99_TARGET_MS} ms at ${options.connections} connections → ${ok ? 'all met' : 'NOT all met'}`,
   );
   if (os.loadavg()[0]! > os.cpus().length * 1.5 || Number(startLoad.split(' / ')[0]) > os.cpus().length) {
     console.log(`note: the machine was busy with other work (load average above ${os.cpus().length} at start); figures may be low — run again when it is quieter.`);

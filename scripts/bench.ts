@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { answerHelp } from './bench-usage.ts';
 
 const BENCHMARKS: Record<string, { script: string; what: string }> = {
+  startup: { script: 'scripts/bench-startup.ts', what: 'npm start (node dist/server.js), cold and warm, to a healthy /healthz vs bare postgres and bare node' },
   generator: { script: 'scripts/bench-generator.ts', what: 'in-memory row generation vs a bare PRNG loop' },
   loaders: { script: 'scripts/bench-loaders.ts', what: 'dialect loaders vs raw COPY / LOAD DATA / INSERT' },
   generation: { script: 'scripts/bench-generation.ts', what: 'end-to-end generation into PostgreSQL and MariaDB vs raw loads' },

@@ -19,6 +19,8 @@ export interface Config {
   secretKey: string | undefined;
   /** Bearer token of the `/api/api-keys` admin endpoints; undefined disables them (401). */
   adminToken: string | undefined;
+  /** Bearer token of GET /metrics; undefined disables it (401). */
+  metricsToken: string | undefined;
   /** Public root address used in runtime docs; undefined means derived from each request. */
   publicUrl: string | undefined;
   /** Validate every response against the OpenAPI document (tests and development). */
@@ -33,6 +35,10 @@ export interface Config {
   managementRateLimitRpm: number;
   /** Failed authentications a minute per client address before it gets 429; 0: no limit. */
   authFailureLimit: number;
+  /** Longest a runtime statement may run on a target database before it is cancelled (504); 0: no limit. */
+  queryTimeoutMs: number;
+  /** A generation load whose target connection moves nothing for this long fails as lost; 0: no limit. */
+  loadIdleTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -46,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapTeamKey: nonEmpty(env.SDS_BOOTSTRAP_TEAM_KEY),
     secretKey: nonEmpty(env.SDS_SECRET_KEY),
     adminToken: nonEmpty(env.SDS_ADMIN_TOKEN),
+    metricsToken: nonEmpty(env.SDS_METRICS_TOKEN),
     publicUrl: nonEmpty(env.SDS_PUBLIC_URL)?.replace(/\/+$/, ''),
     validateResponses: env.SDS_VALIDATE_RESPONSES
       ? env.SDS_VALIDATE_RESPONSES === 'true' || env.SDS_VALIDATE_RESPONSES === '1'
@@ -55,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: env.SDS_WORKER !== 'false' && env.SDS_WORKER !== '0',
     managementRateLimitRpm: parseCount('SDS_MANAGEMENT_RATE_LIMIT_RPM', env.SDS_MANAGEMENT_RATE_LIMIT_RPM ?? '600'),
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
+    queryTimeoutMs: parseCount('SDS_QUERY_TIMEOUT_MS', env.SDS_QUERY_TIMEOUT_MS ?? '10000'),
+    loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
   };
 }
 

@@ -1,6 +1,7 @@
 // The only importer of generated/: the bundled OpenAPI document and the operation table derived from it.
 import fs from 'node:fs';
 import type { paths } from '../generated/openapi.ts';
+import { resourceUrl } from './resources.ts';
 
 import type { FieldType, SchemaConfig } from '../generated/schema-config.ts';
 
@@ -61,14 +62,13 @@ export type OpenApiDocument = {
   [key: string]: unknown;
 };
 
-const BUNDLE = new URL('../generated/openapi.json', import.meta.url);
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
 let cached: OpenApiDocument | undefined;
 
 /** The OpenAPI document with the schema-config JSON Schema bundled in (written by `npm run generate`). */
 export function openApiDocument(): OpenApiDocument {
-  cached ??= JSON.parse(fs.readFileSync(BUNDLE, 'utf8')) as OpenApiDocument;
+  cached ??= JSON.parse(fs.readFileSync(resourceUrl('generated/openapi.json'), 'utf8')) as OpenApiDocument;
   return cached;
 }
 

@@ -27,6 +27,9 @@ export const errors = {
   adminTokenRequired: () => new AppError(401, 'Admin token required', { headers: { 'WWW-Authenticate': 'Bearer' } }),
   invalidAdminToken: () => new AppError(401, 'Invalid admin token', { headers: { 'WWW-Authenticate': 'Bearer' } }),
   adminDisabled: () => new AppError(401, 'Admin API disabled: set SDS_ADMIN_TOKEN to enable it'),
+  metricsTokenRequired: () => new AppError(401, 'Metrics token required', { headers: { 'WWW-Authenticate': 'Bearer' } }),
+  invalidMetricsToken: () => new AppError(401, 'Invalid metrics token', { headers: { 'WWW-Authenticate': 'Bearer' } }),
+  metricsDisabled: () => new AppError(401, 'Metrics disabled: set SDS_METRICS_TOKEN to enable them'),
   outOfScope: (what: string) => new AppError(403, `This API key is not allowed to access ${what}`),
   scopedKeyCannotCreateProjects: () => new AppError(403, 'Project-scoped API keys cannot create projects'),
   notFound: (what: string) => new AppError(404, `${what} not found`),
@@ -39,5 +42,6 @@ export const errors = {
   unsupportedMediaType: (type: string) => new AppError(415, `Unsupported content type ${type || '(none)'}: send application/json`),
   notImplemented: () => new AppError(501, 'Not implemented'),
   unavailable: (what: string) => new AppError(503, `${what} is unavailable; try again shortly`),
+  shuttingDown: () => new AppError(503, 'The service is shutting down'),
   internal: () => new AppError(500, 'Internal server error'),
 };

@@ -1,12 +1,28 @@
 // Entry point: read config, start the service, print the first-start key, stop cleanly on signals.
+// Without DATABASE_URL the embedded PostgreSQL is started first and the service's modules load while
+// it boots (service.ts is imported after that), so start-up costs the longer of the two, not their sum.
+import pino from 'pino';
 import { loadConfig } from './config.ts';
-import { startService } from './service.ts';
+import { startEmbeddedPostgres } from './store/embedded.ts';
 
 const config = loadConfig();
-const service = await startService(config).catch((error: unknown) => {
+const logger = pino({ level: config.logLevel });
+const fail = (error: unknown): never => {
   console.error(`sds could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
-});
+};
+let embedded: ReturnType<typeof startEmbeddedPostgres> | undefined;
+if (!config.databaseUrl) {
+  logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
+  let launched: () => void = () => {};
+  const running = new Promise<void>((resolve) => (launched = resolve));
+  embedded = startEmbeddedPostgres(config.dataDir, (message) => logger.debug({ postgres: message }), launched);
+  embedded.catch(fail);
+  // Loading the service keeps the event loop busy for a while: its process must be running first.
+  await Promise.race([running, embedded.then(() => {}, () => {})]);
+}
+const { startService } = await import('./service.ts');
+const service = await startService(config, logger, { embedded }).catch(fail);
 
 if (service.firstStartKey) {
   console.log(

@@ -7,6 +7,7 @@ import { defaultTargets, type Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
+import { Metrics } from './metrics/metrics.ts';
 import type { OperationHandlers } from './operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
@@ -48,16 +49,20 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Opens the control-plane database, embedded or at DATABASE_URL, with migrations applied. */
+/**
+ * Opens the control-plane database, embedded or at DATABASE_URL, with migrations applied. Without
+ * DATABASE_URL, `starting` is the embedded PostgreSQL if the caller has already started it.
+ */
 export async function openControlPlane(
   config: Config,
   logger: Logger,
+  starting?: Promise<EmbeddedDatabase>,
 ): Promise<{ db: Db; url: string; embedded?: EmbeddedDatabase }> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres(config.dataDir, (message) => logger.debug({ postgres: message }));
+    if (!starting) logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
+    embedded = await (starting ?? startEmbeddedPostgres(config.dataDir, (message) => logger.debug({ postgres: message })));
     url = embedded.url;
   }
   const db = createDb(url);
@@ -132,17 +137,26 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
   };
 }
 
-export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
-  const { db, embedded, url: controlPlaneUrl } = await openControlPlane(config, logger);
+export interface StartOptions {
+  /** The embedded PostgreSQL (no DATABASE_URL), if already starting: see main.ts. */
+  embedded?: Promise<EmbeddedDatabase>;
+}
+
+export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel }), options: StartOptions = {}): Promise<RunningService> {
+  // Milliseconds since the process started (performance.now() counts from there), logged once listening.
+  const startup: Record<string, number> = { called: performance.now() };
+  const { db, embedded, url: controlPlaneUrl } = await openControlPlane(config, logger, options.embedded);
+  startup.database = performance.now();
   const teams = new TeamStore(db);
   const projects = new ProjectStore(db);
   const schemas = new SchemaStore(db);
   const sources = new SourceStore(db, SecretBox.fromConfig(config.secretKey, config.dataDir));
   const sourceKeys = new SourceKeyStore(db);
   const jobs = new JobStore(db);
-  const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) =>
-    sources.connectionString(id),
-  );
+  const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) => sources.connectionString(id), {
+    queryTimeoutMs: config.queryTimeoutMs,
+    loadIdleTimeoutMs: config.loadIdleTimeoutMs,
+  });
   const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);
   // Runtime writes travel through the change feed: it drops this process's totals at once (the
   // count cache is subscribed below) and tells the other processes.
@@ -154,10 +168,24 @@ export async function startService(config: Config, logger: Logger = pino({ level
   changes.subscribe(sourceKeyCache);
   const dropTotals = (sourceId: string) => runtime.countCache.invalidateSource(sourceId);
   changes.subscribe({ changed: dropTotals, rowsChanged: dropTotals, reset: () => runtime.countCache.clear() });
-  await changes.start();
+  const listening = changes.start();
   const onSourceChanged = (sourceId: string) => changes.publish(sourceId);
-  const worker = new GenerationWorker({ db, jobs, sources, schemas, targets, logger, onGenerated: (sourceId) => void onSourceChanged(sourceId) });
-  const firstStartKey = await bootstrapTeam(teams, config.bootstrapTeamKey);
+  const metrics = new Metrics(() => [
+    { database: 'control-plane', pool: 'control-plane', total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount },
+    ...targets.poolUse(),
+  ]);
+  const worker = new GenerationWorker({
+    db,
+    jobs,
+    sources,
+    schemas,
+    targets,
+    logger,
+    onGenerated: (sourceId) => void onSourceChanged(sourceId),
+    onFinished: (job) => metrics.jobFinished(job),
+  });
+  // The change feed's connection and the default team's queries need nothing of each other: both at once.
+  const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
   const keyUsage = new KeyUsageRecorder((ids, at) => teams.touchKeys(ids, at), 5_000, onUsageError);
   const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
@@ -169,6 +197,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     config,
     document: openApiDocument(),
     logger,
+    metrics,
     teams,
     keyUsage,
     operations: createOperations({
@@ -204,6 +233,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     },
   });
 
+  startup.app = performance.now();
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, () => resolve(listening));
     listening.once('error', reject);
@@ -216,7 +246,8 @@ export async function startService(config: Config, logger: Logger = pino({ level
   if (config.runWorker) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  logger.info({ url, embedded: Boolean(embedded) }, 'sds listening');
+  startup.listening = performance.now();
+  logger.info({ url, embedded: Boolean(embedded), startupMs: Object.fromEntries(Object.entries(startup).map(([phase, ms]) => [phase, Math.round(ms)])) }, 'sds listening');
 
   let closing: Promise<void> | undefined;
   const close = () =>

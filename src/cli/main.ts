@@ -108,12 +108,16 @@ export function buildCli(): Command {
   return program;
 }
 
-const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isEntry) {
+/** Runs the command line `argv` (process.argv's shape); an error is printed and exits 1. */
+export function runCli(argv: readonly string[]): void {
   buildCli()
-    .parseAsync(process.argv)
+    .parseAsync(argv)
     .catch((error: unknown) => {
       console.error(`sds: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
     });
 }
+
+// Run as a program (tsx src/cli/main.ts, node dist/cli.js); bin/sds.js imports the bundle and calls runCli.
+const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isEntry) runCli(process.argv);

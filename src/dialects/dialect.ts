@@ -188,13 +188,31 @@ export interface Dialect {
    */
   maxKeyStatements(table: string, column: string): string[];
 
-  /** Opens a connection pool to a target server (connection URL). */
-  connect(url: string): Promise<TargetConnection>;
+  /** Opens connection pools to a target server (connection URL). */
+  connect(url: string, options?: ConnectOptions): Promise<TargetConnection>;
   /**
    * Maps a driver error to a DriverError (never carrying row data from the database's message).
    * `table`, when given, resolves constraint names to columns where the driver does not say them.
    */
   mapError(error: unknown, table?: TableSpec): DriverError;
+}
+
+/** Limits of a target connection; both off (0 or unset) unless given. */
+export interface ConnectOptions {
+  /**
+   * Longest a runtime statement (`query`, and each statement of `transaction`) may run: the server
+   * cancels it (PostgreSQL statement_timeout; MariaDB max_statement_time; MySQL max_execution_time
+   * for reads and innodb_lock_wait_timeout for writes waiting on locks), and should no answer come
+   * at all (a network path gone dark) the client gives up a little later and drops the connection.
+   * Either way the statement fails with a DriverError of kind `timeout`. Generation's own work
+   * (loads, index builds) is not limited: it runs on connections of its own.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * A bulk load (loadRows, textLoader) whose connection sees no traffic either way for this long
+   * fails as lost (kind `connection`), instead of waiting minutes for TCP keep-alive.
+   */
+  loadIdleTimeoutMs?: number;
 }
 
 export type DriverErrorKind =
@@ -207,6 +225,8 @@ export type DriverErrorKind =
   | 'undefined_table'
   /** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
   | 'serialization_failure'
+  /** The statement outran the query timeout (ConnectOptions.queryTimeoutMs): cancelled, or given up on. */
+  | 'timeout'
   | 'connection'
   | 'other';
 
@@ -246,7 +266,11 @@ export interface SqlExecutor {
   query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
 }
 
-/** A namespace is a PostgreSQL schema or a MySQL database owned by sds (e.g. `sds_blog`). */
+/**
+ * A namespace is a PostgreSQL schema or a MySQL database owned by sds (e.g. `sds_blog`). `query` and
+ * `transaction` are the runtime API's, limited by ConnectOptions.queryTimeoutMs; the other methods
+ * are generation's and run on connections of their own.
+ */
 export interface TargetConnection extends SqlExecutor {
   readonly dialect: Dialect;
   /**
@@ -289,7 +313,17 @@ export interface TargetConnection extends SqlExecutor {
    */
   swapNamespaces(staging: string, live: string): Promise<void>;
   countRows(namespace: string, table: string): Promise<number>;
+  /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool. */
+  poolStats?(): PoolStats[];
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  pool: 'runtime' | 'generation' | 'shared';
+  /** Connections open, idle among them, and requests waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface FinalizeOptions {

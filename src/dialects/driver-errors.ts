@@ -46,6 +46,8 @@ function describe(kind: DriverErrorKind, { constraint, table, columns, detail }:
       return `Table${table ? ` ${table}` : ''} does not exist`;
     case 'serialization_failure':
       return 'Concurrent writes conflicted; try again';
+    case 'timeout':
+      return 'The database did not answer within the query timeout';
     case 'connection':
       return 'Cannot reach the database';
     case 'other':

@@ -3,9 +3,18 @@
 import { Worker } from 'node:worker_threads';
 import type { AssumeMessage, RangeResult, RangeTask, RangeWorkerSetup } from './range-worker.ts';
 
-/** The worker module, as source or built JavaScript: whichever this module is. */
-const WORKER_MODULE = new URL(`./range-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+/**
+ * How a worker starts. From the TypeScript sources: worker-entry.mjs registers tsx, then imports
+ * range-worker.ts. From the build (scripts/build-server.ts makes range-worker.js an entry point of
+ * its own, beside server.js, while this code may sit in dist/chunks/): range-worker.js itself.
+ */
+function workerStart(): { entry: URL; module: URL } {
+  if (import.meta.url.endsWith('.ts')) return { entry: new URL('./worker-entry.mjs', import.meta.url), module: new URL('./range-worker.ts', import.meta.url) };
+  const here = new URL('./', import.meta.url);
+  const built = here.pathname.endsWith('/chunks/') ? new URL('../', here) : here;
+  const module = new URL('range-worker.js', built);
+  return { entry: module, module };
+}
 
 interface Pending {
   resolve(result: RangeResult): void;
@@ -37,7 +46,8 @@ export class RangeWorkers {
 
   /** Starts `count` workers and waits until each has planned the generation. */
   static async start(count: number, setup: RangeWorkerSetup): Promise<RangeWorkers> {
-    const workers = Array.from({ length: count }, () => new Worker(ENTRY, { workerData: { module: WORKER_MODULE.href, setup } }));
+    const { entry, module } = workerStart();
+    const workers = Array.from({ length: count }, () => new Worker(entry, { workerData: { module: module.href, setup } }));
     try {
       await Promise.all(
         workers.map(

@@ -1,44 +1,25 @@
-// Look-ups of names a config borrows from its environment: faker methods and locales
-// (@faker-js/faker, pinned) and IANA time zones (Intl).
-import { allLocales, faker } from '@faker-js/faker';
+// Look-ups of names a config borrows from its environment: faker locales (@faker-js/faker, pinned)
+// and IANA time zones (Intl). Faker's methods are in faker-methods.ts.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
-const fakerModules = faker as unknown as Record<string, unknown>;
-const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Module names of faker usable in `module.method`, e.g. `person`, `internet`. */
-export const FAKER_MODULES: readonly string[] = Object.keys(fakerModules).filter(
-  (name) => !name.startsWith('_') && name !== 'fakerCore' && isModule(fakerModules[name]),
-);
-
-/** Method names of a faker module (empty when there is no such module). */
-export function fakerMethods(module: string): readonly string[] {
-  return METHODS.get(module) ?? [];
+/**
+ * faker's locales are the modules of its `locale/` folder (`@faker-js/faker/locale/de`), listed from
+ * there rather than imported: importing `allLocales` loads every locale's data, a quarter of a second
+ * of start-up that neither the server nor the runtime API needs (a unit test checks that the list is
+ * faker's `allLocales`, in its order).
+ */
+function fakerLocaleNames(): string[] {
+  const entry = createRequire(import.meta.url).resolve('@faker-js/faker');
+  return fs
+    .readdirSync(path.join(path.dirname(entry), 'locale'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => file.slice(0, -'.js'.length))
+    .sort();
 }
 
-function listMethods(target: unknown): string[] {
-  const names = new Set<string>();
-  for (let proto = target; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      if (!OBJECT_MEMBERS.has(name) && !name.startsWith('_')) names.add(name);
-    }
-  }
-  return [...names].filter((name) => typeof (target as Record<string, unknown>)[name] === 'function');
-}
-
-/** Whether `module.method` names a faker function, e.g. `person.firstName`. */
-export function fakerMethodExists(method: string): boolean {
-  const [module, name, ...rest] = method.split('.');
-  if (module === undefined || name === undefined || rest.length > 0) return false;
-  return fakerMethods(module).includes(name);
-}
-
-function isModule(value: unknown): boolean {
-  return typeof value === 'object' && value !== null;
-}
-
-const METHODS = new Map(FAKER_MODULES.map((module) => [module, listMethods(fakerModules[module])]));
-
-const LOCALES = Object.keys(allLocales).filter((name) => name !== 'base');
+const LOCALES = fakerLocaleNames().filter((name) => name !== 'base');
 const localesByLowerCase = new Map(LOCALES.map((name) => [name.toLowerCase(), name]));
 
 /** The faker locale a config locale names (`en-US`, `en_us` → `en_US`), or undefined when none. */

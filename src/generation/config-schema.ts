@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { resourceUrl } from '../resources.ts';
 import type { SchemaConfig, StrategyKind } from './config-types.ts';
 import type { Issue } from './config-issues.ts';
 import { describePath, didYouMean, escapePointerToken, pointerTokens, quoteList } from './config-issues.ts';
@@ -23,11 +24,8 @@ export const SCHEMA_CONFIG_ID = 'https://sds.dev/schemas/schema-config.v1.json';
 
 /** The schema config JSON Schema (draft 2020-12) as parsed from schemas/schema-config.v1.json. */
 export const schemaConfigJsonSchema: JsonSchemaNode = JSON.parse(
-  fs.readFileSync(new URL('../../schemas/schema-config.v1.json', import.meta.url), 'utf8'),
+  fs.readFileSync(resourceUrl('schemas/schema-config.v1.json'), 'utf8'),
 );
-
-const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-const validateStructure = ajv.compile<SchemaConfig>(schemaConfigJsonSchema);
 
 const defs = schemaConfigJsonSchema.$defs ?? {};
 const strategyDefs = (defs.strategy?.oneOf ?? []).map((branch) => (branch.$ref ?? '').replace('#/$defs/', ''));
@@ -37,9 +35,20 @@ export const STRATEGY_KINDS: readonly StrategyKind[] = strategyDefs.map(
   (name) => defs[name]?.properties?.kind?.const as StrategyKind,
 );
 
-const strategyValidators = new Map<string, ValidateFunction>(
-  strategyDefs.map((name, i) => [STRATEGY_KINDS[i] as string, ajv.getSchema(`${SCHEMA_CONFIG_ID}#/$defs/${name}`)!]),
-);
+/**
+ * The compiled validators, built on first use: compiling the schema is a third of a second of CPU,
+ * which the server's start-up need not wait for.
+ */
+let compiled: { structure: ValidateFunction<SchemaConfig>; strategies: Map<string, ValidateFunction> } | undefined;
+function validators(): NonNullable<typeof compiled> {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+  const structure = ajv.compile<SchemaConfig>(schemaConfigJsonSchema);
+  const strategies = new Map<string, ValidateFunction>(
+    strategyDefs.map((name, i) => [STRATEGY_KINDS[i] as string, ajv.getSchema(`${SCHEMA_CONFIG_ID}#/$defs/${name}`)!]),
+  );
+  return (compiled = { structure, strategies });
+}
 
 const IDENTIFIER_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
 const patternHints: Record<string, string> = {
@@ -53,13 +62,14 @@ const patternHints: Record<string, string> = {
 
 /** Checks `input` against the JSON Schema; an empty list means it is structurally a `SchemaConfig`. */
 export function checkConfigSchema(input: unknown): Issue[] {
-  if (validateStructure(input)) return [];
-  return formatErrors(validateStructure.errors ?? [], input, '');
+  const { structure } = validators();
+  if (structure(input)) return [];
+  return formatErrors(structure.errors ?? [], input, '');
 }
 
 /** Type guard: whether `input` is structurally a `SchemaConfig` (no semantic checks). */
 export function matchesConfigSchema(input: unknown): input is SchemaConfig {
-  return validateStructure(input);
+  return validators().structure(input);
 }
 
 function formatErrors(errors: ErrorObject[], data: unknown, base: string): Issue[] {
@@ -111,7 +121,7 @@ function strategyIssues(strategy: unknown, path: string): Issue[] {
   if (kind === undefined) {
     return [{ path, message: `${where} is missing required property "kind" (one of ${quoteList(STRATEGY_KINDS)})` }];
   }
-  const validate = typeof kind === 'string' ? strategyValidators.get(kind) : undefined;
+  const validate = typeof kind === 'string' ? validators().strategies.get(kind) : undefined;
   if (!validate) {
     const hint = typeof kind === 'string' ? didYouMean(kind, STRATEGY_KINDS) : '';
     return [

@@ -4,7 +4,7 @@ import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from './co
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
 import { resolveTarget, sameTypeFamily, valueMismatch } from './config-check-context.ts';
-import { FAKER_MODULES, fakerMethods } from './config-lookups.ts';
+import { FAKER_MODULES, fakerMethods } from './faker-methods.ts';
 import { parseDateBound, resolveDateBound } from './date-bounds.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];

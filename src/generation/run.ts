@@ -117,13 +117,22 @@ export async function runGeneration(
       durationMs: Math.round(performance.now() - started),
     };
   } catch (error) {
-    // Nothing of the run may still be working on the target once it has failed.
-    await indexing.settled();
-    // A failed atomic run leaves the live namespace untouched; its half-built staging goes.
-    if (options.atomic) await connection.dropNamespace(building).catch(() => {});
+    // Nothing of the run may still be working on the target once it has failed, and a failed atomic
+    // run leaves the live namespace untouched while its half-built staging goes. Both wait on the
+    // target: one gone dark would hold the failure until TCP keep-alive gives up (minutes), so after
+    // CLEANUP_MS the failure is reported and the clean-up goes on behind it (the next run recreates
+    // its staging namespace anyway).
+    const cleanup = (async () => {
+      await indexing.settled();
+      if (options.atomic) await connection.dropNamespace(building);
+    })().catch(() => {});
+    await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, CLEANUP_MS).unref())]);
     throw error;
   }
 }
+
+/** Longest a failed run waits for its clean-up on the target before it reports the failure. */
+const CLEANUP_MS = 5_000;
 
 /**
  * Tables indexed in the background (TargetConnection.indexTable, where the target has it) while

@@ -2,13 +2,13 @@
 // each operation gets auth by its declared security, request validation, then its handler or a 501.
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
 import type { AnyOperation, OperationContext, OperationHandlers, Reply } from '../operation.ts';
-import { adminOrTeamAuth, adminTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
+import { adminOrTeamAuth, adminTokenAuth, bearerTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
+import { metricsEndpoint, requestMetrics } from './metrics.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';
 import { studioRouter } from './studio.ts';
@@ -16,6 +16,7 @@ import { errorHandler, notFoundHandler } from './errors.ts';
 import { assertBodyDepth } from '../json-depth.ts';
 import { requestContext } from './request-context.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { TeamStore } from '../store/teams.ts';
 
 export interface AppDeps {
@@ -33,11 +34,13 @@ export interface AppDeps {
   /** The management API's budget per team key (and for the admin token): `config.managementRateLimitRpm`. */
   managementLimiter: SharedRateLimiter;
   /** Body checks by operationId that run after auth and before request validation. */
-  prechecks?: Partial<Record<string, (body: unknown) => void>>;
+  prechecks?: Partial<Record<string, (body: unknown) => void | Promise<void>>>;
   /** Anonymous operations served outside the operation table (health). */
   health: () => Promise<boolean>;
   /** Aborted when the server shuts down: open event streams end so their connections can close. */
   shutdown?: AbortSignal;
+  /** Where requests are recorded, and what GET /metrics serves. */
+  metrics: Metrics;
 }
 
 const EXPOSED_HEADERS = [
@@ -60,7 +63,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.set('query parser', 'extended');
 
-  app.use(requestContext(deps.logger));
+  const table = operationTable(document);
+  app.use(requestContext(deps.logger, requestMetrics(deps.metrics, table)));
   app.use(securityHeaders);
   app.use(cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
@@ -72,21 +76,8 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
-  const table = operationTable(document);
   const auth = authenticators(deps);
-  // express-openapi-validator compiles the path pattern of every route it tries, on every request, in
-  // sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
-  // runtime API gets an instance of its own over just its paths, the rest of the API another.
-  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean, check = { requests: true }) =>
-    OpenApiValidator.middleware({
-      apiSpec: withPaths(document, paths) as never,
-      validateApiSpec: false,
-      validateRequests: check.requests ? { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false } : false,
-      validateResponses: config.validateResponses ? { allErrors: true } : false,
-      validateSecurity: false,
-      ignorePaths,
-      validateFormats: true,
-    });
+  const validators = createValidators(document, config);
 
   // The runtime API is the hot path: a router of its own, tried first, holding only its five routes,
   // each with everything it needs in line (auth, body type, handler), so a runtime request never
@@ -98,7 +89,7 @@ export function createApp(deps: AppDeps): express.Express {
   // table's fields), and the generic pass cost as much CPU as the rest of a list request. Runtime
   // responses are still validated against the contract wherever responses are (tests, development).
   const runtime = express.Router();
-  const runtimeResponses = config.validateResponses ? [validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false })] : [];
+  const runtimeResponses = validators.runtimeResponses ? [validators.runtimeResponses] : [];
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
     const handler = handlerOf(deps.operations, operation);
     const bodyType = operation.method === 'post' || operation.method === 'patch' ? [requireJsonBody] : [];
@@ -112,20 +103,32 @@ export function createApp(deps: AppDeps): express.Express {
     if (authenticate.length) app[operation.method](operation.expressPath, ...authenticate);
     const precheck = handlerOf(deps.operations, operation) && deps.prechecks?.[operation.operationId];
     if (precheck) {
-      app[operation.method](operation.expressPath, (req: Request, _res: Response, next: NextFunction) => {
-        precheck(req.body);
+      app[operation.method](operation.expressPath, async (req: Request, _res: Response, next: NextFunction) => {
+        await precheck(req.body);
         next();
       });
     }
   }
 
-  app.get('/healthz', async (_req, res) => {
+  const health = async (_req: Request, res: Response) => {
     if (await deps.health()) res.json({ status: 'ok', database: 'ok' });
     else res.status(503).json({ error: 'Control-plane database is unavailable' });
+  };
+  app.get('/healthz', health);
+  const metricsToken = bearerTokenAuth(config.metricsToken, deps.authFailures, {
+    disabled: errors.metricsDisabled,
+    required: errors.metricsTokenRequired,
+    invalid: errors.invalidMetricsToken,
   });
+  app.get('/metrics', metricsToken, metricsEndpoint(deps.metrics));
   app.use(docsRouter(document));
   app.use(studioRouter());
-  app.use(validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime|studio)(\/|$)/.test(path)));
+  app.use(validators.management);
+  // Behind the validator: it answers once the validator has loaded (see getReadiness in the contract).
+  app.get('/readyz', (req, res) => {
+    if (deps.shutdown?.aborted) throw errors.shuttingDown();
+    return health(req, res);
+  });
   for (const operation of management) {
     if (isServedOutsideTable(operation)) continue;
     app[operation.method](operation.expressPath, handle(handlerOf(deps.operations, operation), config, deps.shutdown));
@@ -134,6 +137,58 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(notFoundHandler);
   app.use(errorHandler(config.bodyLimit));
   return app;
+}
+
+/** express-openapi-validator middlewares (see createValidators). */
+interface AppValidators {
+  /** Requests (and responses, when validated) of the management API, documents and health. */
+  management: express.RequestHandler;
+  /** Responses of the runtime API, when responses are validated. */
+  runtimeResponses?: express.RequestHandler;
+}
+
+/**
+ * The validators of the contract, each created by the first request that needs it (a management
+ * request, or GET /readyz, which load balancers ask before they send traffic). Creating one loads and
+ * compiles its part of the document: about half a second of CPU (express-openapi-validator compiles
+ * the OpenAPI meta-schema even with validateApiSpec off, and preprocesses every schema) that start-up
+ * and /healthz need not wait for; done in the background after listening instead, it would delay the
+ * first health checks just as much, JavaScript being single-threaded.
+ *
+ * express-openapi-validator compiles the path pattern of every route it tries, on every request, in
+ * sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
+ * runtime API gets an instance of its own over just its paths, the rest of the API another.
+ */
+function createValidators(document: OpenApiDocument, config: Pick<Config, 'validateResponses'>): AppValidators {
+  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean, check = { requests: true }) =>
+    onFirstUse(async () => {
+      const OpenApiValidator = await import('express-openapi-validator');
+      return OpenApiValidator.middleware({
+        apiSpec: withPaths(document, paths) as never,
+        validateApiSpec: false,
+        validateRequests: check.requests ? { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false } : false,
+        validateResponses: config.validateResponses ? { allErrors: true } : false,
+        validateSecurity: false,
+        ignorePaths,
+        validateFormats: true,
+      });
+    });
+  const management = validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path));
+  const runtimeResponses = config.validateResponses ? validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false }) : undefined;
+  return { management, runtimeResponses };
+}
+
+/** One middleware running the middlewares `make` resolves to, made when first needed. */
+function onFirstUse(make: () => Promise<express.RequestHandler[]>): express.RequestHandler {
+  let router: Promise<express.Router> | undefined;
+  return (req, res, next) => {
+    router ??= make().then((handlers) => {
+      const made = express.Router();
+      made.use(handlers);
+      return made;
+    });
+    router.then((made) => made(req, res, next), next);
+  };
 }
 
 const isRuntimePath = (path: string) => path.startsWith('/runtime/');
@@ -148,9 +203,9 @@ function withPaths(document: OpenApiDocument, keep: (path: string) => boolean): 
   return { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path))) } as OpenApiDocument;
 }
 
-/** Health and documents are plain routes above; their operations document them. */
+/** Health, readiness, metrics and documents are plain routes; their operations document them. */
 function isServedOutsideTable(operation: OperationSpec): boolean {
-  return ['getHealth', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs', 'getStudio'].includes(operation.operationId);
+  return ['getHealth', 'getReadiness', 'getMetrics', 'getOpenApiJson', 'getOpenApiYaml', 'getDocs', 'getStudio'].includes(operation.operationId);
 }
 
 /** The middlewares that authenticate an operation's caller and count it against its budget. */
@@ -181,7 +236,10 @@ function handle(operation: AnyOperation | undefined, config: Config, shutdown?: 
     if (!operation) throw errors.notImplemented();
     const context: OperationContext = {
       params: req.params as Record<string, string>,
-      query: req.query as Record<string, unknown>,
+      // Parsed (qs) when asked: runtime operations read rawQuery with parsers of their own.
+      get query() {
+        return req.query as Record<string, unknown>;
+      },
       body: res.locals.body,
       headers: req.headers as Record<string, string | undefined>,
       rawQuery: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '',
@@ -196,8 +254,23 @@ function handle(operation: AnyOperation | undefined, config: Config, shutdown?: 
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.events) await streamEvents(req, res, reply.events, shutdown);
     else if (reply.body === undefined) res.status(reply.status).end();
-    else res.status(reply.status).json(reply.body);
+    else if (config.validateResponses) res.status(reply.status).json(reply.body);
+    else sendJson(res, reply.status, reply.body);
   };
+}
+
+/**
+ * What res.json writes here (no ETag, no Last-Modified: never a 304), without its steps that cost a
+ * measurable share of a runtime read: Content-Type and charset parsed and formatted anew, the status
+ * checked, freshness computed. Where responses are validated (tests, development), res.json runs
+ * instead: the validator checks what passes through it.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /**

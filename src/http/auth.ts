@@ -33,18 +33,34 @@ export function teamKeyAuth(teams: TeamStore, usage: KeyUsageRecorder, failures:
 }
 
 export function adminTokenAuth(adminToken: string | undefined, failures: AuthFailureLimiter): Middleware {
-  const expected = adminToken === undefined ? undefined : digest(adminToken);
-  return async (req, res, next) => {
-    if (expected === undefined) throw errors.adminDisabled();
+  const check = bearerTokenAuth(adminToken, failures, { disabled: errors.adminDisabled, required: errors.adminTokenRequired, invalid: errors.invalidAdminToken });
+  return (req, res, next) =>
+    check(req, res, () => {
+      res.locals.budgetKey = ADMIN_BUDGET_KEY;
+      next();
+    });
+}
+
+/**
+ * A bearer token the service is configured with (`token`; undefined: the endpoints it guards are
+ * disabled), compared in constant time; wrong tokens count as failed authentications.
+ */
+export function bearerTokenAuth(
+  token: string | undefined,
+  failures: AuthFailureLimiter,
+  refusals: { disabled: () => Error; required: () => Error; invalid: () => Error },
+): Middleware {
+  const expected = token === undefined ? undefined : digest(token);
+  return async (req, _res, next) => {
+    if (expected === undefined) throw refusals.disabled();
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match) throw errors.adminTokenRequired();
+    if (!match) throw refusals.required();
     failures.check(clientAddress(req));
     if (!timingSafeEqual(expected, digest(match[1]!.trim()))) {
       await failures.fail(clientAddress(req));
-      throw errors.invalidAdminToken();
+      throw refusals.invalid();
     }
-    res.locals.budgetKey = ADMIN_BUDGET_KEY;
     next();
   };
 }

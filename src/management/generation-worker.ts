@@ -6,11 +6,12 @@ import type { Logger } from 'pino';
 import type { Dialect } from '../dialects/dialect.ts';
 import { networkErrorCode } from '../dialects/driver-errors.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import { runGeneration, stagingNamespace, type ProgressEvent } from '../generation/run.ts';
+import type { ProgressEvent } from '../generation/run.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import { toLocation, type SourceStore } from '../store/sources.ts';
+import type { FinishedJob } from '../metrics/metrics.ts';
 import type { Targets } from './targets.ts';
 
 export interface WorkerOptions {
@@ -44,6 +45,8 @@ export class GenerationWorker {
       logger: Logger;
       /** A source's data was replaced: caches of it (totals) must go. */
       onGenerated?: (sourceId: string) => void;
+      /** A job ran to its end here (metrics). */
+      onFinished?: (job: FinishedJob) => void;
     },
     options: WorkerOptions = {},
   ) {
@@ -116,7 +119,7 @@ export class GenerationWorker {
         const location = toLocation(source);
         await targets
           .connect(location)
-          .then((connection) => connection.dropNamespace(stagingNamespace(location.namespace)))
+          .then(async (connection) => connection.dropNamespace((await generationEngine()).stagingNamespace(location.namespace)))
           .catch(() => {});
       }
       const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
@@ -136,14 +139,18 @@ export class GenerationWorker {
     }, this.heartbeatMs);
     /** Set while the target database is being worked on: its failures are described as the target's. */
     let targetDialect: Dialect | undefined;
+    const started = performance.now();
+    let kind: FinishedJob['kind'] | undefined;
     try {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
       if (!source || !version) throw new Error('the source or its schema version no longer exists');
       await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
       targetDialect = dialectOfKind(source.kind);
+      kind = source.kind;
       const connection = await targets.connect(toLocation(source));
       const progress = new JobProgress(job, jobs, this.progressEveryMs);
+      const { runGeneration } = await generationEngine();
       const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
         seed: job.seed,
         rowCounts: source.generatorConfig.rowCounts,
@@ -180,7 +187,9 @@ export class GenerationWorker {
         }, client);
       });
       this.deps.onGenerated?.(source.id);
+      this.deps.onFinished?.({ status: 'succeeded', kind: source.kind, rowsInserted: summary.rowsInserted, durationMs: summary.durationMs });
     } catch (error) {
+      if (kind) this.deps.onFinished?.({ status: 'failed', kind, rowsInserted: 0, durationMs: performance.now() - started });
       const message = describeFailure(error, targetDialect);
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
       const failed = await jobs.fail(job.id, message).catch(() => undefined);
@@ -290,3 +299,9 @@ function withoutAddresses(message: string): string {
     .replace(/\[[0-9a-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?/gi, '(address)')
     .replace(/\b[a-z0-9.-]+:\d{2,5}\b/gi, '(address)');
 }
+
+/**
+ * The generation engine, imported when the first job runs: it brings faker and every locale's data,
+ * which the server's start-up (and an API-only instance) need not load.
+ */
+const generationEngine = () => import('../generation/run.ts');

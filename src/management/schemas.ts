@@ -1,7 +1,7 @@
 // Schemas, their immutable versions, and schema-config validation.
 import { checkedConfig } from '../contract.ts';
 import { errors } from '../errors.ts';
-import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
+import type { ValidationResult } from '../generation/validate-config.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import { accessibleProject } from './access.ts';
@@ -13,19 +13,25 @@ import type { BaseContext, Operation, RequestBody } from '../operation.ts';
  * Configs in create requests are checked by the full validator before request validation, so the
  * answer carries every error at once with JSON pointers into the config, as the validate endpoint does.
  */
-export const configPrechecks: Record<string, (body: unknown) => void> = {
+export const configPrechecks: Record<string, (body: unknown) => Promise<void>> = {
   // Before request validation: the body is whatever was sent, shaped like the contract's at best.
   createSchema: (body) => assertValidConfig((body as Partial<RequestBody<'createSchema'>> | undefined)?.initialVersion?.schema),
   createSchemaVersion: (body) => assertValidConfig((body as Partial<RequestBody<'createSchemaVersion'>> | undefined)?.schema),
   previewSchemaConfig: (body) => assertValidConfig((body as Partial<RequestBody<'previewSchemaConfig'>> | undefined)?.schema),
 };
 
-function assertValidConfig(config: unknown): void {
+async function assertValidConfig(config: unknown): Promise<void> {
   // Absent or not an object: left to request validation, which names the missing property.
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return;
-  const result = validateConfig(config);
+  const result = (await validator()).validateConfig(config);
   if (!result.valid) throw invalidConfig(result);
 }
+
+/**
+ * The config validator, imported on first use: it brings faker (for its method names) and compiles the
+ * config's JSON Schema, about half a second the server's start-up need not wait for.
+ */
+const validator = () => import('../generation/validate-config.ts');
 
 function invalidConfig(result: ValidationResult) {
   const [first] = result.errors;
@@ -103,7 +109,7 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
 
   const validateSchemaConfig: Operation<'validateSchemaConfig'> = async (context) => {
     requirePrincipal(context);
-    return { status: 200, body: validateConfig(context.body.schema) };
+    return { status: 200, body: (await validator()).validateConfig(context.body.schema) };
   };
 
   return {

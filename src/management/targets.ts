@@ -1,7 +1,7 @@
 // Where sources keep their data: the service's default target of each kind (POSTGRES_TARGET_URL or
 // the control-plane database; MYSQL_URL), or a source's own server from its encrypted connection
 // string. Connections are pooled per server and shared by generation jobs and the runtime API.
-import type { TargetConnection } from '../dialects/dialect.ts';
+import type { ConnectOptions, PoolStats, TargetConnection } from '../dialects/dialect.ts';
 import { acceptsUrl, dialectFor, dialectOfKind } from '../dialects/index.ts';
 import { errors } from '../errors.ts';
 import type { SourceKind, SourceLocation } from '../store/sources.ts';
@@ -11,10 +11,14 @@ export type TargetDefaults = Record<SourceKind, string | undefined>;
 
 export class Targets {
   private readonly connections = new Map<string, Promise<TargetConnection>>();
+  /** The connections made so far, by key, for poolUse(). */
+  private readonly opened = new Map<string, TargetConnection>();
 
+  /** `limits`: the query timeout of runtime statements and the idle limit of loads, on every target. */
   constructor(
     private readonly defaults: TargetDefaults,
     private readonly readSecret: (secretId: string) => Promise<string>,
+    private readonly limits: ConnectOptions = {},
   ) {}
 
   /** Checks a new source's target before anything is stored: 400 with a clear reason when unusable. */
@@ -44,18 +48,24 @@ export class Targets {
       connection = (async () => {
         const url = location.connectionSecretId ? await this.readSecret(location.connectionSecretId) : this.defaults[location.kind];
         if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
-        return dialectFor(url).connect(url);
+        return dialectFor(url).connect(url, this.limits);
       })();
       this.connections.set(key, connection);
       // A failed connect must not be cached: the next call tries again.
-      connection.catch(() => this.connections.delete(key));
+      connection.then((opened) => this.opened.set(key, opened), () => this.connections.delete(key));
     }
     return connection;
+  }
+
+  /** Use of the pools of every target connected to (metrics), by connection key (`default:postgres`, a secret id). */
+  poolUse(): Array<PoolStats & { database: string }> {
+    return [...this.opened].flatMap(([database, connection]) => (connection.poolStats?.() ?? []).map((stats) => ({ database, ...stats })));
   }
 
   async close(): Promise<void> {
     const open = [...this.connections.values()];
     this.connections.clear();
+    this.opened.clear();
     await Promise.all(open.map(async (connection) => (await connection.catch(() => undefined))?.close()));
   }
 }

@@ -97,6 +97,7 @@ async function readRows(executor: SqlExecutor & Pick<TargetConnection, 'dialect'
     const mapped = executor.dialect.mapError(error, context.table.spec);
     if (mapped.kind === 'undefined_table') throw runtimeErrors.unknownTable(context.table.name, []);
     if (mapped.kind === 'connection') throw runtimeErrors.targetUnavailable();
+    if (mapped.kind === 'timeout') throw runtimeErrors.targetTimeout();
     if (mapped.kind === 'invalid_value') throw runtimeErrors.rejectedValue(mapped.message);
     throw error;
   }

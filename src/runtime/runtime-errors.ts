@@ -51,4 +51,5 @@ export const runtimeErrors = {
     new AppError(409, `Row is still referenced${table ? ` by ${table}${columns?.length ? ` (${columns.join(', ')})` : ''}` : ''}, so it cannot be ${change}`),
   rejectedValue: (message: string) => bad(message),
   targetUnavailable: () => new AppError(503, 'Target database is unavailable; try again shortly'),
+  targetTimeout: () => new AppError(504, 'Target database did not answer in time; try again shortly, or narrow the request'),
 };

@@ -174,6 +174,8 @@ function appError(context: TableContext, change: 'changed' | 'deleted', error: u
       return runtimeErrors.unknownTable(context.table.name, []);
     case 'connection':
       return runtimeErrors.targetUnavailable();
+    case 'timeout':
+      return runtimeErrors.targetTimeout();
     // Retries ran out, or nothing a request could cause: a 500.
     case 'serialization_failure':
     case 'other':

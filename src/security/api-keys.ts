@@ -1,6 +1,6 @@
 // API key secrets: generation, hashing at rest and constant-time verification.
 // A key is `<prefix><lookup><secret>`; only `lookup` (to find the row) and a SHA-256 of the whole key are stored.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TEAM_KEY_PREFIX = 'svc_api_';
 export const SOURCE_KEY_PREFIX = 'svc_src_';
@@ -27,7 +27,8 @@ export function fromKey(key: string, prefix: string): IssuedKey | undefined {
 }
 
 export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  // crypto.hash: one call, without a Hash object per key (every authenticated request hashes its key).
+  return hash('sha256', key, 'buffer');
 }
 
 /** Constant-time comparison of two key hashes. */

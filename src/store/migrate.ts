@@ -1,9 +1,10 @@
 // Versioned migrations: numbered SQL files in ./migrations, applied once each, in order, at start-up.
 // An advisory lock lets several server processes start at once without racing.
 import fs from 'node:fs';
+import { resourceUrl } from '../resources.ts';
 import type { Db } from './db.ts';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = resourceUrl('src/store/migrations/');
 const LOCK_KEY = 0x5d5_0001;
 
 export interface Migration {

@@ -24,6 +24,7 @@ const NOT_RUN: Record<string, string> = {
   'npm run sds -- validate schemas/examples/blog.json': '`generate` needs databases at the addresses shown (test/integration/cli-generation.test.ts runs it)',
   'npm run generate': 'rewrites generated/; CI (.ci/run) runs these checks',
   'npm run bench': 'benchmarks take minutes and print figures, not pass/fail of the test suite',
+  'docker compose up --build': 'needs Docker, which the test machines do not have',
 };
 
 const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');

@@ -34,9 +34,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` and waits for its "sds is serving <url>" line. */
-export function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env });
+/**
+ * Starts `src/main.ts` (or `entry`, e.g. a built server.js, run by plain node) and waits for its
+ * "sds is serving <url>" line.
+ */
+export function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 90_000, entry?: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, entry ? [entry] : ['--import', 'tsx', 'src/main.ts'], { env });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

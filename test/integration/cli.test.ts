@@ -32,7 +32,7 @@ describe('sds team and team-key', () => {
     const revoked = await runCli(['team-key', 'revoke', scoped.id], env);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect((await t.client(scoped.key).GET('/public/v1/projects')).response.status).toBe(401);
-  }, 60_000);
+  }, 180_000);
 
   it('explains bad input and exits non-zero', async () => {
     const unknownTeam = await runCli(['team-key', 'create', '--team', 'ghosts'], env);
@@ -44,5 +44,5 @@ describe('sds team and team-key', () => {
     const missing = await runCli(['team-key', 'revoke', '00000000-0000-4000-8000-000000000000'], env);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/no team API key/);
-  }, 60_000);
+  }, 180_000);
 });

@@ -76,6 +76,14 @@ describe('browsers and operators', () => {
     expect(await response.json()).toEqual({ status: 'ok', database: 'ok' });
   });
 
+  it('reports readiness once request validation has loaded', async () => {
+    const response = await fetch(`${t.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', database: 'ok' });
+    // It is a documented operation like any other: undeclared parameters are refused.
+    expect((await fetch(`${t.url}/readyz?verbose=1`)).status).toBe(400);
+  });
+
   it('serves the OpenAPI document as JSON and YAML', async () => {
     const json = (await (await fetch(`${t.url}/openapi.json`)).json()) as { openapi: string; info: { version: string }; paths: object };
     expect(json.openapi).toMatch(/^3\.1/);

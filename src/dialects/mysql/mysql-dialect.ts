@@ -2,9 +2,9 @@
 // (UTC, strict sql_mode, utf8mb4_bin), namespaces as databases, and a one-statement table swap.
 import { mysqlDump } from './mysql-dump.ts';
 import { randomBytes } from 'node:crypto';
-import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
-import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { Socket } from 'node:net';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,
@@ -15,7 +15,8 @@ import {
   quoteMysqlIdentifier,
   MYSQL_MAX_IDENTIFIER_LENGTH,
 } from './mysql-ddl.ts';
-import { mapMysqlError } from './mysql-errors.ts';
+import { isClientTimeout, mapMysqlError } from './mysql-errors.ts';
+import { watchStall } from '../stall-watch.ts';
 import { insertRows, loadDataRowEncoder, loadDataRows, loadDataText, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
 import {
   mysqlComparable,
@@ -58,11 +59,11 @@ export const mysqlDialect: Dialect = {
   comparable: mysqlComparable,
   orderBy: mysqlOrderBy,
   maxKeyStatements: mysqlMaxKeyStatements,
-  connect: (url) => connectMysql(url),
+  connect: (url, options) => connectMysql(url, options),
   mapError: mapMysqlError,
 };
 
-export interface MysqlConnectOptions {
+export interface MysqlConnectOptions extends ConnectOptions {
   /**
    * How loadRows writes: 'load-data' (default; LOAD DATA LOCAL INFILE, falling back to INSERT when
    * the server has local_infile off) or 'insert' (multi-row INSERT only).
@@ -72,13 +73,16 @@ export interface MysqlConnectOptions {
   clientLocalInfile?: boolean;
 }
 
-/** Opens a pool and checks the server answers; `options` are for benchmarks and tests. */
+/** Opens the pools and checks the server answers (learning whether it is MariaDB or MySQL). */
 export async function connectMysql(url: string, options: MysqlConnectOptions = {}): Promise<MysqlConnection> {
   const poolOptions = mysqlPoolOptions(url);
   if (options.clientLocalInfile === false) poolOptions.flags = ['-LOCAL_FILES'];
-  const connection = new MysqlConnection(poolOptions, options.loadMethod ?? 'load-data');
+  // mysql2 is imported with the first MySQL connection: servers without MySQL targets never load it.
+  const { default: mysql } = await import('mysql2/promise');
+  const limits = options.queryTimeoutMs ? { pool: mysql.createPool(poolOptions), timeoutMs: options.queryTimeoutMs } : undefined;
+  const connection = new MysqlConnection(mysql.createPool(poolOptions), options.loadMethod ?? 'load-data', limits, options.loadIdleTimeoutMs);
   try {
-    await connection.ping();
+    await connection.handshake();
   } catch (error) {
     await connection.close().catch(() => {});
     throw error;
@@ -115,64 +119,128 @@ export function mysqlPoolOptions(url: string): PoolOptions {
 interface CoreConnection {
   query(sql: string, callback: (error: Error | null) => void): unknown;
   destroy(): void;
+  stream?: Socket;
+}
+
+/** How much longer than the query timeout the client waits for an answer before it gives the connection up. */
+const CLIENT_GRACE_MS = 2_000;
+
+/**
+ * The session settings that limit a runtime statement to `timeoutMs`: MariaDB's max_statement_time
+ * (seconds) limits every statement; MySQL's max_execution_time (ms) limits reads only, so writes are
+ * limited where they wait, on row locks (innodb_lock_wait_timeout, whole seconds, on both).
+ */
+function statementLimits(version: string, timeoutMs: number): string {
+  const limit = /mariadb/i.test(version) ? `SESSION max_statement_time = ${timeoutMs / 1000}` : `SESSION max_execution_time = ${Math.ceil(timeoutMs)}`;
+  return `, SESSION innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(timeoutMs / 1000))}, ${limit}`;
+}
+
+/** mysql2 keeps its pool's connections and queue in fields of the core pool (`pool.pool`); read as far as they are there. */
+function mysqlPoolStats(pool: Pool, name: PoolStats['pool']): PoolStats {
+  const core = (pool as unknown as { pool?: Record<string, { length?: number } | undefined> }).pool ?? {};
+  const count = (field: string) => core[field]?.length ?? 0;
+  return { pool: name, total: count('_allConnections'), idle: count('_freeConnections'), waiting: count('_connectionQueue') };
 }
 
 export class MysqlConnection implements TargetConnection {
   readonly dialect = mysqlDialect;
   readonly textLoader: TextLoader | undefined;
-  private readonly pool: Pool;
+  /** The runtime API's pool (query, transaction): `limits.pool`, or the load pool when there is no query timeout. */
+  private readonly runtimePool: Pool;
+  /** Set by handshake(), before the runtime pool makes its first connection. */
+  private runtimeSetup = SESSION_SETUP;
 
+  /**
+   * `pool` serves generation (loads, DDL, swaps); `limits`, when given, is the runtime API's pool and
+   * the query timeout its sessions get (see statementLimits). handshake() must run before use.
+   */
   constructor(
-    options: PoolOptions,
+    private readonly pool: Pool,
     private readonly loadMethod: MysqlLoadMethod,
+    private readonly limits?: { pool: Pool; timeoutMs: number },
+    private readonly loadIdleTimeoutMs = 0,
   ) {
-    this.pool = mysql.createPool(options);
     this.textLoader =
       loadMethod === 'load-data'
-        ? { encoder: loadDataRowEncoder, load: (namespace, table, chunks, onBatch) => this.withTransaction((connection) => loadDataText(connection, namespace, table, chunks, onBatch)) }
+        ? {
+            encoder: loadDataRowEncoder,
+            load: (namespace, table, chunks, onBatch) =>
+              this.withTransaction((connection) => this.watched(connection, () => loadDataText(connection, namespace, table, chunks, onBatch))),
+          }
         : undefined;
+    this.runtimePool = limits?.pool ?? pool;
     // Runs before the pool hands the new connection to anyone (mysql2 queues commands in order).
-    this.pool.on('connection', (connection) => {
-      const core = connection as unknown as CoreConnection;
-      core.query(SESSION_SETUP, (error) => {
+    const setUp = (statement: () => string) => (connection: unknown) => {
+      const core = connection as CoreConnection;
+      core.query(statement(), (error) => {
         if (error) core.destroy();
       });
-    });
+    };
+    this.pool.on('connection', setUp(() => SESSION_SETUP));
+    limits?.pool.on('connection', setUp(() => this.runtimeSetup));
   }
 
-  async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+  /** Checks the server answers and, with a query timeout, learns how to limit statements on it. */
+  async handshake(): Promise<void> {
+    const [[row]] = await this.pool.query<RowDataPacket[]>('SELECT VERSION() AS version');
+    if (this.limits) this.runtimeSetup = SESSION_SETUP + statementLimits(String(row?.version ?? ''), this.limits.timeoutMs);
   }
 
   /** mysql2 escapes the parameters into the statement text (one statement: multipleStatements is off). */
   async query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
-    const [rows] = await this.pool.query(sql, params);
-    return Array.isArray(rows) ? (rows as T[]) : [];
-  }
-
-  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const connection = await this.pool.getConnection();
+    if (!this.limits) {
+      const [rows] = await this.pool.query(sql, params);
+      return Array.isArray(rows) ? (rows as T[]) : [];
+    }
+    const connection = await this.runtimePool.getConnection();
     let reusable = true;
     try {
-      await connection.beginTransaction();
-      const result = await work({
-        query: async <R>(sql: string, params: unknown[]) => {
-          const [rows] = await connection.query(sql, params);
-          return Array.isArray(rows) ? (rows as R[]) : [];
-        },
-      });
-      await connection.commit();
-      return result;
+      return await this.limitedQuery<T>(connection, sql, params);
     } catch (error) {
-      // An expected failure (a duplicate key) leaves a healthy connection once rolled back.
-      await connection.rollback().catch(() => {
-        reusable = false;
-      });
+      reusable = !isClientTimeout(error);
       throw error;
     } finally {
       if (reusable) connection.release();
       else connection.destroy();
     }
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const connection = await this.runtimePool.getConnection();
+    let reusable = true;
+    try {
+      await connection.beginTransaction();
+      const result = await work({ query: <R>(sql: string, params: unknown[]) => this.limitedQuery<R>(connection, sql, params) });
+      await connection.commit();
+      return result;
+    } catch (error) {
+      // An expected failure (a duplicate key) leaves a healthy connection once rolled back. One
+      // given up on for want of an answer is not asked (that would wait as long again): it goes,
+      // and the server rolls back when it sees the connection end.
+      if (isClientTimeout(error)) reusable = false;
+      else {
+        await connection.rollback().catch(() => {
+          reusable = false;
+        });
+      }
+      throw error;
+    } finally {
+      if (reusable) connection.release();
+      else connection.destroy();
+    }
+  }
+
+  /** A runtime statement: with a query timeout, the client gives up CLIENT_GRACE_MS after the server should have. */
+  private async limitedQuery<T>(connection: PoolConnection, sql: string, params: unknown[]): Promise<T[]> {
+    const timeout = this.limits ? this.limits.timeoutMs + CLIENT_GRACE_MS : undefined;
+    const [rows] = await connection.query({ sql, values: params, ...(timeout ? { timeout } : {}) });
+    return Array.isArray(rows) ? (rows as T[]) : [];
+  }
+
+  /** Runs a load on `connection`, failing it when its socket stalls (stall-watch.ts). */
+  private watched<T>(connection: PoolConnection, work: () => Promise<T>): Promise<T> {
+    const socket = (connection as unknown as { connection?: CoreConnection }).connection?.stream;
+    return watchStall(socket, this.loadIdleTimeoutMs, work);
   }
 
   async namespaceExists(namespace: string): Promise<boolean> {
@@ -206,14 +274,16 @@ export class MysqlConnection implements TargetConnection {
   }
 
   loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
-    return this.withTransaction(async (connection) => {
-      if (this.loadMethod === 'load-data') {
-        const loaded = await loadDataRows(connection, namespace, table, batches, onBatch);
-        if (loaded !== undefined) return loaded;
-      }
-      const [[packet]] = await connection.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS size');
-      return insertRows(connection, namespace, table, batches, Number(packet?.size ?? 4_194_304), onBatch);
-    });
+    return this.withTransaction((connection) =>
+      this.watched(connection, async () => {
+        if (this.loadMethod === 'load-data') {
+          const loaded = await loadDataRows(connection, namespace, table, batches, onBatch);
+          if (loaded !== undefined) return loaded;
+        }
+        const [[packet]] = await connection.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS size');
+        return insertRows(connection, namespace, table, batches, Number(packet?.size ?? 4_194_304), onBatch);
+      }),
+    );
   }
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {
@@ -277,8 +347,12 @@ export class MysqlConnection implements TargetConnection {
     return Number(rows[0]?.count ?? 0);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  poolStats(): PoolStats[] {
+    return this.limits ? [mysqlPoolStats(this.limits.pool, 'runtime'), mysqlPoolStats(this.pool, 'generation')] : [mysqlPoolStats(this.pool, 'shared')];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.limits?.pool.end()]);
   }
 
   private async withConnection<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {

@@ -2,9 +2,17 @@
 // names are read from the fixed parts of the server's message, never the quoted values in it.
 import type { DriverError, TableSpec } from '../dialect.ts';
 import { constraintColumns, driverError, identifiersOnly, networkErrorCode } from '../driver-errors.ts';
+import { STALLED } from '../stall-watch.ts';
 
 const CONNECTION_ERRNOS = new Set([1040, 1044, 1045, 1049, 1053, 1129, 1130, 1927, 2002, 2003, 2005, 2006, 2013, 4031]);
-const CONNECTION_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_CON_COUNT_ERROR', 'POOL_CLOSED', 'HANDSHAKE_NO_SSL_SUPPORT']);
+const CONNECTION_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'POOL_CLOSED', 'HANDSHAKE_NO_SSL_SUPPORT', STALLED]);
+/** Statements cut by the query timeout: MariaDB max_statement_time, MySQL max_execution_time, a lock wait. */
+const TIMEOUT_ERRNOS = new Set([1969, 3024, 1205]);
+
+/** mysql2's own "no answer within the query's timeout" (the client-side limit). */
+export function isClientTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'PROTOCOL_SEQUENCE_TIMEOUT';
+}
 
 interface MysqlErrorFields {
   errno?: unknown;
@@ -21,6 +29,7 @@ export function mapMysqlError(error: unknown, table?: TableSpec): DriverError {
   const driverCode = typeof fields.code === 'string' ? fields.code : undefined;
   const message = typeof fields.sqlMessage === 'string' ? fields.sqlMessage : typeof fields.message === 'string' ? fields.message : '';
   const code = errno !== undefined ? String(errno) : driverCode;
+  if (isClientTimeout(error) || (errno !== undefined && TIMEOUT_ERRNOS.has(errno))) return driverError('timeout', { code });
   if ((errno !== undefined && CONNECTION_ERRNOS.has(errno)) || (driverCode && CONNECTION_CODES.has(driverCode)) || (error as { fatal?: unknown })?.fatal === true) {
     return driverError('connection', { code });
   }

@@ -3,9 +3,9 @@
 import { postgresDump } from './postgres-dump.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
-import { mapPostgresError } from './postgres-errors.ts';
+import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { copyRowEncoder, copyRows, copyText, updatePostgresRows } from './postgres-loader.ts';
 import {
   postgresComparable,
@@ -48,13 +48,13 @@ export const postgresDialect: Dialect = {
   comparable: postgresComparable,
   orderBy: postgresOrderBy,
   maxKeyStatements: postgresMaxKeyStatements,
-  connect: (url) => connectPostgres(url),
+  connect: (url, options) => connectPostgres(url, options),
   mapError: mapPostgresError,
 };
 
-/** Opens a pool and checks the server answers. */
-export async function connectPostgres(url: string): Promise<PostgresConnection> {
-  const connection = new PostgresConnection(url);
+/** Opens the pools and checks the server answers. */
+export async function connectPostgres(url: string, options: ConnectOptions = {}): Promise<PostgresConnection> {
+  const connection = new PostgresConnection(url, options);
   try {
     await connection.ping();
   } catch (error) {
@@ -70,33 +70,53 @@ const SWAP_LOCK_TIMEOUT = '250ms';
 
 /** Tries at dropping the schema a swap replaced (see dropReplaced). */
 const DROP_ATTEMPTS = 10;
+/** How much longer than the query timeout the client waits for an answer before it gives the connection up. */
+const CLIENT_GRACE_MS = 2_000;
+
+/**
+ * A pg pool to `url`. `statementTimeoutMs` > 0: its sessions cancel statements that run longer
+ * (statement_timeout, error 57014), and a statement that gets no answer at all for that long plus
+ * CLIENT_GRACE_MS fails on the client ("Query read timeout"), its connection dropped.
+ */
+function createPool(url: string, statementTimeoutMs = 0): pg.Pool {
+  const limited = statementTimeoutMs > 0;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'sds',
+    // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
+    // by the operating system within minutes, instead of a query waiting for an answer forever.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Sessions read and write timestamptz in UTC, whatever the server's default.
+    options: `-c timezone=UTC${limited ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`,
+    ...(limited ? { query_timeout: statementTimeoutMs + CLIENT_GRACE_MS } : {}),
+    types: typeParsers,
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  // Nor may a checked-out one (a COPY, a transaction): pg-pool listens to a client's 'error' only
+  // while it is idle, and a server going away mid-COPY emits one after the query has already failed
+  // (writing CopyFail to the dead socket). The query still rejects; the client is not queryable
+  // any more, so its release drops it from the pool.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
 
 export class PostgresConnection implements TargetConnection {
   readonly dialect = postgresDialect;
+  /** Generation's connections (loads, DDL, swaps): no statement timeout. */
   private readonly pool: pg.Pool;
+  /** The runtime API's connections (query, transaction): with the query timeout, if any (else the same pool). */
+  private readonly runtimePool: pg.Pool;
+  private readonly loadIdleTimeoutMs: number;
 
-  constructor(url: string) {
-    this.pool = new pg.Pool({
-      connectionString: url,
-      max: 10,
-      idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 10_000,
-      application_name: 'sds',
-      // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
-      // by the operating system within minutes, instead of a query waiting for an answer forever.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      // Sessions read and write timestamptz in UTC, whatever the server's default.
-      options: '-c timezone=UTC',
-      types: typeParsers,
-    });
-    // An idle client losing its server must not crash the process; the next query reconnects.
-    this.pool.on('error', () => {});
-    // Nor may a checked-out one (a COPY, a transaction): pg-pool listens to a client's 'error' only
-    // while it is idle, and a server going away mid-COPY emits one after the query has already failed
-    // (writing CopyFail to the dead socket). The query still rejects; the client is not queryable
-    // any more, so its release drops it from the pool.
-    this.pool.on('connect', (client) => client.on('error', () => {}));
+  constructor(url: string, options: ConnectOptions = {}) {
+    this.pool = createPool(url);
+    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs) : this.pool;
+    this.loadIdleTimeoutMs = options.loadIdleTimeoutMs ?? 0;
   }
 
   async ping(): Promise<void> {
@@ -104,11 +124,14 @@ export class PostgresConnection implements TargetConnection {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
-    return (await this.pool.query(sql, params)).rows as T[];
+    return (await this.runtimePool.query(sql, params)).rows as T[];
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.withTransaction((client) => work({ query: async <R>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as R[] }));
+    return this.withTransaction(
+      (client) => work({ query: async <R>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as R[] }),
+      this.runtimePool,
+    );
   }
 
   async namespaceExists(namespace: string): Promise<boolean> {
@@ -137,12 +160,12 @@ export class PostgresConnection implements TargetConnection {
   }
 
   loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
-    return copyRows(this.pool, namespace, table, batches, onBatch);
+    return copyRows(this.pool, namespace, table, batches, onBatch, this.loadIdleTimeoutMs);
   }
 
   readonly textLoader: TextLoader = {
     encoder: copyRowEncoder,
-    load: (namespace, table, chunks, onBatch) => copyText(this.pool, namespace, table, chunks, onBatch),
+    load: (namespace, table, chunks, onBatch) => copyText(this.pool, namespace, table, chunks, onBatch, this.loadIdleTimeoutMs),
   };
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {
@@ -241,12 +264,17 @@ export class PostgresConnection implements TargetConnection {
     return Number(result.rows[0]!.count);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  poolStats(): PoolStats[] {
+    const use = (pool: pg.Pool, name: PoolStats['pool']): PoolStats => ({ pool: name, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return this.runtimePool === this.pool ? [use(this.pool, 'shared')] : [use(this.runtimePool, 'runtime'), use(this.pool, 'generation')];
   }
 
-  private async withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.runtimePool === this.pool ? undefined : this.runtimePool.end()]);
+  }
+
+  private async withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>, pool: pg.Pool = this.pool): Promise<T> {
+    const client = await pool.connect();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -254,10 +282,15 @@ export class PostgresConnection implements TargetConnection {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      // A client whose ROLLBACK fails is in an unknown state: it is discarded, not reused.
-      await client.query('ROLLBACK').catch((rollback: unknown) => {
-        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
-      });
+      // A client given up on for want of an answer is not asked to roll back (that would wait as
+      // long again): it is discarded, and the server rolls back when the connection ends. One whose
+      // ROLLBACK fails is in an unknown state: it is discarded too, not reused.
+      if (isClientTimeout(error)) broken = error as Error;
+      else {
+        await client.query('ROLLBACK').catch((rollback: unknown) => {
+          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+        });
+      }
       throw error;
     } finally {
       client.release(broken);

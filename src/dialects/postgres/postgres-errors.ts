@@ -2,6 +2,7 @@
 // fields and the key part of its detail ("Key (a, b)="), never from the values that follow.
 import type { DriverError, TableSpec } from '../dialect.ts';
 import { constraintColumns, driverError, identifiersOnly, networkErrorCode } from '../driver-errors.ts';
+import { STALLED } from '../stall-watch.ts';
 
 interface PgErrorFields {
   code?: unknown;
@@ -12,12 +13,19 @@ interface PgErrorFields {
   message?: unknown;
 }
 
+/** pg's own "no answer within query_timeout" (the pool's client-side limit), which carries no code. */
+export function isClientTimeout(error: unknown): boolean {
+  return (error as { message?: unknown } | null)?.message === 'Query read timeout';
+}
+
 export function mapPostgresError(error: unknown, table?: TableSpec): DriverError {
   const network = networkErrorCode(error);
   if (network) return driverError('connection', { code: network });
+  if (isClientTimeout(error)) return driverError('timeout');
   const fields = (typeof error === 'object' && error !== null ? error : {}) as PgErrorFields;
   const code = typeof fields.code === 'string' ? fields.code : undefined;
   const message = typeof fields.message === 'string' ? fields.message : '';
+  if (code === STALLED) return driverError('connection', { code });
   if (!code || !/^[0-9A-Z]{5}$/.test(code)) {
     // pg's lost or timed-out connections, pg-pool's connect timeout, and a client used after its connection failed.
     if (/^Connection terminated|^timeout expired|connection timeout|^timeout exceeded when trying to connect|connection error and is not queryable/i.test(message)) {
@@ -47,6 +55,9 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
     case '40001':
     case '40P01':
       return driverError('serialization_failure', { code });
+    // query_canceled: statement_timeout (or a cancel request; sds sends none).
+    case '57014':
+      return driverError('timeout', { code });
     case '42P01':
     case '3F000':
       return driverError('undefined_table', { code, table: tableName ?? missingRelation(message) });

@@ -1,5 +1,6 @@
 // PostgreSQL bulk writes: COPY … FROM STDIN in text format for loads, and batched
 // UPDATE … FROM (VALUES …) for deferred references.
+import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { unhandledFieldType } from '../../contract.ts';
@@ -8,6 +9,7 @@ import { chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } fr
 import type { ColumnSpec, RowValues, RowBatches, RowValue, TableSpec, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
+import { watchStall } from '../stall-watch.ts';
 import { postgresColumnList, postgresParameterType, postgresTableName, quotePostgresIdentifier } from './postgres-ddl.ts';
 
 /** PostgreSQL's limit on bind parameters is 65535; keep well under it. */
@@ -64,14 +66,22 @@ export function copyRowEncoder(table: TableSpec): (row: RowValues) => string {
 }
 
 /** Streams rows through COPY FROM STDIN (see copyText). */
-export function copyRows(pool: pg.Pool, namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
-  return copyText(pool, namespace, table, encodeBatches(batches, copyRowEncoder(table)), onBatch);
+export function copyRows(
+  pool: pg.Pool,
+  namespace: string,
+  table: TableSpec,
+  batches: RowBatches,
+  onBatch?: (written: number) => void,
+  idleTimeoutMs = 0,
+): Promise<number> {
+  return copyText(pool, namespace, table, encodeBatches(batches, copyRowEncoder(table)), onBatch, idleTimeoutMs);
 }
 
 /**
  * Streams COPY text chunks through COPY FROM STDIN. `pipeline` writes each chunk and awaits 'drain'
  * whenever the socket is full, so at most one batch (plus the socket's buffer) is in memory at a
- * time; a failing source destroys the stream, which sends CopyFail and rolls the COPY back.
+ * time; a failing source destroys the stream, which sends CopyFail and rolls the COPY back. A COPY
+ * whose connection moves nothing for `idleTimeoutMs` (0: no limit) fails (stall-watch.ts).
  */
 export async function copyText(
   pool: pg.Pool,
@@ -79,13 +89,14 @@ export async function copyText(
   table: TableSpec,
   chunks: TextChunks,
   onBatch?: (written: number) => void,
+  idleTimeoutMs = 0,
 ): Promise<number> {
   const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN`;
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
     const stream = client.query(copyFrom(sql));
-    await pipeline(chunkTexts(chunks, onBatch), stream);
+    await watchStall(clientSocket(client), idleTimeoutMs, () => pipeline(chunkTexts(chunks, onBatch), stream));
     return stream.rowCount;
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));
@@ -94,6 +105,11 @@ export async function copyText(
     // A connection that failed mid-COPY is not trusted with the next query: discard it.
     client.release(failure);
   }
+}
+
+/** The socket of a pg client (pg keeps it as `connection.stream`). */
+function clientSocket(client: pg.PoolClient): Socket | undefined {
+  return (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
 }
 
 /** A row value as a pg parameter of the column's type. */

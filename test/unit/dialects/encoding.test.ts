@@ -8,6 +8,7 @@ import { escapeLoadDataText, mysqlValue, toMysqlDatetime } from '../../../src/di
 import { mapPostgresError } from '../../../src/dialects/postgres/postgres-errors.ts';
 import { quotePostgresLiteral } from '../../../src/dialects/postgres/postgres-ddl.ts';
 import { copyEncoder, escapeCopyText } from '../../../src/dialects/postgres/postgres-loader.ts';
+import { StalledError } from '../../../src/dialects/stall-watch.ts';
 
 const users: TableSpec = {
   name: 'users',
@@ -92,6 +93,11 @@ describe('mapMysqlError', () => {
     ['missing table', error(1146, "Table 'db.nope' doesn't exist"), { kind: 'undefined_table', table: 'nope' }],
     ['deadlock', error(1213, 'Deadlock found when trying to get lock; try restarting transaction'), { kind: 'serialization_failure', code: '1213' }],
     ['lost connection', Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }), { kind: 'connection' }],
+    ['MariaDB max_statement_time', error(1969, 'Query execution was interrupted (max_statement_time exceeded)'), { kind: 'timeout', code: '1969' }],
+    ['MySQL max_execution_time', error(3024, 'Query execution was interrupted, maximum statement execution time exceeded'), { kind: 'timeout', code: '3024' }],
+    ['lock wait timeout', error(1205, 'Lock wait timeout exceeded; try restarting transaction'), { kind: 'timeout', code: '1205' }],
+    ['no answer in time (client)', Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' }), { kind: 'timeout' }],
+    ['stalled load', new StalledError(30_000), { kind: 'connection', code: 'ESTALLED' }],
   ])('%s', (_, given, want) => {
     const mapped = mapMysqlError(given, users);
     expect(mapped).toMatchObject(want);
@@ -113,6 +119,9 @@ describe('mapPostgresError', () => {
     ['pool connect timeout', new Error('timeout exceeded when trying to connect'), { kind: 'connection' }],
     ['client broken earlier', new Error('Client has encountered a connection error and is not queryable'), { kind: 'connection' }],
     ['deadlock', error({ code: '40P01' }), { kind: 'serialization_failure', code: '40P01' }],
+    ['statement timeout', error({ code: '57014' }), { kind: 'timeout', code: '57014' }],
+    ['no answer in time (client)', new Error('Query read timeout'), { kind: 'timeout' }],
+    ['stalled load', new StalledError(30_000), { kind: 'connection', code: 'ESTALLED' }],
     ['anything else', error({ code: '42883' }), { kind: 'other', message: 'Database error', code: '42883' }],
   ])('%s', (_, given, want) => {
     const mapped = mapPostgresError(given, users);
