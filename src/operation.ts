@@ -58,6 +58,8 @@ export interface Reply<K extends OperationId = OperationId> {
   headers?: Record<string, string>;
   /** A live `text/event-stream` instead of a body; ends when the client disconnects (signal aborts). */
   events?: (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
+  /** A streamed file instead of a body (a table export): its media type and its text in pieces. */
+  stream?: { contentType: string; chunks: AsyncIterable<string> };
 }
 
 /** The handler of operation `K`. */

@@ -3,7 +3,7 @@
 export { createManagementClient, waitForJob } from './management.js';
 export type { GenerationJob, JobRef, ManagementClient, ManagementClientOptions, ManagementPaths, WaitOptions } from './management.js';
 export { createRuntimeClient } from './runtime.js';
-export type { DefaultInputs, PageQuery, ReferencedRowsOf, RowList, RuntimeClient, RuntimeClientOptions, RuntimePagination, RuntimePaths, TableName, TableReferences } from './runtime.js';
+export type { DefaultInputs, ExportQuery, PageQuery, ReferencedRowsOf, RowList, RuntimeClient, RuntimeClientOptions, RuntimePagination, RuntimePaths, TableName, TableReferences } from './runtime.js';
 export { filters, serializeQuery } from './query.js';
 export type { AnyFieldFilter, BooleanFilter, EqualityOperators, FieldFilter, FieldType, FieldTypeOf, FieldTypeOperators, FieldValue, FilterOperator, TypedFilter, NullFilter, NumberFilter, OrderingOperators, StringFilter, TextOperators, FieldName, Fields, Filters, AnyPopulate, ListQuery, Populate, PopulatedRow, ReadQuery, ReferencedRows, Row, Selected, Sort, SortTerm } from './query.js';
 export { errorBodyMiddleware, isSdsError, SdsRequestError } from './result.js';

@@ -1,14 +1,14 @@
 // The management client (`/public/v1`, team API key) and waiting for generation jobs.
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
-import { createSdsClient, type BaseClientOptions } from './options.js';
+import { createSdsClient, type BaseClientOptions, type JsonMedia } from './options.js';
 import type { SdsResult } from './result.js';
 
 /** The contract's paths without the runtime API (`/runtime/…`, see `createRuntimeClient`). */
 export type ManagementPaths = { [P in keyof paths as P extends `/runtime/${string}` ? never : P]: paths[P] };
 
 /** A typed openapi-fetch client of the management API: `GET`, `POST`, `PATCH`, `DELETE`… by path. */
-export type ManagementClient = Client<ManagementPaths>;
+export type ManagementClient = Client<ManagementPaths, JsonMedia>;
 
 export interface ManagementClientOptions extends BaseClientOptions {
   /** API root, e.g. `http://localhost:3000` (no `/public/v1`). */

@@ -17,10 +17,17 @@ export function headerRecord(headers: ClientOptions['headers']): Record<string, 
   return record;
 }
 
+/**
+ * The media type the SDK's clients are typed for. Operations that also answer other types (event
+ * streams, table exports as CSV or JSON Lines) are read through the SDK's helpers for them, so the
+ * JSON answers stay typed as JSON.
+ */
+export type JsonMedia = 'application/json';
+
 /** An openapi-fetch client with the SDK's defaults: `x-api-key`, `serializeQuery`, `{error}` bodies. */
-export function createSdsClient<Paths extends {}>(baseUrl: string, apiKey: string | undefined, options: BaseClientOptions): Client<Paths> {
+export function createSdsClient<Paths extends {}>(baseUrl: string, apiKey: string | undefined, options: BaseClientOptions): Client<Paths, JsonMedia> {
   const { headers, querySerializer, ...rest } = options;
-  const client = createClient<Paths>({
+  const client = createClient<Paths, JsonMedia>({
     ...rest,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     querySerializer: querySerializer ?? ((query) => serializeQuery(query as Record<string, unknown>)),

@@ -2,7 +2,7 @@
 // async iteration over every page of a list.
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
-import { createSdsClient, type BaseClientOptions } from './options.js';
+import { createSdsClient, type BaseClientOptions, type JsonMedia } from './options.js';
 import type { AnyPopulate, Fields, ListQuery, Populate, ReadQuery, Row, Selected } from './query.js';
 import { SdsRequestError, type SdsResult } from './result.js';
 
@@ -58,7 +58,7 @@ export interface RuntimeClientOptions extends BaseClientOptions {
 export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInputs<Tables>, References = {}> {
   readonly sourceId: string;
   /** The underlying openapi-fetch client, for anything the methods below do not cover. */
-  readonly client: Client<RuntimePaths>;
+  readonly client: Client<RuntimePaths, JsonMedia>;
 
   /** One page of rows: filtered, sorted, projected (`fields`) and populated. */
   list<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
@@ -100,6 +100,30 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
     table: T,
     query?: PageQuery<Tables[T], F, P>,
   ): AsyncGenerator<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>, void, undefined>;
+
+  /**
+   * Every row the query selects as a file, streamed by the server (no page, no row cap): CSV with a
+   * header row, or JSON Lines. `data` is the answer's body as a `ReadableStream`: pipe it to a file,
+   * or read it as it comes. `limit` and `offset` are optional, without a maximum; no `populate`.
+   */
+  export<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined>(
+    table: T,
+    query: ExportQuery<Tables[T], F>,
+  ): Promise<SdsResult<ReadableStream<Uint8Array>>>;
+
+  /**
+   * Every row the query selects, one at a time, from one JSON Lines export: a whole table in a
+   * single request, in bounded memory. A failed request throws an `SdsRequestError`.
+   */
+  exportRows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined>(
+    table: T,
+    query?: Omit<ExportQuery<Tables[T], F>, 'format'>,
+  ): AsyncGenerator<Selected<Tables[T], F>, void, undefined>;
+}
+
+/** Query of a table export: the list's filters, sort and projection, and the file format. */
+export interface ExportQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined> extends Omit<ListQuery<R, F, undefined>, 'populate'> {
+  format: 'csv' | 'jsonl';
 }
 
 /**
@@ -146,9 +170,28 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
     }
   }
 
+  const exportTable = (table: string, query: { format: 'csv' | 'jsonl' } & Record<string, unknown>) =>
+    raw.GET('/runtime/{sourceId}/{table}', { params: { path: { sourceId, table }, query }, parseAs: 'stream' }) as Promise<SdsResult<ReadableStream<Uint8Array>>>;
+
+  async function* exportRows(table: string, query: Record<string, unknown> = {}) {
+    const answer = await exportTable(table, { ...query, format: 'jsonl' });
+    if (answer.error) throw new SdsRequestError(answer.error, answer.response);
+    const decoder = new TextDecoder();
+    let rest = '';
+    for await (const bytes of answer.data as unknown as AsyncIterable<Uint8Array>) {
+      const lines = (rest + decoder.decode(bytes, { stream: true })).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line) yield JSON.parse(line) as Row;
+    }
+    rest += decoder.decode();
+    if (rest) yield JSON.parse(rest) as Row;
+  }
+
   const methods = {
     sourceId,
     client,
+    export: exportTable,
+    exportRows,
     list,
     get: (table: string, id: string | number, query?: object) =>
       raw.GET('/runtime/{sourceId}/{table}/{id}', { params: { ...rowPath(table, id), query: query ?? {} } }),
@@ -162,7 +205,10 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
   return methods as unknown as RuntimeClient<Tables, Inputs, References>;
 }
 
-type UntypedCall = (path: string, init: { params: { path: Record<string, string>; query?: object }; body?: object }) => Promise<SdsResult<unknown>>;
+type UntypedCall = (
+  path: string,
+  init: { params: { path: Record<string, string>; query?: object }; body?: object; parseAs?: 'stream' },
+) => Promise<SdsResult<unknown>>;
 interface UntypedClient {
   GET: UntypedCall;
   POST: UntypedCall;

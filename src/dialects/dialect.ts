@@ -313,6 +313,13 @@ export interface TargetConnection extends SqlExecutor {
    */
   swapNamespaces(staging: string, live: string): Promise<void>;
   countRows(namespace: string, table: string): Promise<number>;
+  /**
+   * The rows of one SELECT in batches of about `batchRows`, without holding them all (exports of a
+   * whole table): a cursor on PostgreSQL (each fetch a statement of its own, under the query
+   * timeout), a streamed result on MySQL (one long statement, so on a connection without it). Rows
+   * come as `query` returns them; leaving the loop early closes the cursor or the stream.
+   */
+  streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;
   /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool. */
   poolStats?(): PoolStats[];
   close(): Promise<void>;

@@ -253,10 +253,54 @@ function handle(operation: AnyOperation | undefined, config: Config, shutdown?: 
     const reply = await operation(context);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.events) await streamEvents(req, res, reply.events, shutdown);
+    else if (reply.stream) await streamFile(req, res, reply.status, reply.stream, shutdown);
     else if (reply.body === undefined) res.status(reply.status).end();
     else if (config.validateResponses) res.status(reply.status).json(reply.body);
     else sendJson(res, reply.status, reply.body);
   };
+}
+
+/**
+ * Writes a streamed file answer (a table export). The first piece is read before the status goes
+ * out, so a query that fails at once still answers with its error; later, the client's pace sets the
+ * reading (a full socket waits for 'drain'), a client that goes away stops it (the database cursor
+ * closes), and a failure cuts the connection, as a truncated file must not look complete.
+ */
+async function streamFile(req: Request, res: Response, status: number, stream: NonNullable<Reply['stream']>, shutdown?: AbortSignal): Promise<void> {
+  const pieces = stream.chunks[Symbol.asyncIterator]();
+  const first = await pieces.next();
+  res.status(status).setHeader('Content-Type', stream.contentType);
+  let gone = false;
+  const stop = () => (gone = true);
+  req.on('close', stop);
+  shutdown?.addEventListener('abort', stop, { once: true });
+  try {
+    for (let piece = first; !piece.done && !gone; piece = await pieces.next()) {
+      if (!res.write(piece.value)) await waitForDrain(res);
+    }
+    if (gone) await pieces.return?.();
+    else res.end();
+  } catch (error) {
+    await pieces.return?.().catch(() => {});
+    res.locals.errorForLog = error instanceof Error ? { name: error.name, message: error.message } : error;
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    req.off('close', stop);
+    shutdown?.removeEventListener('abort', stop);
+  }
+}
+
+/** Resolves when the response can take more, or when its connection is gone. */
+function waitForDrain(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /**

@@ -165,10 +165,16 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
           { name: 'sort', in: 'query', description: '`field:asc` or `field:desc`, comma-separated.', schema: { type: 'string' } },
           ...readParameters,
           { name: 'filters', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: true } },
+          {
+            name: 'format',
+            in: 'query',
+            description: '`csv` or `jsonl`: every selected row as a file (no page; no populate), whatever `Accept` says; `json` (the default): a page.',
+            schema: { type: 'string', enum: ['json', 'csv', 'jsonl'], default: 'json' },
+          },
         ],
         responses: {
           '200': {
-            description: `A page of ${entity.id}.`,
+            description: `A page of ${entity.id}; with Accept text/csv or application/x-ndjson (or format=csv|jsonl), every selected row as a file.`,
             content: {
               'application/json': {
                 schema: {
@@ -179,6 +185,12 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
                     meta: { type: 'object', required: ['pagination'], properties: { pagination: { $ref: '#/components/schemas/Pagination' } } },
                   },
                 },
+              },
+              'text/csv': {
+                schema: { type: 'string', description: `Every selected row of ${entity.id}: a header row (${fieldNames}), NULL as an empty field.` },
+              },
+              'application/x-ndjson': {
+                schema: { type: 'string', description: `Every selected row of ${entity.id}, one JSON object (a ${name}Selection) per line.` },
               },
             },
           },

@@ -4,7 +4,7 @@
 // operator's hook in operators.ts.
 import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
 import { operatorSpec, type OperandParams } from './operators.ts';
-import type { PlannedFilter, PlannedPopulate, ReadPlan } from './plan.ts';
+import type { ExportPlan, PlannedFilter, PlannedPopulate, ReadPlan } from './plan.ts';
 import type { RuntimeTable } from './tables.ts';
 
 export interface CompiledQuery {
@@ -64,6 +64,21 @@ export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan,
     count: { sql: `SELECT COUNT(*) AS total FROM ${from}${where}`, params: whereParams },
     where: { sql: where, params: whereParams },
   };
+}
+
+/** An export's one SELECT: projection, filters and order; LIMIT/OFFSET only when asked. */
+export function compileExport(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable): CompiledQuery {
+  const params = new SqlParams(dialect);
+  const where = compileWhere(dialect, table, plan.filters, params);
+  const order = plan.sort
+    .map(({ field, direction }) => {
+      const column = knownColumn(table, field);
+      return dialect.orderBy(dialect.comparable(dialect.quoteIdentifier(field), column), direction, column.nullable);
+    })
+    .join(', ');
+  // MySQL takes OFFSET only after a LIMIT: an offset alone gets the largest safe one.
+  const page = plan.limit !== undefined || plan.offset > 0 ? ` LIMIT ${params.plain(plan.limit ?? Number.MAX_SAFE_INTEGER)} OFFSET ${params.plain(plan.offset)}` : '';
+  return { sql: `SELECT ${columnList(dialect, plan.fields)} FROM ${qualifiedTable(dialect, namespace, table.name)}${where}${order ? ` ORDER BY ${order}` : ''}${page}`, params: params.values };
 }
 
 /** The row a plan's filters on the whole primary key select: no order, no page (there is one row at most). */

@@ -93,12 +93,17 @@ async function readRows(executor: SqlExecutor & Pick<TargetConnection, 'dialect'
   try {
     return await executor.query(query.sql, query.params);
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    const mapped = executor.dialect.mapError(error, context.table.spec);
-    if (mapped.kind === 'undefined_table') throw runtimeErrors.unknownTable(context.table.name, []);
-    if (mapped.kind === 'connection') throw runtimeErrors.targetUnavailable();
-    if (mapped.kind === 'timeout') throw runtimeErrors.targetTimeout();
-    if (mapped.kind === 'invalid_value') throw runtimeErrors.rejectedValue(mapped.message);
-    throw error;
+    throw readError(context, error);
   }
+}
+
+/** A failed read as the AppError it answers (missing table, unreachable or slow server, refused value), or itself. */
+export function readError(context: Pick<TableContext, 'connection' | 'table'>, error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const mapped = context.connection.dialect.mapError(error, context.table.spec);
+  if (mapped.kind === 'undefined_table') return runtimeErrors.unknownTable(context.table.name, []);
+  if (mapped.kind === 'connection') return runtimeErrors.targetUnavailable();
+  if (mapped.kind === 'timeout') return runtimeErrors.targetTimeout();
+  if (mapped.kind === 'invalid_value') return runtimeErrors.rejectedValue(mapped.message);
+  return error;
 }

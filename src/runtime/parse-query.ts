@@ -5,7 +5,7 @@
 import { isFilterOperator, OPERATOR_NAMES, operatorSpec, type FilterOperator } from './operators.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 
-const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate'];
+const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate', 'format'];
 
 export interface ParsedFilter {
   field: string;
@@ -29,6 +29,8 @@ export interface ParsedPopulate {
 export interface ParsedQuery {
   limit?: string;
   offset?: string;
+  /** `format=csv|jsonl|json`: the answer's format (export.ts), as written. */
+  format?: string;
   fields?: string[];
   sort: ParsedSort[];
   /** In the order first written; several filters combine with AND. */
@@ -66,6 +68,11 @@ export function parseQuery(raw: string): ParsedQuery {
     const [head, ...rest] = path as [string, ...string[]];
     const listIndex = rest.length === 1 && INDEX.test(rest[0]!);
     switch (head) {
+      case 'format':
+        if (rest.length > 0) throw runtimeErrors.malformedParameter(key, 'use format=csv, format=jsonl or format=json');
+        scalar(head);
+        parsed.format = value;
+        break;
       case 'limit':
       case 'offset':
         if (rest.length > 0) throw runtimeErrors.malformedParameter(key, `use ${head}=<integer>`);

@@ -61,6 +61,36 @@ export function planRead(parsed: ParsedQuery, table: RuntimeTable, tables: Runti
   };
 }
 
+/** A whole-table read for an export: projection, filters and order as a list's; no page unless asked. */
+export interface ExportPlan {
+  table: string;
+  fields: string[];
+  filters: PlannedFilter[];
+  sort: PlannedSort[];
+  /** Rows at most, when `limit` was given (no maximum); undefined: every matching row. */
+  limit: number | undefined;
+  offset: number;
+}
+
+/** Plans an export of `table`: like planRead, without populate and without the page's limit. */
+export function planExport(parsed: ParsedQuery, table: RuntimeTable): ExportPlan {
+  if (parsed.populate.length > 0) throw runtimeErrors.notExportable('populate');
+  return {
+    table: table.name,
+    fields: planFields(parsed.fields, table, 'fields'),
+    filters: parsed.filters.map((filter) => planFilter(filter.field, filter.operator, filter.values, table)),
+    sort: planSort(parsed.sort, table),
+    limit: parsed.limit === undefined ? undefined : planExportLimit(parsed.limit),
+    offset: planOffset(parsed.offset),
+  };
+}
+
+function planExportLimit(text: string): number {
+  const limit = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (Number.isNaN(limit)) throw runtimeErrors.invalidLimit(text, Number.MAX_SAFE_INTEGER);
+  return limit;
+}
+
 /** The named columns (deduplicated, in order), or every column when none are named. */
 function planFields(names: string[] | undefined, table: RuntimeTable, where: string): string[] {
   if (names === undefined) return table.columns.map((column) => column.name);

@@ -30,7 +30,9 @@ export function rowOperations(deps: RowOperationDeps) {
   };
 
   const listRows: Operation<'listRows'> = async (context) => {
+    const format = deps.runtime.exportFormat(context.rawQuery, context.headers.accept);
     const { source, table } = await sourceData(context);
+    if (format) return { status: 200, stream: deps.runtime.export(source, table, context.rawQuery, format) };
     return { status: 200, body: await deps.runtime.list(source, table, context.rawQuery) };
   };
 

@@ -50,6 +50,8 @@ export const runtimeErrors = {
   stillReferenced: (table: string | undefined, columns: string[] | undefined, change: 'deleted' | 'changed') =>
     new AppError(409, `Row is still referenced${table ? ` by ${table}${columns?.length ? ` (${columns.join(', ')})` : ''}` : ''}, so it cannot be ${change}`),
   rejectedValue: (message: string) => bad(message),
+  unknownFormat: (format: string) => bad(`Unknown format ${quoted(format)}: use csv, jsonl or json${didYouMean(format, ['csv', 'jsonl', 'json'])}`),
+  notExportable: (parameter: string) => bad(`Query parameter ${quoted(parameter)} is not available when exporting a table as a file (fields, sort, filters, limit and offset are)`),
   targetUnavailable: () => new AppError(503, 'Target database is unavailable; try again shortly'),
   targetTimeout: () => new AppError(504, 'Target database did not answer in time; try again shortly, or narrow the request'),
 };

@@ -8,6 +8,7 @@ import type { TargetConnection } from '../dialects/dialect.ts';
 import type { SchemaConfig } from '../generation/config-types.ts';
 import { CountCache } from './count-cache.ts';
 import { executeList, executeOne, type Totals } from './execute.ts';
+import { exportTable, requestedExport, type ExportFormat, type ExportStream } from './export.ts';
 import { parseQuery } from './parse-query.ts';
 import { planRead, type ReadPlan } from './plan.ts';
 import { parseRowId } from './row-id.ts';
@@ -17,6 +18,7 @@ import { buildRuntimeTables, type RuntimeTables, type TableContext } from './tab
 import { createRow, deleteRow, updateRow } from './write.ts';
 
 export type { ListEnvelope, JsonRow } from './shape.ts';
+export type { ExportFormat, ExportStream } from './export.ts';
 export { CountCache, type CountCacheOptions } from './count-cache.ts';
 
 /** A source's data as the runtime reaches it: its id (which keys cached totals), connection, namespace and config. */
@@ -68,6 +70,21 @@ export class Runtime {
       count: (where, count) => cache.total(source.id, key(where), count),
     };
     return executeList(context, plan, totals);
+  }
+
+  /**
+   * The export format a list request asks for (`format=`, or Accept: text/csv or
+   * application/x-ndjson), or undefined for a JSON page: the common case is told apart without
+   * parsing the query.
+   */
+  exportFormat(rawQuery: string, accept: string | undefined): ExportFormat | undefined {
+    if (!rawQuery.includes('format') && !(accept && /csv|ndjson|jsonl/i.test(accept))) return undefined;
+    return requestedExport(parseQuery(rawQuery), accept);
+  }
+
+  /** Every row of `table` the query selects, as a CSV or JSON Lines stream (export.ts). */
+  export(source: SourceData, table: string, rawQuery: string, format: ExportFormat): ExportStream {
+    return exportTable(this.context(source, table), parseQuery(rawQuery), format);
   }
 
   /** The row at `id`; the query may hold `fields` and `populate` only. */

@@ -18,7 +18,7 @@ export interface TestService {
   teamKey: string;
   config: Config;
   /** A typed client (openapi-fetch) authenticated with `key` (or none). */
-  client(key?: string): ReturnType<typeof createClient<paths>>;
+  client(key?: string): ReturnType<typeof createClient<paths, 'application/json'>>;
   stop(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export async function startTestService(label: string, overrides: Partial<Config>
     teamKey,
     config,
     client: (key?: string) =>
-      createClient<paths>({ baseUrl: service.url, headers: key === undefined ? {} : { 'x-api-key': key } }),
+      createClient<paths, 'application/json'>({ baseUrl: service.url, headers: key === undefined ? {} : { 'x-api-key': key } }),
     stop: async () => {
       await service.close();
       await database.drop();

@@ -991,6 +991,16 @@ export interface paths {
          *     reference field's value with the referenced row (or `null`), and
          *     `populate.<field>.fields=a,b` (or `populate[<field>][fields]=a,b`) projects that row.
          *
+         *     **Whole tables as files.** With `Accept: text/csv` or `Accept: application/x-ndjson`
+         *     (or `format=csv` / `format=jsonl`, which win over `Accept`), the answer is every row
+         *     the filters select, in the requested order and projection, streamed as CSV (RFC 4180,
+         *     a header row of field names, NULL as an empty field and the empty string as `""`) or
+         *     JSON Lines (one row per line, each as a JSON page would render it). No page applies:
+         *     `limit` and `offset` are optional and `limit` has no maximum; `populate` is not
+         *     available. The export counts as one request against the source's rate limit; the
+         *     server reads the table as fast as the client takes the answer. A failure after the
+         *     first rows cuts the connection, so a truncated file never looks complete.
+         *
          *     Example: `GET /runtime/{sourceId}/posts?filters.status.$in=draft,published&filters.title.$containsi=sql&sort=publishedAt:desc&populate=authorId&populate.authorId.fields=id,name&limit=10`
          */
         get: operations["listRows"];
@@ -2535,6 +2545,11 @@ export interface components {
                 fields?: components["schemas"]["RuntimeNameList"];
             };
         };
+        /**
+         * @description `csv` or `jsonl`: every selected row as a file (see the operation), whatever `Accept`
+         *     says; `json` (the default): a page.
+         */
+        RuntimeFormat: "json" | "csv" | "jsonl";
         /**
          * @description Filters as `filters[<field>][<operator>]=<value>`; the dot form
          *     `filters.<field>.<operator>=<value>` is accepted too. See the operation description
@@ -4260,6 +4275,11 @@ export interface operations {
                  *     for the operators.
                  */
                 filters?: components["parameters"]["RuntimeFilters"];
+                /**
+                 * @description `csv` or `jsonl`: every selected row as a file (see the operation), whatever `Accept`
+                 *     says; `json` (the default): a page.
+                 */
+                format?: components["parameters"]["RuntimeFormat"];
             };
             header?: never;
             path: {
@@ -4278,7 +4298,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of rows. */
+            /** @description A page of rows, or with `text/csv` or `application/x-ndjson` every selected row as a file. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4288,6 +4308,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuntimeRowList"];
+                    /**
+                     * @example id,email,role
+                     *     1,ada@example.com,admin
+                     */
+                    "text/csv": string;
+                    /** @example {"id":1,"email":"ada@example.com","role":"admin"} */
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["RuntimeBadRequest"];

@@ -1,9 +1,9 @@
 // The MySQL dialect (MySQL 8 and MariaDB 10.11+): a mysql2 pool per target with a fixed session
 // (UTC, strict sql_mode, utf8mb4_bin), namespaces as databases, and a one-statement table swap.
-import { mysqlDump } from './mysql-dump.ts';
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
 import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
   createMysqlDatabase,
@@ -28,6 +28,7 @@ import {
   mysqlRuntimeParameter,
   MYSQL_LIKE_ESCAPE,
 } from './mysql-compiler.ts';
+import { mysqlDump } from './mysql-dump.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without
@@ -184,6 +185,32 @@ export class MysqlConnection implements TargetConnection {
   async handshake(): Promise<void> {
     const [[row]] = await this.pool.query<RowDataPacket[]>('SELECT VERSION() AS version');
     if (this.limits) this.runtimeSetup = SESSION_SETUP + statementLimits(String(row?.version ?? ''), this.limits.timeoutMs);
+  }
+
+  async *streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>> {
+    // The load pool: an export is one statement for as long as the client reads, so the runtime
+    // pool's max_statement_time would cut it; the stream's buffer pauses the connection instead.
+    const connection = await this.pool.getConnection();
+    const core = (connection as unknown as { connection: { query(sql: string, params: unknown[]): { stream(options: { highWaterMark: number }): Readable } } }).connection;
+    const stream = core.query(sql, params).stream({ highWaterMark: batchRows });
+    let complete = false;
+    try {
+      let batch: Array<Record<string, unknown>> = [];
+      for await (const row of stream) {
+        batch.push(row as Record<string, unknown>);
+        if (batch.length >= batchRows) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+      complete = true;
+    } finally {
+      stream.destroy();
+      // A result left half-read keeps the connection busy: it is not handed back to the pool.
+      if (complete) connection.release();
+      else connection.destroy();
+    }
   }
 
   /** mysql2 escapes the parameters into the statement text (one statement: multipleStatements is off). */

@@ -1,8 +1,8 @@
 // The PostgreSQL dialect: a pg pool per target, namespaces as schemas, DDL in transactions,
 // COPY for loads, and an atomic schema swap.
-import { postgresDump } from './postgres-dump.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
@@ -18,6 +18,7 @@ import {
   postgresTypedPlaceholder,
   POSTGRES_LIKE_ESCAPE,
 } from './postgres-compiler.ts';
+import { postgresDump } from './postgres-dump.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
 const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);
@@ -121,6 +122,25 @@ export class PostgresConnection implements TargetConnection {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  async *streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>> {
+    const client = await this.runtimePool.connect();
+    const cursor = client.query(new Cursor<Record<string, unknown>>(sql, params));
+    let broken: Error | undefined;
+    try {
+      for (;;) {
+        const rows = await cursor.read(batchRows);
+        if (rows.length === 0) return;
+        yield rows;
+      }
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      await cursor.close().catch((error: unknown) => (broken ??= error instanceof Error ? error : new Error(String(error))));
+      client.release(broken);
+    }
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
