@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
+import type { Catalog } from '../catalog.ts';
 import type { Dialect, FinalizeOptions, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
   createMysqlDatabase,
@@ -15,6 +16,7 @@ import {
   MYSQL_MAX_IDENTIFIER_LENGTH,
 } from './mysql-ddl.ts';
 import { mapMysqlError } from './mysql-errors.ts';
+import { createMysqlScratchDatabase, currentMysqlNamespace, readMysqlCatalog } from './mysql-introspect.ts';
 import { insertRows, loadDataRowEncoder, loadDataRows, loadDataText, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
 import {
   mysqlComparable,
@@ -50,6 +52,8 @@ export const mysqlDialect: Dialect = {
   maxKeyStatements: mysqlMaxKeyStatements,
   connect: (url) => connectMysql(url),
   mapError: mapMysqlError,
+  scriptSyntax: { dollarQuotes: false, hashComments: true, backslashEscapes: true, executableComments: true, delimiterCommand: true, backslashCommands: false },
+  createScratchDatabase: (url) => createMysqlScratchDatabase(url, connectMysql),
 };
 
 export interface MysqlConnectOptions {
@@ -265,6 +269,14 @@ export class MysqlConnection implements TargetConnection {
   async countRows(namespace: string, table: string): Promise<number> {
     const [rows] = await this.pool.query<RowDataPacket[]>(`SELECT COUNT(*) AS count FROM ${mysqlTableName(namespace, table)}`);
     return Number(rows[0]?.count ?? 0);
+  }
+
+  readCatalog(namespace: string): Promise<Catalog> {
+    return readMysqlCatalog(this, namespace);
+  }
+
+  currentNamespace(): Promise<string | undefined> {
+    return currentMysqlNamespace(this);
   }
 
   close(): Promise<void> {

@@ -15,14 +15,15 @@ interface MysqlErrorFields {
 
 export function mapMysqlError(error: unknown, table?: TableSpec): DriverError {
   const network = networkErrorCode(error);
-  if (network) return driverError('connection', { code: network });
+  if (network) return driverError('connection', { code: network }, 'network');
   const fields = (typeof error === 'object' && error !== null ? error : {}) as MysqlErrorFields;
   const errno = typeof fields.errno === 'number' ? fields.errno : undefined;
   const driverCode = typeof fields.code === 'string' ? fields.code : undefined;
   const message = typeof fields.sqlMessage === 'string' ? fields.sqlMessage : typeof fields.message === 'string' ? fields.message : '';
   const code = errno !== undefined ? String(errno) : driverCode;
   if ((errno !== undefined && CONNECTION_ERRNOS.has(errno)) || (driverCode && CONNECTION_CODES.has(driverCode)) || (error as { fatal?: unknown })?.fatal === true) {
-    return driverError('connection', { code });
+    const problem = errno === 1044 || errno === 1045 ? 'credentials' : errno === 1049 ? 'database' : errno === 2002 || errno === 2003 || errno === 2005 ? 'network' : undefined;
+    return driverError('connection', { code }, problem);
   }
   switch (errno) {
     case 1062:
