@@ -27,7 +27,9 @@ export class IntrospectionError extends Error {
   }
 }
 
-const list = (names: string[]) => (names.length ? names.join(', ') : '(none)');
+const LISTED = 20;
+const list = (names: string[]) =>
+  names.length === 0 ? '(none)' : names.length <= LISTED ? names.join(', ') : `${names.slice(0, LISTED).join(', ')} and ${names.length - LISTED} more`;
 
 export const introspectionErrors = {
   badUrl: (reason: string) => new IntrospectionError('invalid', `The connection string cannot be used: ${reason}`),

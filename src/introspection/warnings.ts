@@ -3,8 +3,8 @@
 
 /** One thing the config does not carry over as the database declares it. */
 export interface IntrospectionWarning {
-  /** Table as the database names it. */
-  table: string;
+  /** Table as the database names it; unset for a warning about a DDL script as a whole. */
+  table?: string;
   /** Column as the database names it, when the warning is about one. */
   column?: string;
   /** `table.column: what the database has; what sds did instead`. */
