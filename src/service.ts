@@ -14,6 +14,7 @@ import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { GenerationWorker } from './management/generation-worker.ts';
 import { generationJobOperations } from './management/generation-jobs.ts';
 import { runtimeDocOperations } from './management/runtime-docs.ts';
+import { schemaIntrospectionOperations } from './management/schema-introspection.ts';
 import { retireSource, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
@@ -121,6 +122,7 @@ export function createOperations(parts: ServiceParts): Record<string, Operation>
     }),
     ...teamKeyOperations(parts.teams, parts.projects),
     ...schemaOperations(parts.projects, parts.schemas),
+    ...schemaIntrospectionOperations(),
     ...sourceOps,
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
     ...generationJobOperations(parts.jobs, accessibleSource),
