@@ -103,7 +103,7 @@ export function registerIntrospectionCommands(program: Command): void {
     .option('--merge <config>', 'update this existing config: new tables and columns added, dropped ones removed, hand-written settings kept')
     .option('--out <file>', 'write the config here (default: standard output)')
     .option('--scratch-url <url>', 'server that runs --from-sql (default: the embedded PostgreSQL, or MYSQL_URL for mysql)')
-    .option('--json', 'print {schema, warnings, changes} as JSON instead of the config alone')
+    .option('--json', 'print {schema, warnings, changes} as JSON on standard output (the config still goes to --out)')
     .action(async (options: InitOptions) => {
       if ((options.fromDatabase === undefined) === (options.fromSql === undefined)) throw new Error('give one of --from-database <url> or --from-sql <file>');
       if (options.rows !== undefined && options.rowsFromStatistics !== undefined) throw new Error('give --rows or --rows-from-statistics, not both');
@@ -124,10 +124,12 @@ export function registerIntrospectionCommands(program: Command): void {
         if (merged.errors.length) throw new Error(`the merged config is not valid (${merged.errors.length} errors); ${options.merge} is unchanged`);
         ({ config: schema, changes } = merged);
       }
-      const text = `${JSON.stringify(options.json ? { schema, warnings: introspected.warnings, ...(existing ? { changes } : {}) } : schema, null, 2)}\n`;
-      if (options.out) fs.writeFileSync(options.out, text);
-      else process.stdout.write(text);
-      if (options.json) return;
+      if (options.out) fs.writeFileSync(options.out, `${JSON.stringify(schema, null, 2)}\n`);
+      if (options.json) {
+        console.log(JSON.stringify({ schema, warnings: introspected.warnings, ...(existing ? { changes } : {}) }, null, 2));
+        return;
+      }
+      if (!options.out) console.log(JSON.stringify(schema, null, 2));
       printWarnings(introspected.warnings);
       for (const change of changes) console.error(`changed ${change.message}`);
       const fields = schema.entities.reduce((sum, entity) => sum + entity.fields.length, 0);

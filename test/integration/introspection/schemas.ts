@@ -1,4 +1,4 @@
-// The hand-written schemas of test/fixtures/introspection, loaded into fresh namespaces of the test
+// The hand-written schemas of test/fixtures/introspection (and schemas/examples/shop.sql), loaded into fresh namespaces of the test
 // servers as their own DDL (pg's simple query protocol, mysql2 with multipleStatements), so that
 // loading them never depends on sds's own DDL import.
 import fs from 'node:fs';
@@ -10,8 +10,9 @@ import { uniqueNamespace, type DialectTarget } from '../dialects/targets.ts';
 export const SCHEMAS = ['shop', 'rental', 'music'] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 
+/** The PostgreSQL shop is the README's example DDL (schemas/examples/shop.sql); the others are test fixtures. */
 export function schemaFile(name: SchemaName, engine: DialectTarget['name']): string {
-  return `test/fixtures/introspection/${name}.${engine}.sql`;
+  return name === 'shop' && engine === 'postgres' ? 'schemas/examples/shop.sql' : `test/fixtures/introspection/${name}.${engine}.sql`;
 }
 
 /** Runs SQL text of several statements in `namespace` (created empty first); returns a dropper. */
