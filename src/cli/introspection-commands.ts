@@ -100,7 +100,7 @@ export function registerIntrospectionCommands(program: Command): void {
     .option('--tables <a,b,c>', 'only these tables', tableList)
     .option('--rows <n>', 'rows of every entity (default 100)', rowCount)
     .option('--rows-from-statistics <total>', 'share this many rows out in proportion to the database\'s own row statistics', positiveInteger)
-    .option('--merge <config>', 'update this existing config: new tables and columns added, dropped ones removed, hand-written settings kept')
+    .option('--merge <config>', 'update this existing config: new tables and columns added, dropped ones removed (with --tables: only those tables), hand-written settings kept')
     .option('--out <file>', 'write the config here (default: standard output)')
     .option('--scratch-url <url>', 'server that runs --from-sql (default: the embedded PostgreSQL, or MYSQL_URL for mysql)')
     .option('--json', 'print {schema, warnings, changes} as JSON on standard output (the config still goes to --out)')
@@ -119,7 +119,8 @@ export function registerIntrospectionCommands(program: Command): void {
       let schema: SchemaConfig = introspected.config;
       let changes: MergeChange[] = [];
       if (existing) {
-        const merged = mergeConfigs(existing, introspected.config);
+        // With --tables, the other entities of the existing config are not gone, just not asked about.
+        const merged = mergeConfigs(existing, introspected.config, { partial: options.tables !== undefined });
         for (const error of merged.errors) console.error(`error   ${error.path}  ${error.message}`);
         if (merged.errors.length) throw new Error(`the merged config is not valid (${merged.errors.length} errors); ${options.merge} is unchanged`);
         ({ config: schema, changes } = merged);

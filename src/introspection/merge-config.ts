@@ -30,18 +30,27 @@ const STRUCTURAL = ['type', 'nullable', 'maxLength', 'precision', 'values', 'ref
 /** Hand-written field settings the database also speaks about: the existing value wins when there is one. */
 const PREFER_EXISTING = ['label', 'description', 'min', 'max'] as const;
 
-export function mergeConfigs(existing: SchemaConfig, fresh: SchemaConfig): MergeResult {
+/**
+ * Merges `fresh` (introspected) into `existing`. `partial`: `fresh` covers only some tables (a
+ * `tables` selection), so the existing entities it lacks are kept as they are instead of removed.
+ */
+export function mergeConfigs(existing: SchemaConfig, fresh: SchemaConfig, options: { partial?: boolean } = {}): MergeResult {
   const changes: MergeChange[] = [];
   const before = new Map(existing.entities.map((entity) => [entity.id, entity]));
-  const entities = fresh.entities.map((entity) => {
-    const old = before.get(entity.id);
-    if (old) return mergeEntity(old, entity, changes);
-    changes.push({ kind: 'table-added', entity: entity.id, message: `table ${entity.id} added` });
-    return entity;
-  });
-  for (const entity of existing.entities) {
-    if (!fresh.entities.some((candidate) => candidate.id === entity.id)) {
-      changes.push({ kind: 'table-removed', entity: entity.id, message: `table ${entity.id} removed: it is no longer in the database` });
+  const merged = new Map(
+    fresh.entities.map((entity) => {
+      const old = before.get(entity.id);
+      if (old) return [entity.id, mergeEntity(old, entity, changes)];
+      changes.push({ kind: 'table-added', entity: entity.id, message: `table ${entity.id} added` });
+      return [entity.id, entity];
+    }),
+  );
+  let entities = [...merged.values()];
+  if (options.partial) {
+    entities = [...existing.entities.map((entity) => merged.get(entity.id) ?? entity), ...entities.filter((entity) => !before.has(entity.id))];
+  } else {
+    for (const entity of existing.entities) {
+      if (!merged.has(entity.id)) changes.push({ kind: 'table-removed', entity: entity.id, message: `table ${entity.id} removed: it is no longer in the database` });
     }
   }
   const config: SchemaConfig = {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Catalog, CatalogAction, CatalogCheck, CatalogColumn, CatalogTable, CatalogType, ScratchDatabase } from '../catalog.ts';
 import type { SqlExecutor, TargetConnection } from '../dialect.ts';
-import { parseCheckClause } from '../check-clauses.ts';
+import { groupBy, parseCheckClause } from '../catalog-reading.ts';
 import { createMysqlDatabase } from './mysql-ddl.ts';
 
 interface TableRow {
@@ -214,6 +214,8 @@ function buildColumn(row: ColumnRow, json: boolean): CatalogColumn {
   if (/generated/.test(extra) && !/default_generated/.test(extra)) column.generated = row.generation ?? '';
   // MariaDB writes an explicit NULL default as the text NULL.
   else if (row.default !== null && row.default !== 'NULL' && !column.autoIncrement) column.default = row.default;
+  const onUpdate = /on update (\S+)/.exec(extra)?.[1];
+  if (onUpdate) column.default = `${column.default ?? 'NULL'} ON UPDATE ${onUpdate}`;
   if (row.comment) column.comment = row.comment;
   return column;
 }
@@ -303,16 +305,6 @@ function mysqlType(row: ColumnRow): CatalogType {
     default:
       return { kind: 'unsupported', what: row.column_type };
   }
-}
-
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const row of rows) {
-    const list = groups.get(key(row));
-    if (list) list.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
 }
 
 export async function currentMysqlNamespace(executor: SqlExecutor): Promise<string | undefined> {

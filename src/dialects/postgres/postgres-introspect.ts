@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Catalog, CatalogAction, CatalogCheck, CatalogColumn, CatalogTable, CatalogType, ScratchDatabase } from '../catalog.ts';
 import type { SqlExecutor } from '../dialect.ts';
-import { parseCheckClause } from '../check-clauses.ts';
+import { groupBy, parseCheckClause } from '../catalog-reading.ts';
 
 interface RelationRow {
   oid: number;
@@ -337,16 +337,6 @@ function postgresType(row: ColumnRow, enumValues: Map<number, { label: string }[
     default:
       return { kind: 'unsupported', what: row.type_category === 'G' ? `geometry (${row.declared})` : row.declared };
   }
-}
-
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const row of rows) {
-    const list = groups.get(key(row));
-    if (list) list.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
 }
 
 export async function currentPostgresNamespace(executor: SqlExecutor): Promise<string | undefined> {

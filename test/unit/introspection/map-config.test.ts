@@ -85,6 +85,11 @@ describe('mapCatalog: columns', () => {
     ]);
   });
 
+  it('names that are not identifiers: the nearest identifier, unique ignoring case', () => {
+    const result = mapped([keyed('2fa-codes', [id(), column('Größe', int), column('größe', int), column('_hidden', int), column('%', int)])]);
+    expect(result.entity('t_2fa_codes').fields.map((field) => field.id)).toEqual(['id', 'Grosse', 'grosse_2', 'hidden', 'c']);
+  });
+
   it('counts up an auto-increment column outside the primary key; warns about defaults and generated columns', () => {
     const result = mapped([
       keyed('t', [

@@ -112,3 +112,13 @@ describe('mergeConfigs', () => {
     ]);
   });
 });
+
+describe('mergeConfigs of some tables (--tables)', () => {
+  it('keeps the entities the introspection did not cover, in their place', () => {
+    const users = structuredClone(fresh.entities[0]!);
+    const result = mergeConfigs(structuredClone(existing), { formatVersion: 1, entities: [users, structuredClone(fresh.entities[2]!)] }, { partial: true });
+    expect(result.config.entities.map((entity) => entity.id)).toEqual(['users', 'posts', 'legacy', 'tags']);
+    expect(result.config.entities[1]).toEqual(existing.entities[1]);
+    expect(result.changes.map((change) => change.kind)).not.toContain('table-removed');
+  });
+});

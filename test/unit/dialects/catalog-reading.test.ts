@@ -3,7 +3,7 @@
 // undefined for what a schema config cannot say.
 import { describe, expect, it } from 'vitest';
 import type { CheckRule } from '../../../src/dialects/catalog.ts';
-import { parseCheckClause, type CheckClauseOptions } from '../../../src/dialects/check-clauses.ts';
+import { parseCheckClause, type CheckClauseOptions } from '../../../src/dialects/catalog-reading.ts';
 
 type Case = [string, { given: string; options?: CheckClauseOptions; want: CheckRule[] | undefined }];
 

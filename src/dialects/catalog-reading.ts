@@ -1,6 +1,7 @@
-// CHECK clauses as both engines print them (pg_get_constraintdef, information_schema.CHECK_CLAUSE),
-// read into the few rules a schema config can express: `x IN (…)`, bounds (`x >= 0`,
-// `x BETWEEN a AND b`) and `x IS NOT NULL`, joined by AND. Anything else is left as text.
+// What the dialects' catalog readers share: CHECK clauses as both engines print them
+// (pg_get_constraintdef, information_schema.CHECK_CLAUSE) read into the few rules a schema config can
+// express (`x IN (…)`, bounds such as `x >= 0` or `x BETWEEN a AND b`, and `x IS NOT NULL`, joined
+// by AND; anything else is left as text), and catalog rows grouped by table.
 import type { CheckRule } from './catalog.ts';
 
 type Token =
@@ -274,4 +275,15 @@ function comparison(left: Operand, op: string, right: Operand): CheckRule[] | un
   const number = typeof value === 'number' ? value : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
   if (number === undefined) return undefined;
   return [{ column, op: operator as '>=' | '<=' | '>' | '<', value: number }];
+}
+
+/** Catalog rows grouped by a key (a table's oid or name), in their order. */
+export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const list = groups.get(key(row));
+    if (list) list.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
 }
