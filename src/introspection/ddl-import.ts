@@ -22,7 +22,9 @@ export async function introspectSql(script: string, options: SqlImportOptions): 
   const { dialect } = options;
   const statements = splitScript(script, dialect.scriptSyntax);
   const scratch = await dialect.createScratchDatabase(options.serverUrl).catch((error: unknown) => {
-    throw connectionFailure(dialect, error);
+    const mapped = dialect.mapError(error);
+    if (mapped.kind === 'connection') throw connectionFailure(dialect, error);
+    throw introspectionErrors.noScratchServer(`sds cannot create a throw-away database on the server that runs the DDL${mapped.code ? ` (${mapped.code})` : ''}: its user needs the right to create databases`);
   });
   try {
     // The script may change its session (search_path, sql_mode): the catalog is read on a fresh one.

@@ -4,6 +4,7 @@
 // them, and everything else becomes a warning naming table.column and what was done instead.
 import type { Catalog, CatalogCheck, CatalogColumn, CatalogTable, CheckRule } from '../dialects/catalog.ts';
 import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
+import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig } from '../generation/validate-config.ts';
 import { introspectionErrors } from './introspection-errors.ts';
 import { describeShape, mapColumnType } from './field-types.ts';
@@ -55,6 +56,15 @@ export function mapCatalog(catalog: Catalog, options: MapOptions = {}): Introspe
   assignRowCounts(config, mapped, options, warnings);
   const result = validateConfig(config);
   if (!result.valid) throw introspectionErrors.invalidResult(result.errors);
+  // What validation warns about (a table without a primary key, a unique column with few values) concerns the database's tables too.
+  for (const issue of result.warnings) {
+    const [, entityIndex, part, fieldIndex] = pointerTokens(issue.path);
+    const table = mapped[Number(entityIndex)];
+    if (!table) continue;
+    const field = part === 'fields' ? table.entity.fields[Number(fieldIndex)] : undefined;
+    const column = field ? [...table.fields].find(([, candidate]) => candidate === field)?.[0] : undefined;
+    warnings.add(table.table.name, column, issue.message);
+  }
   return { config, warnings: warnings.list };
 }
 

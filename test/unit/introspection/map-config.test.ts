@@ -90,6 +90,14 @@ describe('mapCatalog: columns', () => {
     expect(result.entity('t_2fa_codes').fields.map((field) => field.id)).toEqual(['id', 'Grosse', 'grosse_2', 'hidden', 'c']);
   });
 
+  it('passes on what validation warns about, on the table and column', () => {
+    const result = mapped([table('log', [column('line', { kind: 'text' })]), keyed('flags', [id(), column('on', { kind: 'boolean' })], { indexes: [{ name: 'u', columns: ['on'], unique: true }] })]);
+    expect(result.warnings).toEqual([
+      { table: 'log', message: expect.stringMatching(/^log: entity "log" has no primaryKey/) },
+      { table: 'flags', column: 'on', message: expect.stringMatching(/^flags\.on: flags\.on must be unique but has only 2 distinct values/) },
+    ]);
+  });
+
   it('counts up an auto-increment column outside the primary key; warns about defaults and generated columns', () => {
     const result = mapped([
       keyed('t', [
