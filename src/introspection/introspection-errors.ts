@@ -33,8 +33,7 @@ const list = (names: string[]) =>
 
 export const introspectionErrors = {
   badUrl: (reason: string) => new IntrospectionError('invalid', `The connection string cannot be used: ${reason}`),
-  noNamespace: (word: string, option: string) =>
-    new IntrospectionError('invalid', `The connection string names no ${word}: give one with ${option}`),
+  noNamespace: (word: string) => new IntrospectionError('invalid', `The connection string names no ${word}: name the ${word} to introspect`),
   namespaceMissing: (word: string, name: string, others: string[]) =>
     new IntrospectionError('invalid', `The ${word} "${name}" does not exist; the database has: ${list(others)}`),
   noTables: (word: string, name: string, others: string[]) =>

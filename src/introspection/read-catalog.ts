@@ -43,7 +43,7 @@ export async function readCatalog(url: string, options: ReadOptions = {}): Promi
 export async function readNamespace(connection: TargetConnection, options: ReadOptions = {}): Promise<Catalog> {
   const word = SOURCE_KINDS[connection.dialect.kind].namespaceField;
   const namespace = options.namespace ?? (await connection.currentNamespace());
-  if (namespace === undefined) throw introspectionErrors.noNamespace(word, word);
+  if (namespace === undefined) throw introspectionErrors.noNamespace(word);
   const catalog = await connection.readCatalog(namespace);
   if (!catalog.exists) throw introspectionErrors.namespaceMissing(word, namespace, catalog.namespaces);
   if (catalog.tables.length === 0 && catalog.views.length === 0) throw introspectionErrors.noTables(word, namespace, catalog.namespaces);

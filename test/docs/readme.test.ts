@@ -164,7 +164,7 @@ describe('README.md', () => {
     fs.writeFileSync(path.join(dir, '.curlrc'), 'write-out = "\\n"\n');
     // The embedded PostgreSQL that runs the README's DDL keeps its data in a folder of this run.
     const env = { SDS_URL: t.url, SDS_KEY: t.teamKey, CURL_HOME: dir, APP_DATABASE_URL: appDatabase.url, SDS_DATA_DIR: path.join(dir, 'data') };
-    const result = await run('bash', ['-euo', 'pipefail', path.join(dir, 'walkthrough.sh')], { cwd: repoRoot, env, timeout: 240_000 });
+    const result = await run('bash', ['-euo', 'pipefail', path.join(dir, 'walkthrough.sh')], { cwd: repoRoot, env, timeout: 480_000 });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     const parts = result.stdout.split(/^::block (\d+)::$/m);
     for (let index = 0; index < shBlocks.length; index++) {
@@ -174,7 +174,7 @@ describe('README.md', () => {
       SH_OUTCOMES[index]!(outputs[index]!);
       ran.add(shBlocks[index]!);
     }
-  }, 300_000);
+  }, 540_000);
 
   it('the fetch call the walkthrough prints returns rows, and CORS lets a page send it', async () => {
     const snippet = outputs[FETCH_BLOCK];

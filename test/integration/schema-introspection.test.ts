@@ -123,6 +123,12 @@ describe('POST /public/v1/schema-config/introspect', () => {
     }, SLOW);
   }
 
+  it.runIf(mysqlTarget)('a MySQL connection string without a database, and no database named: 400', async () => {
+    const answer = await introspect({ connectionString: withDatabase(mysqlTarget!.url, '') });
+    expect(answer.status, answer.text).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual({ error: 'The connection string names no database: name the database to introspect' });
+  }, SLOW);
+
   it.runIf(mysqlTarget)('a wrong MySQL password: 400 saying so, without the URL or the password', async () => {
     const user = `sds_intro_${randomBytes(4).toString('hex')}`;
     const inspector = await openInspector(mysqlTarget!);
