@@ -16,6 +16,7 @@ import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { GenerationWorker } from './management/generation-worker.ts';
 import { generationJobOperations } from './management/generation-jobs.ts';
 import { runtimeDocOperations } from './management/runtime-docs.ts';
+import { schemaIntrospectionOperations } from './management/schema-introspection.ts';
 import { retireSource, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
@@ -126,6 +127,7 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     ...teamKeyOperations(parts.teams, parts.projects),
     ...schemaOperations(parts.projects, parts.schemas),
     ...previewOperations(),
+    ...schemaIntrospectionOperations(),
     ...sourceOps,
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
     ...generationJobOperations(parts.jobs, accessibleSource),

@@ -34,14 +34,14 @@ function printIssues(result: ValidationResult, file: string): void {
 }
 
 /** Reads and validates a config file; throws (after printing every error) when it is invalid. */
-function loadConfigFile(file: string, quiet = false): SchemaConfig {
+export function loadConfigFile(file: string, quiet = false): SchemaConfig {
   const result = validateConfig(readJson(file));
   if (!result.valid || (!quiet && result.warnings.length)) printIssues(result, file);
   if (!result.valid) throw new Error(`${file} is not a valid schema config`);
   return readJson(file) as SchemaConfig;
 }
 
-function positiveInteger(value: string): number {
+export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
   return number;

@@ -1,5 +1,6 @@
 // The `sds` command: team and team-key administration against the control-plane database, and
-// schema-config validation, generation and preview (generation-commands.ts).
+// schema-config validation, generation and preview (generation-commands.ts), and introspection of
+// existing databases and DDL (introspection-commands.ts).
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
@@ -8,6 +9,7 @@ import { ProjectStore } from '../store/projects.ts';
 import { TeamStore } from '../store/teams.ts';
 import { openControlPlane } from '../service.ts';
 import { registerGenerationCommands } from './generation-commands.ts';
+import { registerIntrospectionCommands } from './introspection-commands.ts';
 import { registerContractTestCommand } from './contract-test.ts';
 import { registerTypesCommand } from './types-command.ts';
 
@@ -103,6 +105,7 @@ export function buildCli(): Command {
     });
 
   registerGenerationCommands(program);
+  registerIntrospectionCommands(program);
   registerTypesCommand(program);
   registerContractTestCommand(program);
   return program;

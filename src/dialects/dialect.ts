@@ -1,6 +1,7 @@
 // The Dialect interface: everything sds does to a target database (PostgreSQL or MySQL) goes
 // through it. Differences between databases are capabilities and small hooks written once here;
 // callers never ask `kind === 'mysql'`.
+import type { Catalog, ScratchDatabase, ScriptSyntax } from './catalog.ts';
 
 import type { FieldType, SourceKind } from '../contract.ts';
 
@@ -195,6 +196,15 @@ export interface Dialect {
    * `table`, when given, resolves constraint names to columns where the driver does not say them.
    */
   mapError(error: unknown, table?: TableSpec): DriverError;
+
+  // Introspection (src/introspection): reading an existing database's schema, and running a user's DDL.
+  /** How this engine's SQL scripts are written (for splitting a DDL file into statements). */
+  readonly scriptSyntax: ScriptSyntax;
+  /**
+   * Creates an empty throw-away database on the server of `url` (which needs the right to create
+   * databases) for running a user's DDL; `drop()` removes it with everything in it.
+   */
+  createScratchDatabase(url: string): Promise<ScratchDatabase>;
 }
 
 /** Limits of a target connection; both off (0 or unset) unless given. */
@@ -254,6 +264,11 @@ export interface DriverError {
   nulCharacter?: boolean;
   /** SQLSTATE (PostgreSQL) or error number / driver code (MySQL), for logs. */
   code?: string;
+  /**
+   * connection only, when the cause is known: the server refused the credentials, the database
+   * named does not exist, or the server could not be reached (network, refused, timed out).
+   */
+  connectionProblem?: 'credentials' | 'database' | 'network';
 }
 
 /**
@@ -322,6 +337,14 @@ export interface TargetConnection extends SqlExecutor {
   streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;
   /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool. */
   poolStats?(): PoolStats[];
+  /**
+   * Reads the tables of `namespace` (any name, bound as a parameter: it need not be an sds
+   * identifier, nor exist) from the database's catalog, with a few set-based queries whatever the
+   * number of tables. A namespace that does not exist gives `exists: false` and no tables.
+   */
+  readCatalog(namespace: string): Promise<Catalog>;
+  /** The namespace the connection works in when none is named: PostgreSQL `current_schema()`, MySQL the URL's database (undefined without one). */
+  currentNamespace(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

@@ -14,8 +14,9 @@ interface ErrorFields {
   detail?: string | undefined;
 }
 
-export function driverError(kind: DriverErrorKind, fields: ErrorFields = {}): DriverError {
+export function driverError(kind: DriverErrorKind, fields: ErrorFields = {}, connectionProblem?: DriverError['connectionProblem']): DriverError {
   const error: DriverError = { kind, message: describe(kind, fields) };
+  if (connectionProblem !== undefined) error.connectionProblem = connectionProblem;
   if (fields.constraint !== undefined) error.constraint = fields.constraint;
   if (fields.table !== undefined) error.table = fields.table;
   if (fields.columns !== undefined && fields.columns.length > 0) error.columns = fields.columns;

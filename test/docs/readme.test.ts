@@ -5,8 +5,12 @@
 // `<!-- not run: … -->` comment right above it, and must be listed in NOT_RUN below.
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 import { ensureSdkBuilt, repoRoot, run, tsc } from '../helpers/sdk-build.ts';
 
 interface Block {
@@ -25,6 +29,8 @@ const NOT_RUN: Record<string, string> = {
   'npm run generate': 'rewrites generated/; CI (.ci/run) runs these checks',
   'npm run bench': 'benchmarks take minutes and print figures, not pass/fail of the test suite',
   'docker compose up --build': 'needs Docker, which the test machines do not have',
+  'mysqldump --no-data --triggers -h db.example.com -u app -p app > schema.sql':
+    'needs MySQL, Prisma or Drizzle projects (test/integration/introspection/ddl-import.test.ts runs mysqldump output)',
 };
 
 const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
@@ -80,22 +86,69 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
     expect(output).toMatch(/^created and deleted user \d+$/m);
   },
   (output) => expect(output).toMatch(/^fetch\('http:\/\/.+\/runtime\/.+\/posts\?limit=5/m),
+  // Start from your own schema
+  (output) => {
+    expect(output).toMatch(/^true$/m);
+    expect(readJson('shop.json').entities).toHaveLength(9);
+  },
+  (output) => {
+    expect(output.match(/^no drift: app\.json matches the database \(public\)$/gm)).toHaveLength(1);
+    expect(readJson('app.json').generationDefaults).toEqual({ rowCount: 50 });
+  },
+  (output) => {
+    expect(output).toMatch(/^\d+ warnings$/m);
+    expect(output).toMatch(new RegExp(`^schema ${UUID}$`, 'm'));
+  },
+  (output) => expect(readJson('from-dump.json').entities.map((entity: { id: string }) => entity.id)).toEqual(readJson('app.json').entities.map((entity: { id: string }) => entity.id)),
 ];
+/** The walkthrough's block whose output is the fetch call. */
+const FETCH_BLOCK = 6;
+/** Files the blocks of "Start from your own schema" write into the checkout. */
+const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json'];
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, file), 'utf8'));
 
 let t: TestService;
+let appDatabase: TestDatabase;
 const dir = path.join(repoRoot, '.tmp', `readme-docs-${process.pid}`);
 const outputs: string[] = [];
 
 beforeAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const [service] = await Promise.all([startTestService('docs_readme'), ensureSdkBuilt()]);
+  const [service, database] = await Promise.all([startTestService('docs_readme'), appDatabaseWithShop(), ensureSdkBuilt()]);
   t = service;
+  appDatabase = database;
 });
 afterAll(async () => {
   await t?.stop();
+  await appDatabase?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
+  for (const file of WRITTEN) fs.rmSync(path.join(repoRoot, file), { force: true });
 });
+
+/**
+ * "Your database" of the README: a database with the example shop in its public schema, on the
+ * machine's PostgreSQL (PG_TARGET_URL's server), whose major version the machine's pg_dump matches.
+ */
+async function appDatabaseWithShop(): Promise<TestDatabase> {
+  const server = new URL(PG_TARGET_URL);
+  const name = `sds_readme_app_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string, database = 'postgres') => {
+    server.pathname = `/${database}`;
+    const client = new pg.Client({ connectionString: server.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  await admin(fs.readFileSync(path.join(repoRoot, 'schemas/examples/shop.sql'), 'utf8'), name);
+  server.pathname = `/${name}`;
+  const url = server.toString();
+  return { url, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
 
 describe('README.md', () => {
   it('marks exactly the blocks listed in NOT_RUN, each with its reason', () => {
@@ -111,8 +164,9 @@ describe('README.md', () => {
     fs.writeFileSync(path.join(dir, 'walkthrough.sh'), script);
     // curl prints an answer without a newline after it; this .curlrc adds one, so the answers can be told apart.
     fs.writeFileSync(path.join(dir, '.curlrc'), 'write-out = "\\n"\n');
-    const env = { SDS_URL: t.url, SDS_KEY: t.teamKey, CURL_HOME: dir };
-    const result = await run('bash', ['-euo', 'pipefail', path.join(dir, 'walkthrough.sh')], { cwd: repoRoot, env, timeout: 60_000 });
+    // The embedded PostgreSQL that runs the README's DDL keeps its data in a folder of this run.
+    const env = { SDS_URL: t.url, SDS_KEY: t.teamKey, CURL_HOME: dir, APP_DATABASE_URL: appDatabase.url, SDS_DATA_DIR: path.join(dir, 'data') };
+    const result = await run('bash', ['-euo', 'pipefail', path.join(dir, 'walkthrough.sh')], { cwd: repoRoot, env, timeout: 480_000 });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     const parts = result.stdout.split(/^::block (\d+)::$/m);
     for (let index = 0; index < shBlocks.length; index++) {
@@ -122,10 +176,10 @@ describe('README.md', () => {
       SH_OUTCOMES[index]!(outputs[index]!);
       ran.add(shBlocks[index]!);
     }
-  });
+  }, 540_000);
 
-  it('the fetch call the last block prints returns rows, and CORS lets a page send it', async () => {
-    const snippet = outputs.at(-1);
+  it('the fetch call the walkthrough prints returns rows, and CORS lets a page send it', async () => {
+    const snippet = outputs[FETCH_BLOCK];
     expect(snippet).toBeDefined();
     // Node has fetch and console.table too: the pasted snippet runs as it would in a browser console.
     const result = await run(process.execPath, ['--input-type=module', '-e', snippet!]);
@@ -143,7 +197,8 @@ describe('README.md', () => {
   });
 
   it('the walkthrough TypeScript blocks compile (strict) as one program and run', async () => {
-    expect(tsBlocks.length).toBeGreaterThanOrEqual(SH_OUTCOMES.length);
+    // One TypeScript block or more for each step of the walkthrough.
+    expect(tsBlocks.length).toBeGreaterThanOrEqual(FETCH_BLOCK + 1);
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),
@@ -168,7 +223,8 @@ describe('README.md', () => {
     expect(result.stdout).toMatch(/^\d+ admins and editors$/m);
     expect(result.stdout.split('\n').filter((line) => /^│ \d /.test(line))).toHaveLength(5);
     for (const block of tsBlocks) ran.add(block);
-  });
+    // tsc and a run of the program: seconds alone, and half a minute once on two busy cores.
+  }, 120_000);
 
   it('ran every block that is not marked `not run`', () => {
     const missed = blocks.filter((block) => !block.notRun && !ran.has(block)).map((block) => `line ${block.line}`);

@@ -450,6 +450,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/schema-config/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Introspect a database into a schema config
+         * @description Connects to a live PostgreSQL or MySQL/MariaDB database, reads the tables of one
+         *     schema (PostgreSQL) or database (MySQL) from its catalog, and answers a schema config
+         *     for them that validates with no errors, plus `warnings` for everything the database
+         *     declares that the config cannot express (each naming the table and column and what
+         *     sds did instead: the nearest type, or left out). Nothing is stored.
+         *
+         *     Carried over: every table (or those in `tables`) and column in order, under the
+         *     database's names (names that are not identifiers become the nearest identifier, with
+         *     a warning); types class by class; NOT NULL; primary keys, unique keys and indexes
+         *     (composite too); single-column foreign keys with their actions, one-to-one where the
+         *     column is unique on its own; CHECK constraints of the forms `x IN (…)` (enum values),
+         *     `x >= a`, `x BETWEEN a AND b` (min and max) and `x IS NOT NULL`; comments as
+         *     descriptions. A cycle of NOT NULL foreign keys gets one field made nullable (sds
+         *     fills it after insert).
+         *
+         *     The connection string is used for this request only: it is never stored, logged or
+         *     repeated in an answer. Connection failures say what went wrong without it:
+         *     refused credentials and a missing database or schema answer `400`, an unreachable
+         *     server `503`.
+         */
+        post: operations["introspectSchemaConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/projects/{projectId}/sources": {
         parameters: {
             query?: never;
@@ -1481,6 +1519,43 @@ export interface components {
             rowsPlanned: number;
             /** @description Its first rows, at most `rows` of them. */
             rows: components["schemas"]["RuntimeRow"][];
+        };
+        /** @description Body of `introspectSchemaConfig`. */
+        SchemaConfigIntrospectionRequest: {
+            /**
+             * @description The database to introspect: `postgres://`, `postgresql://`, `mysql://` or
+             *     `mariadb://`. Used for this request only; never stored, logged or answered.
+             */
+            connectionString: string;
+            /** @description PostgreSQL only. The schema to introspect; default the connection's current schema (usually `public`). */
+            schema?: string;
+            /** @description MySQL only. The database to introspect; default the one in the connection string. */
+            database?: string;
+            /** @description Only these tables (names as in the database); default all of them. */
+            tables?: string[];
+            /** @description Rows of every entity (`generationDefaults.rowCount`); default 100. */
+            rows?: number;
+            /**
+             * @description A total of rows shared out among the entities in proportion to the database's own
+             *     statistics (`pg_class.reltuples`, `information_schema.TABLES.TABLE_ROWS`), at least
+             *     one each. Not together with `rows`.
+             */
+            rowsFromStatistics?: number;
+        };
+        /** @description Outcome of `introspectSchemaConfig`. */
+        SchemaConfigIntrospection: {
+            schema: components["schemas"]["SchemaConfig"];
+            /** @description What the config does not carry over as the database declares it. */
+            warnings: components["schemas"]["IntrospectionWarning"][];
+        };
+        /** @description One thing of the database the schema config does not carry over, and what sds did instead. */
+        IntrospectionWarning: {
+            /** @description The table, as the database names it. */
+            table?: string;
+            /** @description The column, as the database names it, when the warning is about one. */
+            column?: string;
+            /** @description `table.column: what the database has; what sds did instead`. */
+            message: string;
         };
         /**
          * @description Database engine of the source.
@@ -3391,6 +3466,60 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    introspectSchemaConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchemaConfigIntrospectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The schema config and what it could not carry over. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaConfigIntrospection"];
+                };
+            };
+            /**
+             * @description The request is invalid, or the database cannot be introspected as asked: a
+             *     connection string sds cannot use, credentials the server refused, a database,
+             *     schema or table that does not exist, or a schema without tables.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The database to introspect (or the control plane) cannot be reached right now; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSources: {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import type { Catalog } from '../catalog.ts';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import {
   createMysqlDatabase,
@@ -16,6 +17,7 @@ import {
   MYSQL_MAX_IDENTIFIER_LENGTH,
 } from './mysql-ddl.ts';
 import { isClientTimeout, mapMysqlError } from './mysql-errors.ts';
+import { createMysqlScratchDatabase, currentMysqlNamespace, readMysqlCatalog } from './mysql-introspect.ts';
 import { watchStall } from '../stall-watch.ts';
 import { insertRows, loadDataRowEncoder, loadDataRows, loadDataText, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
 import {
@@ -62,6 +64,8 @@ export const mysqlDialect: Dialect = {
   maxKeyStatements: mysqlMaxKeyStatements,
   connect: (url, options) => connectMysql(url, options),
   mapError: mapMysqlError,
+  scriptSyntax: { dollarQuotes: false, hashComments: true, backslashEscapes: true, executableComments: true, delimiterCommand: true, backslashCommands: false },
+  createScratchDatabase: (url) => createMysqlScratchDatabase(url, connectMysql),
 };
 
 export interface MysqlConnectOptions extends ConnectOptions {
@@ -372,6 +376,14 @@ export class MysqlConnection implements TargetConnection {
   async countRows(namespace: string, table: string): Promise<number> {
     const [rows] = await this.pool.query<RowDataPacket[]>(`SELECT COUNT(*) AS count FROM ${mysqlTableName(namespace, table)}`);
     return Number(rows[0]?.count ?? 0);
+  }
+
+  readCatalog(namespace: string): Promise<Catalog> {
+    return readMysqlCatalog(this, namespace);
+  }
+
+  currentNamespace(): Promise<string | undefined> {
+    return currentMysqlNamespace(this);
   }
 
   poolStats(): PoolStats[] {

@@ -23,7 +23,7 @@ interface MysqlErrorFields {
 
 export function mapMysqlError(error: unknown, table?: TableSpec): DriverError {
   const network = networkErrorCode(error);
-  if (network) return driverError('connection', { code: network });
+  if (network) return driverError('connection', { code: network }, 'network');
   const fields = (typeof error === 'object' && error !== null ? error : {}) as MysqlErrorFields;
   const errno = typeof fields.errno === 'number' ? fields.errno : undefined;
   const driverCode = typeof fields.code === 'string' ? fields.code : undefined;
@@ -31,7 +31,8 @@ export function mapMysqlError(error: unknown, table?: TableSpec): DriverError {
   const code = errno !== undefined ? String(errno) : driverCode;
   if (isClientTimeout(error) || (errno !== undefined && TIMEOUT_ERRNOS.has(errno))) return driverError('timeout', { code });
   if ((errno !== undefined && CONNECTION_ERRNOS.has(errno)) || (driverCode && CONNECTION_CODES.has(driverCode)) || (error as { fatal?: unknown })?.fatal === true) {
-    return driverError('connection', { code });
+    const problem = errno === 1044 || errno === 1045 ? 'credentials' : errno === 1049 ? 'database' : errno === 2002 || errno === 2003 || errno === 2005 ? 'network' : undefined;
+    return driverError('connection', { code }, problem);
   }
   switch (errno) {
     case 1062:

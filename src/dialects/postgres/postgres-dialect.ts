@@ -3,9 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import type { Catalog } from '../catalog.ts';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
+import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
 import { copyRowEncoder, copyRows, copyText, updatePostgresRows } from './postgres-loader.ts';
 import {
   postgresComparable,
@@ -51,6 +53,8 @@ export const postgresDialect: Dialect = {
   maxKeyStatements: postgresMaxKeyStatements,
   connect: (url, options) => connectPostgres(url, options),
   mapError: mapPostgresError,
+  scriptSyntax: { dollarQuotes: true, hashComments: false, backslashEscapes: false, executableComments: false, delimiterCommand: false, backslashCommands: true },
+  createScratchDatabase: createPostgresScratchDatabase,
 };
 
 /** Opens the pools and checks the server answers. */
@@ -282,6 +286,14 @@ export class PostgresConnection implements TargetConnection {
   async countRows(namespace: string, table: string): Promise<number> {
     const result = await this.pool.query<{ count: string }>(`SELECT count(*) AS count FROM ${postgresTableName(namespace, table)}`);
     return Number(result.rows[0]!.count);
+  }
+
+  readCatalog(namespace: string): Promise<Catalog> {
+    return readPostgresCatalog(this, namespace);
+  }
+
+  currentNamespace(): Promise<string | undefined> {
+    return currentPostgresNamespace(this);
   }
 
   poolStats(): PoolStats[] {

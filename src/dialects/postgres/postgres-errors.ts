@@ -20,7 +20,7 @@ export function isClientTimeout(error: unknown): boolean {
 
 export function mapPostgresError(error: unknown, table?: TableSpec): DriverError {
   const network = networkErrorCode(error);
-  if (network) return driverError('connection', { code: network });
+  if (network) return driverError('connection', { code: network }, 'network');
   if (isClientTimeout(error)) return driverError('timeout');
   const fields = (typeof error === 'object' && error !== null ? error : {}) as PgErrorFields;
   const code = typeof fields.code === 'string' ? fields.code : undefined;
@@ -29,7 +29,7 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
   if (!code || !/^[0-9A-Z]{5}$/.test(code)) {
     // pg's lost or timed-out connections, pg-pool's connect timeout, and a client used after its connection failed.
     if (/^Connection terminated|^timeout expired|connection timeout|^timeout exceeded when trying to connect|connection error and is not queryable/i.test(message)) {
-      return driverError('connection');
+      return driverError('connection', {}, /timeout/i.test(message) ? 'network' : undefined);
     }
     return driverError('other');
   }
@@ -68,7 +68,7 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
     return driverError('invalid_value', { code, table: tableName, columns: identifiersOnly([text(fields.column)]), detail });
   }
   if (code.startsWith('08') || code.startsWith('28') || code === '3D000' || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03') {
-    return driverError('connection', { code });
+    return driverError('connection', { code }, code.startsWith('28') ? 'credentials' : code === '3D000' ? 'database' : undefined);
   }
   return driverError('other', { code });
 }

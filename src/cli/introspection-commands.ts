@@ -1,0 +1,160 @@
+// `sds init` and `sds diff`: a schema config from a live database or from SQL DDL (optionally merged
+// into an existing config), and drift between a config and a live database. Connection strings are
+// used, never printed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { SchemaConfig } from '../contract.ts';
+import { loadConfig } from '../config.ts';
+import { dialectOfKind } from '../dialects/index.ts';
+import { introspectSql } from '../introspection/ddl-import.ts';
+import { describeDifferences, diffConfigs } from '../introspection/diff-config.ts';
+import { introspectDatabase, type IntrospectedConfig } from '../introspection/introspect.ts';
+import { introspectionErrors } from '../introspection/introspection-errors.ts';
+import { mergeConfigs, type MergeChange } from '../introspection/merge-config.ts';
+import { startEmbeddedPostgres } from '../store/embedded.ts';
+import { loadConfigFile, positiveInteger } from './generation-commands.ts';
+
+interface NamespaceOptions {
+  schema?: string;
+  database?: string;
+}
+
+interface InitOptions extends NamespaceOptions {
+  fromDatabase?: string;
+  fromSql?: string;
+  dialect?: 'postgres' | 'mysql';
+  tables?: string[];
+  rows?: number;
+  rowsFromStatistics?: number;
+  merge?: string;
+  out?: string;
+  scratchUrl?: string;
+  json?: boolean;
+}
+
+const MAX_ROWS = 100_000_000;
+
+function rowCount(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > MAX_ROWS) throw new InvalidArgumentError(`"${value}" is not a row count (0 to ${MAX_ROWS})`);
+  return number;
+}
+
+function tableList(value: string): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError('name at least one table');
+  return names;
+}
+
+function engine(value: string): 'postgres' | 'mysql' {
+  if (value === 'postgres' || value === 'mysql') return value;
+  throw new InvalidArgumentError(`"${value}" is not a dialect: use postgres or mysql`);
+}
+
+function namespaceOf(options: NamespaceOptions): string | undefined {
+  if (options.schema !== undefined && options.database !== undefined) throw new Error('give --schema (PostgreSQL) or --database (MySQL), not both');
+  return options.schema ?? options.database;
+}
+
+/** Runs a DDL file on a server of its dialect: --scratch-url, else the embedded PostgreSQL or MYSQL_URL. */
+async function fromSql(file: string, options: InitOptions): Promise<IntrospectedConfig> {
+  if (!options.dialect) throw new Error('--from-sql needs --dialect postgres or --dialect mysql');
+  let script: string;
+  try {
+    script = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const settings = loadConfig();
+  const dialect = dialectOfKind(options.dialect);
+  const common = { dialect, namespace: namespaceOf(options), tables: options.tables, rows: options.rows, rowsFromStatistics: options.rowsFromStatistics, sourceLabel: `SQL file ${path.basename(file)}` };
+  if (options.scratchUrl) return introspectSql(script, { ...common, serverUrl: options.scratchUrl });
+  if (options.dialect === 'mysql') {
+    if (!settings.mysqlUrl) {
+      throw introspectionErrors.noScratchServer('MySQL DDL runs on a MySQL server: set MYSQL_URL (or give --scratch-url) to one where sds may create a database');
+    }
+    return introspectSql(script, { ...common, serverUrl: settings.mysqlUrl });
+  }
+  const embedded = await startEmbeddedPostgres(settings.dataDir);
+  try {
+    return await introspectSql(script, { ...common, serverUrl: embedded.url });
+  } finally {
+    await embedded.stop();
+  }
+}
+
+function printWarnings(warnings: { message: string }[]): void {
+  for (const warning of warnings) console.error(`warning ${warning.message}`);
+}
+
+export function registerIntrospectionCommands(program: Command): void {
+  program
+    .command('init')
+    .description('write a schema config from a live database or from SQL DDL (exits 0 with warnings for what the config cannot express)')
+    .option('--from-database <url>', 'introspect a live database: postgres://… or mysql://…')
+    .option('--from-sql <file>', 'run a DDL file in a throw-away database and introspect that (pg_dump --schema-only, mysqldump --no-data, ORM output)')
+    .option('--dialect <postgres|mysql>', 'the dialect of --from-sql', engine)
+    .option('--schema <name>', 'PostgreSQL schema to introspect (default: the connection\'s, usually public)')
+    .option('--database <name>', 'MySQL database to introspect (default: the one in the URL)')
+    .option('--tables <a,b,c>', 'only these tables', tableList)
+    .option('--rows <n>', 'rows of every entity (default 100)', rowCount)
+    .option('--rows-from-statistics <total>', 'share this many rows out in proportion to the database\'s own row statistics', positiveInteger)
+    .option('--merge <config>', 'update this existing config: new tables and columns added, dropped ones removed (with --tables: only those tables), hand-written settings kept')
+    .option('--out <file>', 'write the config here (default: standard output)')
+    .option('--scratch-url <url>', 'server that runs --from-sql (default: the embedded PostgreSQL, or MYSQL_URL for mysql)')
+    .option('--json', 'print {schema, warnings, changes} as JSON on standard output (the config still goes to --out)')
+    .action(async (options: InitOptions) => {
+      if ((options.fromDatabase === undefined) === (options.fromSql === undefined)) throw new Error('give one of --from-database <url> or --from-sql <file>');
+      if (options.rows !== undefined && options.rowsFromStatistics !== undefined) throw new Error('give --rows or --rows-from-statistics, not both');
+      const existing = options.merge === undefined ? undefined : loadConfigFile(options.merge, true);
+      const introspected = options.fromDatabase
+        ? await introspectDatabase(options.fromDatabase, {
+            namespace: namespaceOf(options),
+            tables: options.tables,
+            rows: options.rows,
+            rowsFromStatistics: options.rowsFromStatistics,
+          })
+        : await fromSql(options.fromSql!, options);
+      let schema: SchemaConfig = introspected.config;
+      let changes: MergeChange[] = [];
+      if (existing) {
+        // With --tables, the other entities of the existing config are not gone, just not asked about.
+        const merged = mergeConfigs(existing, introspected.config, { partial: options.tables !== undefined });
+        for (const error of merged.errors) console.error(`error   ${error.path}  ${error.message}`);
+        if (merged.errors.length) throw new Error(`the merged config is not valid (${merged.errors.length} errors); ${options.merge} is unchanged`);
+        ({ config: schema, changes } = merged);
+      }
+      if (options.out) fs.writeFileSync(options.out, `${JSON.stringify(schema, null, 2)}\n`);
+      if (options.json) {
+        console.log(JSON.stringify({ schema, warnings: introspected.warnings, ...(existing ? { changes } : {}) }, null, 2));
+        return;
+      }
+      if (!options.out) console.log(JSON.stringify(schema, null, 2));
+      printWarnings(introspected.warnings);
+      for (const change of changes) console.error(`changed ${change.message}`);
+      const fields = schema.entities.reduce((sum, entity) => sum + entity.fields.length, 0);
+      const where = options.out ? `wrote ${options.out}` : 'config written to standard output';
+      console.error(`${where}: ${schema.entities.length} entities, ${fields} fields, ${introspected.warnings.length} warnings${existing ? `, ${changes.length} changes` : ''}`);
+    });
+
+  program
+    .command('diff')
+    .argument('<config>', 'schema config file (JSON)')
+    .requiredOption('--database-url <url>', 'the live database: postgres://… or mysql://…')
+    .option('--schema <name>', 'PostgreSQL schema (default: the connection\'s, usually public)')
+    .option('--database <name>', 'MySQL database (default: the one in the URL)')
+    .option('--json', 'print {drift, differences, warnings} as JSON')
+    .description('compare a config with a live database: every table, column, type class, nullability, key and reference that differs; exits 1 on drift')
+    .action(async (file: string, options: NamespaceOptions & { databaseUrl: string; json?: boolean }) => {
+      const config = loadConfigFile(file, true);
+      const live = await introspectDatabase(options.databaseUrl, { namespace: namespaceOf(options) });
+      const differences = diffConfigs(config, live.config);
+      if (options.json) console.log(JSON.stringify({ drift: differences.length > 0, differences, warnings: live.warnings }, null, 2));
+      else if (differences.length) console.log(`${describeDifferences(differences)}\n\ndrift: ${differences.length} difference${differences.length === 1 ? '' : 's'} between ${file} and the database`);
+      else console.log(`no drift: ${file} matches the database (${live.config.metadata?.name ?? ''})`);
+      if (differences.length) process.exitCode = 1;
+    });
+}
+
+

@@ -1,0 +1,161 @@
+// Drift: a schema config compared with the config introspected from a live database. Reports
+// tables and columns missing on either side, type classes, nullability, primary keys, unique keys
+// and references (with their actions), each as data and as a sentence.
+import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
+import { sameTypeFamily } from '../generation/config-check-context.ts';
+
+export type DifferenceKind =
+  | 'table-only-in-database'
+  | 'table-only-in-config'
+  | 'column-only-in-database'
+  | 'column-only-in-config'
+  | 'type'
+  | 'nullable'
+  | 'primary-key'
+  | 'unique-key-only-in-database'
+  | 'unique-key-only-in-config'
+  | 'reference';
+
+export interface Difference {
+  kind: DifferenceKind;
+  /** Entity id (table name). */
+  entity: string;
+  field?: string;
+  /** What the config says, when it says something. */
+  config?: unknown;
+  /** What the database says, when it says something. */
+  database?: unknown;
+  message: string;
+}
+
+/** Every difference between `config` and `database` (a config introspected from the live database). */
+export function diffConfigs(config: SchemaConfig, database: SchemaConfig): Difference[] {
+  const differences: Difference[] = [];
+  const live = new Map(database.entities.map((entity) => [entity.id, entity]));
+  const declared = new Set(config.entities.map((entity) => entity.id));
+  for (const entity of config.entities) {
+    const actual = live.get(entity.id);
+    if (!actual) {
+      differences.push({ kind: 'table-only-in-config', entity: entity.id, message: `table ${entity.id} is in the config but not in the database` });
+      continue;
+    }
+    differences.push(...diffEntity(entity, actual));
+  }
+  for (const entity of database.entities) {
+    if (!declared.has(entity.id)) {
+      differences.push({ kind: 'table-only-in-database', entity: entity.id, message: `table ${entity.id} is in the database but not in the config` });
+    }
+  }
+  return differences;
+}
+
+function diffEntity(entity: Entity, actual: Entity): Difference[] {
+  const differences: Difference[] = [];
+  const at = entity.id;
+  const liveFields = new Map(actual.fields.map((field) => [field.id, field]));
+  for (const field of entity.fields) {
+    const live = liveFields.get(field.id);
+    if (!live) {
+      differences.push({ kind: 'column-only-in-config', entity: at, field: field.id, message: `column ${at}.${field.id} is in the config but not in the database` });
+      continue;
+    }
+    differences.push(...diffField(at, field, live));
+  }
+  for (const field of actual.fields) {
+    if (!entity.fields.some((candidate) => candidate.id === field.id)) {
+      differences.push({ kind: 'column-only-in-database', entity: at, field: field.id, message: `column ${at}.${field.id} is in the database but not in the config` });
+    }
+  }
+  const configKey = entity.primaryKey ?? [];
+  const liveKey = actual.primaryKey ?? [];
+  if (configKey.join(',') !== liveKey.join(',')) {
+    differences.push({
+      kind: 'primary-key',
+      entity: at,
+      config: configKey,
+      database: liveKey,
+      message: `${at}: primary key ${columns(configKey)} in the config, ${columns(liveKey)} in the database`,
+    });
+  }
+  const configUnique = uniqueKeys(entity);
+  const liveUnique = uniqueKeys(actual);
+  for (const [key, fields] of liveUnique) {
+    if (!configUnique.has(key)) differences.push({ kind: 'unique-key-only-in-database', entity: at, database: fields, message: `${at}: unique key ${columns(fields)} is in the database but not in the config` });
+  }
+  for (const [key, fields] of configUnique) {
+    if (!liveUnique.has(key)) differences.push({ kind: 'unique-key-only-in-config', entity: at, config: fields, message: `${at}: unique key ${columns(fields)} is in the config but not in the database` });
+  }
+  return differences;
+}
+
+function diffField(entity: string, field: Field, live: Field): Difference[] {
+  const differences: Difference[] = [];
+  const name = `${entity}.${field.id}`;
+  const base = { entity, field: field.id };
+  // Type classes: string and text are one class (text of some length), like a reference's type family.
+  if (!sameTypeFamily(field.type, live.type)) {
+    differences.push({ ...base, kind: 'type', config: field.type, database: live.type, message: `${name}: type ${field.type} in the config, ${live.type} in the database` });
+  } else if (field.type === 'enum' && live.type === 'enum' && [...(field.values ?? [])].sort().join('\u0000') !== [...(live.values ?? [])].sort().join('\u0000')) {
+    differences.push({
+      ...base,
+      kind: 'type',
+      config: field.values,
+      database: live.values,
+      message: `${name}: enum values ${list(field.values)} in the config, ${list(live.values)} in the database`,
+    });
+  }
+  if ((field.nullable === true) !== (live.nullable === true)) {
+    const state = (nullable: boolean | undefined) => (nullable ? 'nullable' : 'NOT NULL');
+    differences.push({
+      ...base,
+      kind: 'nullable',
+      config: field.nullable === true,
+      database: live.nullable === true,
+      message: `${name}: ${state(field.nullable)} in the config, ${state(live.nullable)} in the database`,
+    });
+  }
+  const configReference = describeReference(field);
+  const liveReference = describeReference(live);
+  if (configReference !== liveReference) {
+    differences.push({
+      ...base,
+      kind: 'reference',
+      config: field.references ?? null,
+      database: live.references ?? null,
+      message: `${name}: ${configReference ?? 'no reference'} in the config, ${liveReference ?? 'no reference'} in the database`,
+    });
+  }
+  return differences;
+}
+
+function describeReference(field: Field): string | undefined {
+  const reference = field.references;
+  if (!reference) return undefined;
+  return `references ${reference.entity}.${reference.field} (on delete ${reference.onDelete ?? 'restrict'}, on update ${reference.onUpdate ?? 'restrict'})`;
+}
+
+/** Unique keys (uniqueKeys and unique indexes), keyed by their sorted field ids; the primary key's own columns left out. */
+function uniqueKeys(entity: Entity): Map<string, string[]> {
+  const keys = new Map<string, string[]>();
+  const primary = [...(entity.primaryKey ?? [])].sort().join(',');
+  const add = (fields: string[]) => {
+    const key = [...fields].sort().join(',');
+    if (key !== primary) keys.set(key, fields);
+  };
+  for (const fields of entity.uniqueKeys ?? []) add(fields);
+  for (const index of entity.indexes ?? []) if (index.unique) add(index.fields);
+  return keys;
+}
+
+function columns(fields: string[]): string {
+  return fields.length ? `(${fields.join(', ')})` : 'none';
+}
+
+function list(values: string[] | undefined): string {
+  return `(${(values ?? []).join(', ')})`;
+}
+
+/** The differences as text, one line each. */
+export function describeDifferences(differences: Difference[]): string {
+  return differences.map((difference) => difference.message).join('\n');
+}

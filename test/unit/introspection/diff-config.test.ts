@@ -1,0 +1,92 @@
+// diffConfigs as a table of examples: one change to a small config at a time, and the difference it
+// makes (kind and sentence); type classes, not exact types, and unique keys as sets of columns.
+import { describe, expect, it } from 'vitest';
+import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import { diffConfigs, type Difference } from '../../../src/introspection/diff-config.ts';
+
+function base(): SchemaConfig {
+  return {
+    formatVersion: 1,
+    entities: [
+      {
+        id: 'users',
+        primaryKey: ['id'],
+        uniqueKeys: [['email'], ['org', 'handle']],
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'email', type: 'string', maxLength: 100 },
+          { id: 'org', type: 'integer' },
+          { id: 'handle', type: 'text' },
+          { id: 'role', type: 'enum', values: ['a', 'b'] },
+        ],
+      },
+      {
+        id: 'posts',
+        primaryKey: ['id'],
+        fields: [
+          { id: 'id', type: 'uuid' },
+          { id: 'author_id', type: 'integer', references: { entity: 'users', field: 'id', onDelete: 'cascade' } },
+          { id: 'body', type: 'text', nullable: true },
+        ],
+      },
+    ],
+  };
+}
+
+type Case = [string, { change: (config: SchemaConfig) => void; want: Array<Pick<Difference, 'kind' | 'message'>> }];
+
+const cases: Case[] = [
+  ['nothing changed', { change: () => {}, want: [] }],
+  ['another length is the same class', { change: (c) => void (c.entities[0]!.fields[1]!.maxLength = 200), want: [] }],
+  ['string and text are one class', { change: (c) => void (c.entities[0]!.fields[1]!.type = 'text'), want: [] }],
+  ['unique key columns in another order', { change: (c) => void (c.entities[0]!.uniqueKeys = [['email'], ['handle', 'org']]), want: [] }],
+  ['a unique index counts as a unique key', { change: (c) => void (c.entities[0]!.uniqueKeys = [['email']], (c.entities[0]!.indexes = [{ fields: ['org', 'handle'], unique: true }])), want: [] }],
+  ['restrict is the default action', { change: (c) => void (c.entities[1]!.fields[1]!.references!.onUpdate = 'restrict'), want: [] }],
+  ['a table only in the database', { change: (c) => void c.entities.push({ id: 'tags', fields: [{ id: 'id', type: 'integer' }] }), want: [{ kind: 'table-only-in-database', message: 'table tags is in the database but not in the config' }] }],
+  ['a table only in the config', { change: (c) => void c.entities.pop(), want: [{ kind: 'table-only-in-config', message: 'table posts is in the config but not in the database' }] }],
+  ['a column only in the database', { change: (c) => void c.entities[1]!.fields.push({ id: 'title', type: 'string' }), want: [{ kind: 'column-only-in-database', message: 'column posts.title is in the database but not in the config' }] }],
+  ['a column only in the config', { change: (c) => void c.entities[1]!.fields.pop(), want: [{ kind: 'column-only-in-config', message: 'column posts.body is in the config but not in the database' }] }],
+  ['a type class', { change: (c) => void (c.entities[1]!.fields[0]!.type = 'integer'), want: [{ kind: 'type', message: 'posts.id: type uuid in the config, integer in the database' }] }],
+  ['enum values', { change: (c) => void (c.entities[0]!.fields[4]!.values = ['a', 'b', 'c']), want: [{ kind: 'type', message: 'users.role: enum values (a, b) in the config, (a, b, c) in the database' }] }],
+  ['nullability', { change: (c) => void delete c.entities[1]!.fields[2]!.nullable, want: [{ kind: 'nullable', message: 'posts.body: nullable in the config, NOT NULL in the database' }] }],
+  ['the primary key', { change: (c) => void (c.entities[0]!.primaryKey = ['id', 'org']), want: [{ kind: 'primary-key', message: 'users: primary key (id) in the config, (id, org) in the database' }] }],
+  [
+    'a unique key',
+    {
+      change: (c) => void (c.entities[0]!.uniqueKeys = [['org', 'handle'], ['handle']]),
+      want: [
+        { kind: 'unique-key-only-in-database', message: 'users: unique key (handle) is in the database but not in the config' },
+        { kind: 'unique-key-only-in-config', message: 'users: unique key (email) is in the config but not in the database' },
+      ],
+    },
+  ],
+  [
+    'a reference action',
+    {
+      change: (c) => void (c.entities[1]!.fields[1]!.references!.onDelete = 'restrict'),
+      want: [
+        {
+          kind: 'reference',
+          message: 'posts.author_id: references users.id (on delete cascade, on update restrict) in the config, references users.id (on delete restrict, on update restrict) in the database',
+        },
+      ],
+    },
+  ],
+  [
+    'a reference gone',
+    {
+      change: (c) => void delete c.entities[1]!.fields[1]!.references,
+      want: [{ kind: 'reference', message: 'posts.author_id: references users.id (on delete cascade, on update restrict) in the config, no reference in the database' }],
+    },
+  ],
+];
+
+describe('diffConfigs', () => {
+  for (const [name, { change, want }] of cases) {
+    it(name, () => {
+      const database = base();
+      change(database);
+      expect(diffConfigs(base(), database).map(({ kind, message }) => ({ kind, message }))).toEqual(want);
+    });
+  }
+});
