@@ -12,6 +12,7 @@ import { registerGenerationCommands } from './generation-commands.ts';
 import { registerIntrospectionCommands } from './introspection-commands.ts';
 import { registerContractTestCommand } from './contract-test.ts';
 import { registerTypesCommand } from './types-command.ts';
+import { registerExportCommand } from './export-command.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -107,6 +108,7 @@ export function buildCli(): Command {
   registerGenerationCommands(program);
   registerIntrospectionCommands(program);
   registerTypesCommand(program);
+  registerExportCommand(program);
   registerContractTestCommand(program);
   return program;
 }

@@ -17,12 +17,9 @@ import { buildRuntimeTables } from '../runtime/tables.ts';
 import { FileSink } from './file-sink.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { RangeWorkers } from './range-workers.ts';
-import { tableEncoder, type Encoded, type TableEncoder } from './table-encoders.ts';
+import { tableEncoder } from './table-encoders.ts';
+import { TableWriter } from './table-writer.ts';
 
-/** Text is handed to the file in pieces of about this many characters. */
-const CHUNK_CHARS = 64 * 1024;
-/** Progress is reported every this many rows. */
-const PROGRESS_ROWS = 10_000;
 /** Rows a worker makes at a time: a few MB of text. */
 const RANGE_ROWS = 20_000;
 /** Entities with fewer rows are made on the main thread: starting workers would cost more. */
@@ -130,9 +127,16 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
       emit({ type: 'entity.started', entity: entityId, rowsPlanned: entity.rowCount });
       const progress = (count: number) => emit({ type: 'entity.progress', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: count });
       const pool = await workersFor(entityId);
-      const rows = pool
-        ? await writeRanges(sink, encoder, pool.ranges(entityId, generator.rowLimit(entityId), RANGE_ROWS), progress, options.signal)
-        : await writeRows(sink, encoder, generator.completeRows(entityId, true), progress, options.signal);
+      const writer = new TableWriter(sink, encoder, progress, options.signal);
+      await writer.begin();
+      if (!pool) await writer.write(generator.completeRows(entityId, true));
+      else {
+        for await (const range of pool.ranges(entityId, generator.rowLimit(entityId), RANGE_ROWS)) {
+          if ('text' in range) await writer.writeEncoded(range.text, range.rows);
+          else await writer.write(range.values);
+        }
+      }
+      const rows = await writer.finish();
       written.set(entityId, rows);
       emit({ type: 'entity.completed', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: rows });
       if (!script) {
@@ -245,78 +249,3 @@ function ancestors(config: SchemaConfig, entityId: string): string[] {
   return [...found];
 }
 
-/** Writes head, ranges made by workers (in order) and tail of one table; resolves to the rows written. */
-async function writeRanges(
-  sink: FileSink,
-  encoder: TableEncoder,
-  ranges: AsyncIterable<{ rows: number; text?: string; values?: RowValues[] }>,
-  onProgress: (rows: number) => void,
-  signal: AbortSignal | undefined,
-): Promise<number> {
-  const head = encoder.head();
-  if (typeof head === 'string') await sink.write(head);
-  else for (const bytes of head) await sink.write(bytes);
-  let count = 0;
-  for await (const range of ranges) {
-    signal?.throwIfAborted();
-    if (range.text !== undefined) {
-      await sink.write(range.text);
-      count += range.rows;
-    } else {
-      for (const values of range.values ?? []) {
-        const encoded = encoder.row(values, count++);
-        if (typeof encoded === 'string') await sink.write(encoded);
-        else for (const bytes of encoded) await sink.write(bytes);
-      }
-    }
-    onProgress(count);
-  }
-  const tail = encoder.tail(count);
-  if (typeof tail === 'string') await sink.write(tail);
-  else for (const bytes of tail) await sink.write(bytes);
-  return count;
-}
-
-/** Writes head, rows and tail of one table; resolves to the rows written. */
-async function writeRows(
-  sink: FileSink,
-  encoder: TableEncoder,
-  rows: Iterable<RowValues>,
-  onProgress: (rows: number) => void,
-  signal: AbortSignal | undefined,
-): Promise<number> {
-  let text = '';
-  const put = async (encoded: Encoded) => {
-    if (typeof encoded === 'string') {
-      text += encoded;
-      if (text.length >= CHUNK_CHARS) {
-        const chunk = text;
-        text = '';
-        await sink.write(chunk);
-      }
-      return;
-    }
-    if (encoded.length === 0) return;
-    if (text) {
-      const chunk = text;
-      text = '';
-      await sink.write(chunk);
-    }
-    for (const bytes of encoded) await sink.write(bytes);
-  };
-  await put(encoder.head());
-  let count = 0;
-  for (const values of rows) {
-    const encoded = encoder.row(values, count);
-    // The common case, a text row into a chunk with room, stays synchronous.
-    if (typeof encoded === 'string' && text.length + encoded.length < CHUNK_CHARS) text += encoded;
-    else await put(encoded);
-    if (++count % PROGRESS_ROWS === 0) {
-      signal?.throwIfAborted();
-      onProgress(count);
-    }
-  }
-  await put(encoder.tail(count));
-  if (text) await sink.write(text);
-  return count;
-}

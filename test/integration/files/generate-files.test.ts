@@ -1,7 +1,6 @@
 // Files hold exactly what a database load holds: the same config and seed generated into each
 // database and into every file format (CSV, JSON Lines, Parquet, and the SQL script of each
 // dialect, loaded with the engine's own client), compared value by value.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { everyOptionConfig } from '../../helpers/every-option-config.ts';
 import { parseCsv } from '../../helpers/csv.ts';
 import { dialectTargets, generateSource, REFERENCE_DATE, type GeneratedSource } from '../../helpers/runtime-source.ts';
 import { uniqueNamespace } from '../../helpers/dialect-targets.ts';
+import { loadScript } from '../../helpers/load-script.ts';
 
 const TARGETS = await dialectTargets();
 const CONFIGS: Array<[string, SchemaConfig]> = [
@@ -153,16 +153,3 @@ function parseRenderedDate(text: string): string {
   const slash = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text);
   return slash ? `${slash[3]}-${slash[1]}-${slash[2]}` : text.slice(0, 10);
 }
-
-/** Runs a script with psql or the mysql client, failing on the first error. */
-function loadScript(kind: string, url: string, script: string): void {
-  const target = new URL(url);
-  if (kind === 'postgres') {
-    execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', script], { stdio: ['ignore', 'ignore', 'pipe'] });
-    return;
-  }
-  const args = ['--protocol=tcp', '-h', target.hostname, '-P', target.port || '3306', '-u', decodeURIComponent(target.username || 'root')];
-  if (target.password) args.push(`-p${decodeURIComponent(target.password)}`);
-  execFileSync('mysql', args, { input: fs.readFileSync(script), stdio: ['pipe', 'ignore', 'pipe'] });
-}
-
