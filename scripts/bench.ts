@@ -11,6 +11,7 @@ const BENCHMARKS: Record<string, { script: string; what: string }> = {
   loaders: { script: 'scripts/bench-loaders.ts', what: 'dialect loaders vs raw COPY / LOAD DATA / INSERT' },
   generation: { script: 'scripts/bench-generation.ts', what: 'end-to-end generation into PostgreSQL and MariaDB vs raw loads' },
   runtime: { script: 'scripts/bench-runtime.ts', what: 'runtime API vs a bare Express + pg handler' },
+  files: { script: 'scripts/bench-files.ts', what: 'generation to CSV, JSON Lines, Parquet and SQL files vs the in-memory generator, and a CSV export vs psql \\copy' },
   introspection: { script: 'scripts/bench-introspection.ts', what: 'a 200-table schema introspected into a config vs connecting and counting its columns' },
 };
 

@@ -90,19 +90,28 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   const written = new Map<string, number>();
   let bytesGenerated = 0;
 
-  const { parallel, recomputable } = parallelEntities(config, plan);
+  const { parallel, recomputable, rowLimits } = parallelEntities(config, plan);
   const workerCount = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
+  // Workers start at once when some entity will use them (loading faker and the generator takes a
+  // second or more per thread): they get ready while this thread makes the entities before it.
+  const worthWorkers = (entityId: string) => workerCount >= 2 && parallel.has(entityId) && (rowLimits.get(entityId) ?? 0) >= minRows;
+  let starting: Promise<RangeWorkers> | undefined;
   let workers: RangeWorkers | undefined;
-  const workersFor = async (entityId: string): Promise<RangeWorkers | undefined> => {
-    if (workerCount < 2 || !parallel.has(entityId) || generator.rowLimit(entityId) < minRows) return undefined;
-    workers ??= await RangeWorkers.start(workerCount, {
+  if (plan.entities.some((entity) => worthWorkers(entity.id))) {
+    starting = RangeWorkers.start(workerCount, {
       config,
       options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate },
       format: options.format,
       dialect: dialectKind,
       namespace,
     });
+    // Awaited when first needed; a failure to start is thrown there.
+    starting.catch(() => {});
+  }
+  const workersFor = async (entityId: string): Promise<RangeWorkers | undefined> => {
+    if (!starting || !worthWorkers(entityId)) return undefined;
+    workers = await starting;
     // The workers recompute the keys of every recomputable entity made so far (all of them, by the
     // time deferred columns are written), as many rows as this thread made or assumed.
     workers.assume(
@@ -170,7 +179,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     await open?.discard();
     throw error;
   } finally {
-    await workers?.close();
+    await (workers ?? (await starting?.catch(() => undefined)))?.close();
   }
 
   const entities = plan.entities.map((entity) => ({ id: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written.get(entity.id) ?? 0 }));
@@ -201,17 +210,22 @@ function defaultWorkers(): number {
  *   entity it takes values from recomputable, and for deferred columns, their targets too.
  * The rest is made in order on the main thread, as a database load makes it.
  */
-function parallelEntities(config: SchemaConfig, plan: GenerationPlan): { parallel: Set<string>; recomputable: Set<string> } {
+function parallelEntities(config: SchemaConfig, plan: GenerationPlan): { parallel: Set<string>; recomputable: Set<string>; rowLimits: Map<string, number> } {
   const probe = new DataGenerator(config, plan);
   const recomputable = new Set<string>();
   const parallel = new Set<string>();
+  /** Rows of the parallel entities (known before any row is made). */
+  const rowLimits = new Map<string, number>();
   for (const entity of plan.entities) {
     if (!ancestors(config, entity.id).every((id) => id === entity.id || recomputable.has(id))) continue;
     try {
       const safe = probe.rangeSafe(entity.id, false);
       if (!probe.assumeGenerated(entity.id)) continue;
       recomputable.add(entity.id);
-      if (safe) parallel.add(entity.id);
+      if (safe) {
+        parallel.add(entity.id);
+        rowLimits.set(entity.id, probe.rowLimit(entity.id));
+      }
     } catch {
       // A parent's keys cannot be recomputed here: the entity is made in order.
     }
@@ -229,7 +243,7 @@ function parallelEntities(config: SchemaConfig, plan: GenerationPlan): { paralle
       parallel.delete(entity.id);
     }
   }
-  return { parallel, recomputable };
+  return { parallel, recomputable, rowLimits };
 }
 
 /** The entity and every entity it takes values from, directly or through others (deferred references left out). */

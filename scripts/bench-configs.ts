@@ -1,0 +1,77 @@
+// Configs the benchmarks share: the 610k-row generation config (bench-generation.ts, bench-files.ts).
+import type { SchemaConfig } from '../src/contract.ts';
+
+/** Users 100k, products 10k, orders 500k (×scale): 9, 8 and 9 fields, strings from faker. */
+export function generationBenchConfig(scale: number, seed: string): SchemaConfig {
+  return {
+    formatVersion: 1,
+    metadata: { name: 'bench-generation' },
+    generationDefaults: { seed, locale: 'en', timezone: 'UTC' },
+    entities: [
+      {
+        id: 'users',
+        primaryKey: ['id'],
+        uniqueKeys: [['email']],
+        generation: { rowCount: 100_000 * scale },
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'firstName', type: 'string', maxLength: 60, generation: { strategy: { kind: 'faker', method: 'person.firstName' } } },
+          { id: 'lastName', type: 'string', maxLength: 60, generation: { strategy: { kind: 'faker', method: 'person.lastName' } } },
+          { id: 'email', type: 'string', format: 'email', maxLength: 120 },
+          { id: 'company', type: 'string', maxLength: 120, generation: { strategy: { kind: 'faker', method: 'company.name' } } },
+          { id: 'city', type: 'string', maxLength: 80, generation: { strategy: { kind: 'faker', method: 'location.city' } } },
+          { id: 'status', type: 'enum', values: ['active', 'invited', 'suspended'], weights: [8, 1, 1] },
+          { id: 'active', type: 'boolean', trueRate: 0.9 },
+          { id: 'createdAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-3y', to: 'now' } } },
+        ],
+      },
+      {
+        id: 'products',
+        primaryKey: ['id'],
+        indexes: [{ fields: ['category'] }],
+        generation: { rowCount: 10_000 * scale },
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'name', type: 'string', maxLength: 120, generation: { strategy: { kind: 'faker', method: 'commerce.productName' } } },
+          { id: 'description', type: 'text', generation: { strategy: { kind: 'faker', method: 'commerce.productDescription' } } },
+          { id: 'price', type: 'number', precision: 2, generation: { strategy: { kind: 'faker', method: 'commerce.price', args: [{ min: 1, max: 2000 }] } } },
+          { id: 'category', type: 'enum', values: ['books', 'garden', 'games', 'health', 'home', 'music', 'outdoors', 'toys'] },
+          { id: 'stock', type: 'integer', min: 0, max: 500 },
+          { id: 'available', type: 'boolean', trueRate: 0.85 },
+          { id: 'releasedOn', type: 'date', generation: { strategy: { kind: 'dateRange', from: '2015-01-01', to: 'now' } } },
+        ],
+      },
+      {
+        id: 'orders',
+        primaryKey: ['id'],
+        generation: { rowCount: 500_000 * scale },
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'userId', type: 'integer', references: { entity: 'users', field: 'id', onDelete: 'cascade' } },
+          { id: 'productId', type: 'integer', references: { entity: 'products', field: 'id' } },
+          { id: 'quantity', type: 'integer', generation: { strategy: { kind: 'randomInt', min: 1, max: 5 } } },
+          { id: 'unitPrice', type: 'number', precision: 2, generation: { strategy: { kind: 'randomFloat', min: 1, max: 2000, precision: 2 } } },
+          {
+            id: 'status',
+            type: 'string',
+            maxLength: 20,
+            generation: {
+              strategy: {
+                kind: 'weightedChoice',
+                choices: [
+                  { value: 'placed', weight: 2 },
+                  { value: 'paid', weight: 3 },
+                  { value: 'shipped', weight: 10 },
+                  { value: 'refunded', weight: 1 },
+                ],
+              },
+            },
+          },
+          { id: 'orderedAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-1y', to: 'now' } } },
+          { id: 'shippedOn', type: 'date', nullable: true, weekdaysOnly: true, generation: { emptyRate: 0.3 } },
+          { id: 'note', type: 'string', maxLength: 200, nullable: true, generation: { emptyRate: 0.8, strategy: { kind: 'faker', method: 'lorem.sentence' } } },
+        ],
+      },
+    ],
+  };
+}
