@@ -100,11 +100,22 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
     expect(output).toMatch(new RegExp(`^schema ${UUID}$`, 'm'));
   },
   (output) => expect(readJson('from-dump.json').entities.map((entity: { id: string }) => entity.id)).toEqual(readJson('app.json').entities.map((entity: { id: string }) => entity.id)),
+  // Files
+  (output) => {
+    for (const file of ['users.csv.gz', 'posts.csv.gz', 'users.parquet', 'posts.parquet', 'sds_blog_files.sql']) expect(output).toMatch(new RegExp(`^${file.replaceAll('.', '\\.')}$`, 'm'));
+    expect(output).toMatch(/^2000$/m);
+  },
+  (output) => {
+    expect(output).toMatch(/^id,email,role\r?$/m);
+    expect(output).toMatch(/^1,\S+@\S+,(admin|editor|reader)\r?$/m);
+    expect(output).toMatch(/^\s*\d+$/m);
+    expect(fs.readdirSync(path.join(repoRoot, 'blog-export')).sort()).toEqual(['posts.jsonl', 'users.jsonl']);
+  },
 ];
 /** The walkthrough's block whose output is the fetch call. */
 const FETCH_BLOCK = 6;
-/** Files the blocks of "Start from your own schema" write into the checkout. */
-const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json'];
+/** Files the blocks of "Start from your own schema" and "Files" write into the checkout. */
+const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-files', 'blog-export'];
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, file), 'utf8'));
 
 let t: TestService;
@@ -123,7 +134,7 @@ afterAll(async () => {
   await t?.stop();
   await appDatabase?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
-  for (const file of WRITTEN) fs.rmSync(path.join(repoRoot, file), { force: true });
+  for (const file of WRITTEN) fs.rmSync(path.join(repoRoot, file), { force: true, recursive: true });
 });
 
 /**
