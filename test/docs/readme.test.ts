@@ -115,7 +115,7 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
 /** The walkthrough's block whose output is the fetch call. */
 const FETCH_BLOCK = 6;
 /** Files the blocks of "Start from your own schema" and "Files" write into the checkout. */
-const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-files', 'blog-export'];
+const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-files', 'blog-export', 'users.csv'];
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, file), 'utf8'));
 
 let t: TestService;
