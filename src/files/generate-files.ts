@@ -101,7 +101,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   if (plan.entities.some((entity) => worthWorkers(entity.id))) {
     starting = RangeWorkers.start(workerCount, {
       config,
-      options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate },
+      options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate, generatorVersion: plan.version },
       format: options.format,
       dialect: dialectKind,
       namespace,

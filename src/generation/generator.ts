@@ -31,9 +31,11 @@ export class DataGenerator {
   readonly #fakers: FakerPool;
   readonly #compiledEntities = new Map<string, CompiledEntity>();
   readonly #referenceMs: number;
+  readonly #version: GenerationPlan['version'];
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
+    this.#version = plan.version;
     this.#fakers = new FakerPool(this.#referenceMs);
     config.entities.forEach((entity, index) => {
       const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
@@ -301,6 +303,7 @@ export class DataGenerator {
       entity,
       entityIndex: index,
       plan,
+      version: this.#version,
       referenceMs: this.#referenceMs,
       fakers: this.#fakers,
       words: LocaleWords.of(plan.locale),

@@ -3,7 +3,7 @@
 // the field's constraints.
 import type { RowValue } from '../dialects/dialect.ts';
 import type { Entity, Field } from './config-types.ts';
-import type { EntityPlan } from './plan.ts';
+import type { EntityPlan, GeneratorVersion } from './plan.ts';
 import type { FakerPool } from './faker-pool.ts';
 import type { LocaleWords } from './values/words.ts';
 import type { RandomStream } from './random.ts';
@@ -50,6 +50,8 @@ export interface EntityContext {
   entity: Entity;
   entityIndex: number;
   plan: EntityPlan;
+  /** Generator version of the run: defaults of version 2 and later are coherent within a row. */
+  version: GeneratorVersion;
   /** Instant of `now` (the plan's reference date), in milliseconds. */
   referenceMs: number;
   fakers: FakerPool;
