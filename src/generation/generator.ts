@@ -16,6 +16,7 @@ import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
+import { parentTimeLink } from './coherence/time.ts';
 
 type Issue = { path: string; message: string };
 
@@ -32,10 +33,12 @@ export class DataGenerator {
   readonly #compiledEntities = new Map<string, CompiledEntity>();
   readonly #referenceMs: number;
   readonly #version: GenerationPlan['version'];
+  readonly #config: SchemaConfig;
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
     this.#version = plan.version;
+    this.#config = config;
     this.#fakers = new FakerPool(this.#referenceMs);
     config.entities.forEach((entity, index) => {
       const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
@@ -48,6 +51,13 @@ export class DataGenerator {
         if (target) need(target.entity, target.field);
       }
       if (entityPlan.deferredColumns.length > 0) for (const key of entityPlan.table.primaryKey) need(entity.id, key);
+      // Version 2: a child time follows its parent's created-like time, read from the parent's rows.
+      if (plan.version >= 2) {
+        for (const field of entity.fields) {
+          const link = parentTimeLink(entity, field, config.entities, entityPlan.deferredColumns);
+          if (link) need(link.parent, link.parentTime);
+        }
+      }
     }
   }
 
@@ -302,6 +312,7 @@ export class DataGenerator {
     return {
       entity,
       entityIndex: index,
+      entities: this.#config.entities,
       plan,
       version: this.#version,
       referenceMs: this.#referenceMs,

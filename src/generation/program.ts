@@ -49,6 +49,8 @@ export interface KeyPool {
 export interface EntityContext {
   entity: Entity;
   entityIndex: number;
+  /** Every entity of the config (coherent defaults look at a referenced parent's fields). */
+  entities: readonly Entity[];
   plan: EntityPlan;
   /** Generator version of the run: defaults of version 2 and later are coherent within a row. */
   version: GeneratorVersion;

@@ -155,6 +155,8 @@ export class GenerationWorker {
         seed: job.seed,
         rowCounts: source.generatorConfig.rowCounts,
         batchSize: source.generatorConfig.batchSize,
+        // Sources made before generator versions existed have none stored: version 1, byte for byte.
+        generatorVersion: source.generatorConfig.generatorVersion ?? 1,
         atomic: true,
         signal: abort.signal,
         onProgress: (event) => progress.record(event),

@@ -1496,6 +1496,7 @@ export interface components {
             rowCounts?: {
                 [key: string]: number;
             };
+            generatorVersion?: components["schemas"]["GeneratorVersion"];
         };
         /** @description The first rows of each previewed entity, as a generation with the same seed and row counts loads them. */
         SchemaConfigPreview: {
@@ -1635,7 +1636,20 @@ export interface components {
             };
             /** @description Rows per load batch. Does not change the generated values. */
             batchSize?: number;
+            generatorVersion?: components["schemas"]["GeneratorVersion"];
         };
+        /**
+         * @description Generator version: the same version, schema version, seed and row counts give the same rows,
+         *     forever. Version 2 makes fields without a strategy coherent within a row and across references
+         *     (names, email and username agree; places come from reference data; start/end style pairs are
+         *     ordered; text fits the field's name; children come after their parents). A new source records
+         *     the newest version (2) unless given one; a source created before versions existed has none
+         *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
+         *     Previews use the newest unless given one. Updating `generatorConfig` without it keeps the
+         *     source's version.
+         * @enum {integer}
+         */
+        GeneratorVersion: 1 | 2;
         /** @description Record of a successful generation. */
         GenerationAudit: {
             /** Format: uuid */
