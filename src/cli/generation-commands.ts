@@ -10,6 +10,7 @@ import { generateFiles } from '../files/generate-files.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { previewRows } from '../generation/generator.ts';
 import { runGeneration, type ProgressEvent } from '../generation/run.ts';
+import { formatCoherence, type CoherenceCount } from '../generation/coherence/report.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
 
@@ -111,7 +112,15 @@ interface GenerateOptions {
   rows?: Record<string, number>;
   batchSize?: number;
   generatorVersion: GeneratorVersion;
+  report?: boolean;
   json?: boolean;
+}
+
+/** `--report`: how many rows hold each coherence rule. */
+function printCoherence(coherence: CoherenceCount[] | undefined): void {
+  if (!coherence) return;
+  console.log(coherence.length === 0 ? 'coherence: no field of the config is checked by a rule' : 'coherence (rule, field, against, rows holding it):');
+  for (const line of formatCoherence(coherence)) console.log(`  ${line}`);
 }
 
 function fileFormat(value: string): FileFormat {
@@ -137,6 +146,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
       seed: options.seed,
       rowCounts: options.rows,
       generatorVersion: options.generatorVersion,
+      report: options.report,
       onProgress: progress.onProgress,
     });
     progress.stop();
@@ -147,6 +157,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
     for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
     console.table(summary.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
     if (summary.workers > 1) console.log(`${summary.workers} worker threads`);
+    if (options.report) printCoherence(summary.coherence);
     const seconds = summary.durationMs / 1000;
     const megabytes = summary.bytesGenerated / 1e6;
     console.log(
@@ -186,6 +197,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
     .option('--batch-size <n>', 'rows per batch', positiveInteger)
     .option('--generator-version <n>', GENERATOR_VERSION_HELP, generatorVersion, LATEST_GENERATOR_VERSION)
+    .option('--report', 'count how many rows hold each coherence rule (with --out: rows made on one thread)')
     .option('--json', 'print the summary as JSON')
     .description('generate data into PostgreSQL or MySQL (--database-url), or into files (--out)')
     .action(async (file: string, options: GenerateOptions) => {
@@ -203,6 +215,7 @@ export function registerGenerationCommands(program: Command): void {
           rowCounts: options.rows,
           batchSize: options.batchSize,
           generatorVersion: options.generatorVersion,
+          report: options.report,
           onProgress: progress.onProgress,
           atomic: true,
         });
@@ -214,6 +227,7 @@ export function registerGenerationCommands(program: Command): void {
         for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
         const seconds = summary.durationMs / 1000;
         console.table(summary.entities.map((entity) => ({ entity: entity.id, planned: entity.rowsPlanned, inserted: entity.rowsInserted })));
+        if (options.report) printCoherence(summary.coherence ?? []);
         console.log(
           `${summary.rowsInserted} rows into ${namespace} in ${seconds.toFixed(2)} s (${Math.round(summary.rowsInserted / Math.max(seconds, 0.001))} rows/s), seed ${summary.seed}`,
         );

@@ -17,6 +17,7 @@ import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
 import { parentTimeLink } from './coherence/time.ts';
+import type { CoherenceAudit } from './coherence/report.ts';
 
 type Issue = { path: string; message: string };
 
@@ -25,6 +26,8 @@ export class DataGenerator {
   readonly produced = new Map<string, number>();
   /** Generation-time warnings (exhausted pools…); the plan's own warnings stay in `plan.warnings`. */
   readonly warnings: Issue[] = [];
+  /** When set, sees every row as it is made (the coherence report). */
+  audit: CoherenceAudit | undefined;
   readonly #entities = new Map<string, { entity: Entity; index: number; plan: EntityPlan }>();
   readonly #pools = new Map<string, KeyPool>();
   /** Columns whose values other entities (or deferred updates) need, by entity id. */
@@ -113,6 +116,7 @@ export class DataGenerator {
     const poolIndexes = [...pools.keys()];
     const poolList = [...pools.values()];
     const shared: RowValue[] = new Array<RowValue>(columns);
+    const observe = this.audit?.observer(entityId);
     let row = 0;
     try {
       rows: for (; row < compiled.rowLimit; row++) {
@@ -129,6 +133,7 @@ export class DataGenerator {
           values[field.index] = value;
         }
         for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
+        observe?.(values);
         yield values;
       }
     } finally {

@@ -178,6 +178,7 @@ export class GenerationWorker {
             generatorVersion: summary.generatorVersion,
             rowCounts: Object.fromEntries(summary.entities.map((entity) => [entity.id, entity.rowsInserted])),
             durationMs: summary.durationMs,
+            ...(summary.coherence ? { coherence: summary.coherence } : {}),
           },
           new Date(finished.finishedAt!),
           client,
