@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
-import { ruleOf } from '../../../src/generation/coherence/defaults.ts';
+import { RULES, ruleOf } from '../../../src/generation/coherence/defaults.ts';
 import { pairStart } from '../../../src/generation/coherence/time.ts';
 import { generate } from '../../helpers/generate-in-memory.ts';
 import { coherentConfig } from '../../fixtures/coherent-config.ts';
@@ -83,6 +83,19 @@ describe('generator version 2', () => {
     expect(ruleOf({ id: 'billing_city', type: 'string' })?.ids).toContain('city');
     expect(ruleOf({ id: 'contactEmail', type: 'string' })?.ids).toContain('email');
     expect(ruleOf({ id: 'city', type: 'integer' })).toBeUndefined();
+  });
+});
+
+describe('the README table of field ids', () => {
+  it('names every id a rule matches', () => {
+    const readme = fs.readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Rows that hold together'), readme.indexOf('**Versions.**'));
+    const named = new Set([...table.matchAll(/`([A-Za-z_()]+)\*?`/g)].flatMap((match) => {
+      const id = match[1]!.toLowerCase().replace(/[_-]/g, '');
+      // `comment(s)` stands for comment and comments.
+      return id.includes('(') ? [id.replace(/\(.*\)/, ''), id.replace(/[()]/g, '')] : [id];
+    }));
+    for (const rule of RULES) for (const id of rule.ids) expect(named, id).toContain(id);
   });
 });
 
