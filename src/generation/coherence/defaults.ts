@@ -19,14 +19,16 @@ const NUMBER: FieldType[] = ['number'];
 type Make = (context: EntityContext, field: Field, stream: RandomStream) => ValueProgram | undefined;
 
 /** A program of the row's person or place and a cursor of the field's own stream (reset per row and attempt). */
-function rowProgram<T>(of: (context: EntityContext) => (row: number) => T, make: (subject: T, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown): Make {
+function rowProgram<T>(of: (context: EntityContext) => (row: number, attempt?: number) => T, make: (subject: T, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false): Make {
   return (context, _field, stream) => {
     const subject = of(context);
     const cursor = new RandomCursor(stream);
-    return { at: (row, _values, attempt) => make(subject(row), cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), attempt, context) };
+    // A unique field whose value was taken retries with another person or place (that row's field
+    // then leaves the row's), unless the program makes retries differ itself (emails add digits).
+    return { at: (row, _values, attempt) => make(subject(row, ownRetries ? 0 : attempt), cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), attempt, context) };
   };
 }
-const person = (make: (person: Person, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown) => rowProgram(rowPerson, make);
+const person = (make: (person: Person, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false) => rowProgram(rowPerson, make, ownRetries);
 const place = (make: (place: Place) => unknown): Make => rowProgram(rowPlace, (subject) => make(subject));
 const english = (make: (words: EnglishWords, cursor: RandomCursor, field: Field) => string): Make => (context, field, stream) => {
   const words = englishWords(context);
@@ -34,8 +36,8 @@ const english = (make: (words: EnglishWords, cursor: RandomCursor, field: Field)
   return { at: (row, _values, attempt) => make(words, cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), field) };
 };
 
-const email = person((subject, cursor, attempt, context) => personEmail(subject, cursor, context.words.emailDomains, attempt));
-const phone = rowProgram(rowPlace, (subject, cursor) => placePhone(subject, cursor));
+const email = person((subject, cursor, attempt, context) => personEmail(subject, cursor, context.words.emailDomains, attempt), true);
+const phone = rowProgram(rowPlace, (subject, cursor) => placePhone(subject, cursor), true);
 const fullName = person((subject) => `${subject.first} ${subject.last}`);
 const prose = english((words, cursor, field) => (field.type === 'text' ? englishParagraph(words, cursor, cursor.int(2, 5)) : englishSentence(words, cursor)));
 
@@ -58,7 +60,7 @@ export const RULES: Rule[] = [
   { ids: ['middlename'], types: TEXT, what: "the row's person: a middle name", make: person((p) => p.middle) },
   { ids: ['fullname', 'displayname', 'contactname', 'customername', 'authorname'], types: TEXT, what: "the row's person: first and last name", make: fullName },
   { ids: ['email', 'emailaddress', 'mail'], types: TEXT, what: "built from the row's person's names (also `format: email`)", make: email },
-  { ids: ['username', 'login', 'handle', 'nickname', 'screenname'], types: TEXT, what: "built from the row's person's names", make: person((p, c, attempt) => personUsername(p, c, attempt)) },
+  { ids: ['username', 'login', 'handle', 'nickname', 'screenname'], types: TEXT, what: "built from the row's person's names", make: person((p, c, attempt) => personUsername(p, c, attempt), true) },
   { ids: ['gender', 'sex'], types: TEXT, what: "the row's person's sex: `female` or `male` (enums: their matching values)", make: person((p) => p.sex) },
   { ids: ['country', 'countryname'], types: TEXT, what: "the row's place: country name", make: place((p) => p.country) },
   { ids: ['countrycode', 'countryiso'], types: TEXT, what: "the row's place: ISO 3166 alpha-2 code", make: place((p) => p.countryCode) },
@@ -72,7 +74,7 @@ export const RULES: Rule[] = [
     make: (context, field, stream) => {
       const zip = composerProgram(context, 'location.zipCode', stream);
       const of = rowPlace(context);
-      return { at: (row, values, attempt) => of(row).postalCode ?? zip.at(row, values, attempt) };
+      return { at: (row, values, attempt) => of(row, attempt).postalCode ?? zip.at(row, values, attempt) };
     },
   },
   { ids: ['latitude', 'lat'], types: NUMBER, what: "the row's place: latitude", make: place((p) => p.latitude) },

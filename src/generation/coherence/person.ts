@@ -55,25 +55,33 @@ function nameLists(context: EntityContext): NameLists {
 
 const people = new WeakMap<EntityContext, (row: number) => Person>();
 
-/** The person of each row of the entity (the last row's person is kept: fields of a row ask in turn). */
-export function rowPerson(context: EntityContext): (row: number) => Person {
+/**
+ * The person of each row of the entity (the last row's person is kept: fields of a row ask in turn).
+ * `attempt` > 0 (a unique field's value was taken) gives another person for that field alone.
+ */
+export function rowPerson(context: EntityContext): (row: number, attempt?: number) => Person {
   let person = people.get(context);
   if (person) return person;
   const lists = nameLists(context);
   const cursor = new RandomCursor(new RandomStream(streamKey(context.plan.seed, context.entity.id, '$person')));
   let lastRow = -1;
   let last: Person | undefined;
-  person = (row) => {
-    if (row === lastRow) return last!;
-    cursor.reset(row);
+  const draw = (row: number, attempt: number): Person => {
+    cursor.reset(row, attempt * 8);
     const sex = cursor.chance(0.5) ? 'female' : 'male';
     const firsts = sex === 'female' ? lists.female : lists.male;
     const first = cursor.pick(firsts);
     const middle = cursor.pick(firsts);
     const lastName = cursor.pick(lists.last);
-    lastRow = row;
-    last = { sex, first, middle, last: lastName, firstAscii: toAsciiWord(first), lastAscii: toAsciiWord(lastName) };
-    return last;
+    return { sex, first, middle, last: lastName, firstAscii: toAsciiWord(first), lastAscii: toAsciiWord(lastName) };
+  };
+  person = (row, attempt = 0) => {
+    if (attempt > 0) return draw(row, attempt);
+    if (row !== lastRow) {
+      last = draw(row, 0);
+      lastRow = row;
+    }
+    return last!;
   };
   people.set(context, person);
   return person;

@@ -134,13 +134,13 @@ export function placesOf(countryCode: string): readonly Place[] {
 
 const rowPlaces = new WeakMap<EntityContext, (row: number) => Place>();
 
-/** The place of each row of the entity: one per row, from the row's own stream (like its person). */
-export function rowPlace(context: EntityContext): (row: number) => Place {
+/** The place of each row of the entity: one per row, from the row's own stream (like its person); another for a unique field's retry. */
+export function rowPlace(context: EntityContext): (row: number, attempt?: number) => Place {
   let place = rowPlaces.get(context);
   if (place) return place;
   const places = placesOf(localeCountry(context.plan.locale));
   const cursor = new RandomCursor(new RandomStream(streamKey(context.plan.seed, context.entity.id, '$place')));
-  place = (row) => places[Math.floor(cursor.reset(row).float() * places.length)]!;
+  place = (row, attempt = 0) => places[Math.floor(cursor.reset(row, attempt).float() * places.length)]!;
   rowPlaces.set(context, place);
   return place;
 }
