@@ -46,7 +46,7 @@ const text = (value: RowValue | undefined) => (typeof value === 'string' ? value
 export class CoherenceAudit {
   readonly #checks = new Map<string, Check[]>();
   /** Created-like times of parents by key, kept while their children are made. */
-  readonly #parentTimes = new Map<string, { key: number; time: number; times: Map<unknown, string> }>();
+  readonly #parentTimes = new Map<string, { key: number; time: number; times: ParentTimes }>();
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     for (const entityPlan of plan.entities) {
@@ -82,10 +82,16 @@ export class CoherenceAudit {
       const keyOf = (parts: (string | undefined)[]) => parts.join('\u0000');
       const known = new Set(placesOf(localeCountry(locale)).map((place) => keyOf(placeFields.map((field) => field.of(place)))));
       add('place-in-reference', placeFields.map((field) => entity.fields[field.index]!.id).join('+'), `reference places of ${localeCountry(locale)}`, (values) => {
-        // A phone number counts by its calling code (`+1 415 555 0134` → `+1`).
-        const parts = placeFields.map((field) => (field.phone ? text(values[field.index])?.split(' ')[0] : text(values[field.index])));
-        if (parts.some((part) => part === undefined)) return undefined;
-        return known.has(keyOf(parts));
+        let key = '';
+        for (let i = 0; i < placeFields.length; i++) {
+          const field = placeFields[i]!;
+          const value = values[field.index];
+          if (typeof value !== 'string') return undefined;
+          // A phone number counts by its calling code (`+1 415 555 0134` → `+1`).
+          const space = field.phone ? value.indexOf(' ') : -1;
+          key += (i === 0 ? '' : '\u0000') + (space >= 0 ? value.slice(0, space) : value);
+        }
+        return known.has(key);
       });
     }
 
@@ -107,13 +113,13 @@ export class CoherenceAudit {
         this.#parentTimes.set(slot, {
           key: parent.fields.findIndex((other) => other.id === link.parentKey),
           time: parent.fields.findIndex((other) => other.id === link.parentTime),
-          times: new Map(),
+          times: new ParentTimes(),
         });
       }
       const times = this.#parentTimes.get(slot)!.times;
       add('child-after-parent', field.id, `${link.parent}.${link.parentTime}`, (values) => {
         const child = values[index];
-        const parentTime = times.get(values[link.reference]);
+        const parentTime = times.get(values[link.reference]!);
         if (typeof child !== 'string' || parentTime === undefined) return undefined;
         return compareTimes(child, parentTime, zone) >= 0;
       });
@@ -136,7 +142,7 @@ export class CoherenceAudit {
     return (values) => {
       for (const parent of parents) {
         const time = values[parent.time];
-        if (typeof time === 'string') parent.times.set(values[parent.key], time);
+        if (typeof time === 'string') parent.times.set(values[parent.key]!, time);
       }
       for (const check of checks) {
         const holds = check.test(values);
@@ -153,16 +159,38 @@ export class CoherenceAudit {
   }
 }
 
+/** Parents' times by key: integer keys (the usual primary key) in an array, others in a map. */
+class ParentTimes {
+  readonly #byInteger: (string | undefined)[] = [];
+  readonly #byKey = new Map<unknown, string>();
+
+  set(key: RowValue, time: string): void {
+    if (typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < 2 ** 31) this.#byInteger[key] = time;
+    else this.#byKey.set(key, time);
+  }
+
+  get(key: RowValue): string | undefined {
+    if (typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < 2 ** 31) return this.#byInteger[key];
+    return this.#byKey.get(key);
+  }
+}
+
 /** Orders two stored times; a date against a datetime compares calendar days of the entity's zone. */
 function compareTimes(a: string, b: string, zone: string): number {
+  // Dates ('YYYY-MM-DD') and stored instants (ISO UTC text of one length) sort as text.
+  if (a.length === b.length && (a.length === 10 || (a.endsWith('Z') && b.endsWith('Z')))) return a < b ? -1 : a > b ? 1 : 0;
   if (a.length === 10 || b.length === 10) {
-    const day = (value: string) => (value.length === 10 ? value : formatDay(localDay(Date.parse(value), zone)));
-    const x = day(a);
-    const y = day(b);
+    const x = a.length === 10 ? a : dayOf(a, zone);
+    const y = b.length === 10 ? b : dayOf(b, zone);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return Date.parse(a) - Date.parse(b);
 }
+
+function dayOf(instant: string, zone: string): string {
+  return zone === 'UTC' && instant.endsWith('Z') ? instant.slice(0, 10) : formatDay(localDay(Date.parse(instant), zone));
+}
+
 /** The report as lines: `names-in-email  users.email (firstName+lastName)  20/20 rows (100.0%)`. */
 export function formatCoherence(counts: readonly CoherenceCount[]): string[] {
   return counts.map((count) => {
