@@ -7,7 +7,8 @@ import type { Field, FieldType } from '../config-types.ts';
 import type { EntityContext, ValueProgram } from '../program.ts';
 import { DRAWS_PER_ATTEMPT, composerProgram } from '../program.ts';
 import { RandomCursor, type RandomStream } from '../random.ts';
-import { rowPerson, personEmail, personUsername, type Person } from './person.ts';
+import { genderSource, rowPerson, personEmail, personUsername, type Person } from './person.ts';
+import type { RowValue } from '../../dialects/dialect.ts';
 import { rowPlace, placePhone, type Place } from './places.ts';
 import { englishParagraph, englishSentence, englishWords, productName, tagsText, titleText, type EnglishWords } from './text.ts';
 import { laterProgram, normalizeId, pairStart, parentTimeLink, parentTimeLookup } from './time.ts';
@@ -19,16 +20,31 @@ const NUMBER: FieldType[] = ['number'];
 type Make = (context: EntityContext, field: Field, stream: RandomStream) => ValueProgram | undefined;
 
 /** A program of the row's person or place and a cursor of the field's own stream (reset per row and attempt). */
-function rowProgram<T>(of: (context: EntityContext) => (row: number, attempt?: number) => T, make: (subject: T, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false): Make {
+function rowProgram<T>(
+  of: (context: EntityContext) => (row: number, attempt?: number, values?: readonly RowValue[]) => T,
+  make: (subject: T, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown,
+  ownRetries = false,
+  deps: (context: EntityContext) => number[] = () => [],
+): Make {
   return (context, _field, stream) => {
     const subject = of(context);
     const cursor = new RandomCursor(stream);
+    const needs = deps(context);
     // A unique field whose value was taken retries with another person or place (that row's field
     // then leaves the row's), unless the program makes retries differ itself (emails add digits).
-    return { at: (row, _values, attempt) => make(subject(row, ownRetries ? 0 : attempt), cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), attempt, context) };
+    return {
+      at: (row, values, attempt) => make(subject(row, ownRetries ? 0 : attempt, values), cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), attempt, context),
+      ...(needs.length > 0 ? { deps: needs } : {}),
+    };
   };
 }
-const person = (make: (person: Person, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false) => rowProgram(rowPerson, make, ownRetries);
+/** A person's fields read the gender field when a strategy sets it. */
+const personDeps = (context: EntityContext) => {
+  const gender = genderSource(context);
+  return gender >= 0 ? [gender] : [];
+};
+const person = (make: (person: Person, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false) =>
+  rowProgram(rowPerson, make, ownRetries, personDeps);
 const place = (make: (place: Place) => unknown): Make => rowProgram(rowPlace, (subject) => make(subject));
 const english = (make: (words: EnglishWords, cursor: RandomCursor, field: Field) => string): Make => (context, field, stream) => {
   const words = englishWords(context);
@@ -61,7 +77,12 @@ export const RULES: Rule[] = [
   { ids: ['fullname', 'displayname', 'contactname', 'customername', 'authorname'], types: TEXT, what: "the row's person: first and last name", make: fullName },
   { ids: ['email', 'emailaddress', 'mail'], types: TEXT, what: "built from the row's person's names (also `format: email`)", make: email },
   { ids: ['username', 'login', 'handle', 'nickname', 'screenname'], types: TEXT, what: "built from the row's person's names", make: person((p, c, attempt) => personUsername(p, c, attempt), true) },
-  { ids: ['gender', 'sex'], types: TEXT, what: "the row's person's sex: `female` or `male` (enums: their matching values)", make: person((p) => p.sex) },
+  {
+    ids: ['gender', 'sex'],
+    types: TEXT,
+    what: "the row's person's sex: `female` or `male` (enums: their matching values); with a strategy, the names follow it",
+    make: person((p) => p.sex),
+  },
   { ids: ['country', 'countryname'], types: TEXT, what: "the row's place: country name", make: place((p) => p.country) },
   { ids: ['countrycode', 'countryiso'], types: TEXT, what: "the row's place: ISO 3166 alpha-2 code", make: place((p) => p.countryCode) },
   { ids: ['state', 'province', 'region'], types: TEXT, what: "the row's place: state or province", make: place((p) => p.state) },

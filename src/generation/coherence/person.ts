@@ -1,6 +1,7 @@
 // The person of a row (generator version 2): one sex, first, middle and last name drawn once per row
 // from the row's own stream, so a row's firstName, lastName, fullName, email, username and gender agree.
 // The person depends on (seed, entity, row) alone: adding or removing a field never changes it.
+import type { RowValue } from '../../dialects/dialect.ts';
 import type { EntityContext } from '../program.ts';
 import { RandomCursor, RandomStream, streamKey } from '../random.ts';
 import { toAsciiWord } from '../values/words.ts';
@@ -53,32 +54,48 @@ function nameLists(context: EntityContext): NameLists {
   return lists;
 }
 
-const people = new WeakMap<EntityContext, (row: number) => Person>();
+const FEMALE = /^(f|female|woman|w|girl|femme|weiblich)$/i;
+const MALE = /^(m|male|man|boy|homme|männlich)$/i;
+
+/**
+ * Index of the row's gender or sex field when a strategy sets it (the names then follow its value);
+ * -1 when there is none or it has no strategy (then it shows the person's own sex).
+ */
+export function genderSource(context: EntityContext): number {
+  return context.entity.fields.findIndex(
+    (field) => ['gender', 'sex'].includes(field.id.toLowerCase().replace(/[_-]/g, '')) && field.generation?.strategy !== undefined && !field.references,
+  );
+}
+
+const people = new WeakMap<EntityContext, (row: number, attempt?: number, values?: readonly RowValue[]) => Person>();
 
 /**
  * The person of each row of the entity (the last row's person is kept: fields of a row ask in turn).
  * `attempt` > 0 (a unique field's value was taken) gives another person for that field alone.
  */
-export function rowPerson(context: EntityContext): (row: number, attempt?: number) => Person {
+export function rowPerson(context: EntityContext): (row: number, attempt?: number, values?: readonly RowValue[]) => Person {
   let person = people.get(context);
   if (person) return person;
   const lists = nameLists(context);
   const cursor = new RandomCursor(new RandomStream(streamKey(context.plan.seed, context.entity.id, '$person')));
   let lastRow = -1;
   let last: Person | undefined;
-  const draw = (row: number, attempt: number): Person => {
+  const gender = genderSource(context);
+  const draw = (row: number, attempt: number, values: readonly RowValue[] | undefined): Person => {
     cursor.reset(row, attempt * 8);
-    const sex = cursor.chance(0.5) ? 'female' : 'male';
+    const drawn = cursor.chance(0.5) ? 'female' : 'male';
+    const given = gender >= 0 && values ? String(values[gender] ?? '') : '';
+    const sex = FEMALE.test(given) ? 'female' : MALE.test(given) ? 'male' : drawn;
     const firsts = sex === 'female' ? lists.female : lists.male;
     const first = cursor.pick(firsts);
     const middle = cursor.pick(firsts);
     const lastName = cursor.pick(lists.last);
     return { sex, first, middle, last: lastName, firstAscii: toAsciiWord(first), lastAscii: toAsciiWord(lastName) };
   };
-  person = (row, attempt = 0) => {
-    if (attempt > 0) return draw(row, attempt);
+  person = (row, attempt = 0, values) => {
+    if (attempt > 0) return draw(row, attempt, values);
     if (row !== lastRow) {
-      last = draw(row, 0);
+      last = draw(row, 0, values);
       lastRow = row;
     }
     return last!;

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { allLocales } from '@faker-js/faker';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
@@ -49,6 +50,21 @@ describe('generator version 2', () => {
       run.objects('customers').filter((row) => String(row.email).startsWith(String(row.firstName)[0]!.toLowerCase()) && String(row.email).includes(String(row.lastName).toLowerCase())).length;
     expect(related(two)).toBe(300);
     expect(related(one)).toBeLessThan(30);
+  });
+
+  it('gives names of the gender a strategy sets', () => {
+    const config = coherentConfig();
+    const customers = config.entities[0]!;
+    customers.fields[customers.fields.findIndex((field) => field.id === 'gender')] = {
+      id: 'gender',
+      type: 'string',
+      maxLength: 1,
+      generation: { strategy: { kind: 'weightedChoice', choices: [{ value: 'F', weight: 3 }, { value: 'M', weight: 1 }] } },
+    };
+    const rows = generate(config, V2).objects('customers');
+    const names = allLocales.en.person!.first_name as { female: string[]; male: string[] };
+    expect(rows.filter((row) => row.gender === 'F').length).toBeGreaterThan(180);
+    for (const row of rows) expect(names[row.gender === 'F' ? 'female' : 'male'], `${row.gender} ${row.firstName}`).toContain(row.firstName);
   });
 
   it('holds its rules for any seed', () => {
