@@ -25,7 +25,7 @@ import { DataGenerator } from '../src/generation/generator.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, planGeneration, type GenerationPlan, type GeneratorVersion } from '../src/generation/plan.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../src/generation/run.ts';
 import { validateConfig } from '../src/generation/validate-config.ts';
-import { generationBenchConfig } from './bench-configs.ts';
+import { coherentBenchConfig, generationBenchConfig } from './bench-configs.ts';
 import { prebuild } from './bench-text.ts';
 import { answerHelp } from './bench-usage.ts';
 
@@ -42,13 +42,14 @@ const MB = 1024 * 1024;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2] [--config coherent]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
   --generator-version N  1 or 2 (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
+  --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --help         this text
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
 Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
@@ -76,7 +77,9 @@ interface CaseResult {
   warnings: string[];
 }
 
-const benchConfig = (scale: number) => generationBenchConfig(scale, SEED);
+/** --config: the default 610k-row config, or `coherent` (fields without strategies: version 2's coherent defaults). */
+let configName: 'default' | 'coherent' = 'default';
+const benchConfig = (scale: number) => (configName === 'coherent' ? coherentBenchConfig(scale, SEED) : generationBenchConfig(scale, SEED));
 
 // ---------------------------------------------------------------------------------------------
 // Children: one case each, reporting a CaseResult as JSON on the last line of stdout.
@@ -273,6 +276,7 @@ interface Options {
   baseline: boolean;
   insert: boolean;
   generatorVersion: GeneratorVersion;
+  config: 'default' | 'coherent';
   child?: { case: CaseName; database: Database };
 }
 
@@ -290,7 +294,10 @@ function parseOptions(argv: string[]): Options {
   const child = value('child');
   const version = Number(value('generator-version') ?? LATEST_GENERATOR_VERSION) as GeneratorVersion;
   if (!GENERATOR_VERSIONS.includes(version)) throw new Error(`--generator-version takes ${GENERATOR_VERSIONS.join(' or ')}`);
+  const config = value('config') ?? 'default';
+  if (config !== 'default' && config !== 'coherent') throw new Error('--config takes default or coherent');
   return {
+    config,
     scale,
     runs,
     only,
@@ -304,7 +311,7 @@ function parseOptions(argv: string[]): Options {
 const run = promisify(execFile);
 
 async function runChild(caseName: CaseName, database: Database, options: Options): Promise<CaseResult> {
-  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--generator-version', String(options.generatorVersion)];
+  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--generator-version', String(options.generatorVersion), '--config', options.config];
   process.stderr.write(`  ${caseName} on ${database}…\n`);
   try {
     const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * MB, env: process.env });
@@ -394,6 +401,7 @@ async function main(): Promise<void> {
   answerHelp(USAGE);
   const options = parseOptions(process.argv.slice(2));
   generatorVersion = options.generatorVersion;
+  configName = options.config;
   if (options.child) {
     const { case: caseName, database } = options.child;
     const result = caseName === 'raw' ? await rawCase(database, options.scale, options.runs) : await engineCase(database, caseName, options.scale, options.runs);
@@ -408,7 +416,7 @@ async function main(): Promise<void> {
     throw new Error(`the benchmark config is not clean: ${JSON.stringify([...validation.errors, ...validation.warnings])}`);
   }
   const counts = config.entities.map((entity) => `${entity.id} ${fmtInt(entity.generation!.rowCount as number)}`).join(', ');
-  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; generator version ${options.generatorVersion}; node ${process.version}`);
+  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; generator version ${options.generatorVersion}; config ${options.config}; node ${process.version}`);
   console.log(`PostgreSQL ${new URL(PG_URL).host}, MySQL ${new URL(MYSQL_URL).host}; each case in its own process (peak RSS = its maxRSS)`);
   const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
   console.log(`${os.cpus().length} CPUs; load average before: ${load()}`);
