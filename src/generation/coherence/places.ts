@@ -129,6 +129,11 @@ export function placesOf(countryCode: string): readonly Place[] {
       .sort((a, b) => a.state.localeCompare(b.state) || a.city.localeCompare(b.city) || a.latitude - b.latitude);
   }
   byCountry.set(countryCode, places);
+  // The packages' own tables are not needed again (only these places are): let them be collected.
+  for (const name of ['zipcodes', 'city-timezones']) {
+    for (const file of Object.keys(require.cache)) if (file.includes(`/node_modules/${name}/`)) delete require.cache[file];
+  }
+  cities = undefined;
   return places;
 }
 

@@ -6,7 +6,7 @@ import type { RowValue } from '../../dialects/dialect.ts';
 import type { Entity, Field, FieldType } from '../config-types.ts';
 import type { KeyPool, ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
-import { DAY_MS, formatDay, formatInstant, localDay, parseDay, weekdayOf } from '../values/dates.ts';
+import { DAY_MS, formatDay, formatInstant, localDay, weekdayOf } from '../values/dates.ts';
 import { referenceTarget } from '../table-spec.ts';
 
 /** The id without case, `_` and `-` (as named defaults match ids). */
@@ -91,10 +91,30 @@ export function parentTimeLink(entity: Entity, field: Field, entities: readonly 
   return undefined;
 }
 
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+
+/** Day number of a stored 'YYYY-MM-DD…' (days_from_civil; no Date, no substrings: it runs for every row). */
+export function dayOfText(text: string): number {
+  let y = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
+  const m = digit(text, 5) * 10 + digit(text, 6);
+  const d = digit(text, 8) * 10 + digit(text, 9);
+  if (m <= 2) y -= 1;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
 /** The instant (ms) a stored date or datetime value stands for, or NaN. */
-function instantOf(value: RowValue | undefined): number {
+export function instantOf(value: RowValue | undefined): number {
   if (typeof value !== 'string') return Number.NaN;
-  return value.length === 10 ? parseDay(value) * DAY_MS : Date.parse(value);
+  if (value.length === 10) return dayOfText(value) * DAY_MS;
+  // Stored instants are 'YYYY-MM-DDTHH:mm:ss.sssZ' (formatInstant); anything else goes to Date.parse.
+  if (value.length === 24 && value.charCodeAt(10) === 84 && value.charCodeAt(23) === 90) {
+    const time = (digit(value, 11) * 10 + digit(value, 12)) * 3_600_000 + (digit(value, 14) * 10 + digit(value, 15)) * 60_000 + (digit(value, 17) * 10 + digit(value, 18)) * 1000;
+    return dayOfText(value) * DAY_MS + time + digit(value, 20) * 100 + digit(value, 21) * 10 + digit(value, 22);
+  }
+  return Date.parse(value);
 }
 
 /**
@@ -120,7 +140,7 @@ export function laterProgram(options: {
       const earlierMs = instantOf(value);
       if (Number.isNaN(earlierMs)) return fallback.at(row, values, attempt);
       if (type === 'date') {
-        const fromDay = typeof value === 'string' && value.length === 10 ? parseDay(value) : localDay(earlierMs, zone);
+        const fromDay = typeof value === 'string' && value.length === 10 ? earlierMs / DAY_MS : localDay(earlierMs, zone);
         const toDay = Math.max(fromDay + minSpanDays, localDay(referenceMs, zone));
         let day = fromDay + Math.floor(stream.float(row, attempt) * (toDay - fromDay + 1));
         if (weekdaysOnly) while (weekdayOf(day) >= 5) day++;

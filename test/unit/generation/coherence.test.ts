@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { RULES, ruleOf } from '../../../src/generation/coherence/defaults.ts';
-import { pairStart } from '../../../src/generation/coherence/time.ts';
+import { dayOfText, instantOf, pairStart } from '../../../src/generation/coherence/time.ts';
+import { formatDay, formatInstant } from '../../../src/generation/values/dates.ts';
 import { generate } from '../../helpers/generate-in-memory.ts';
 import { coherentConfig } from '../../fixtures/coherent-config.ts';
 
@@ -89,6 +90,17 @@ describe('generator version 2', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('reads stored dates and instants as Date does (years 1 to 9999)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), (ms) => {
+        expect(instantOf(formatInstant(ms))).toBe(ms);
+        expect(dayOfText(formatDay(Math.floor(ms / 86_400_000)))).toBe(Math.floor(ms / 86_400_000));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(instantOf('2025-06-15T10:00:00+02:00')).toBe(Date.parse('2025-06-15T08:00:00Z'));
   });
 
   it('matches ids of pairs and rules as documented', () => {
