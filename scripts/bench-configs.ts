@@ -75,3 +75,53 @@ export function generationBenchConfig(scale: number, seed: string): SchemaConfig
     ],
   };
 }
+
+/**
+ * Customers 100k, orders 500k (×scale) whose fields have no strategy, so generator version 2 makes
+ * them coherent: the row's person (names, email, username, gender), its place (country to time zone,
+ * phone), English-like text, ordered time pairs, orders after their customer's sign-up.
+ */
+export function coherentBenchConfig(scale: number, seed: string): SchemaConfig {
+  return {
+    formatVersion: 1,
+    metadata: { name: 'bench-coherent' },
+    generationDefaults: { seed, locale: 'en', timezone: 'UTC' },
+    entities: [
+      {
+        id: 'customers',
+        primaryKey: ['id'],
+        uniqueKeys: [['email']],
+        generation: { rowCount: 100_000 * scale },
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'firstName', type: 'string', maxLength: 60 },
+          { id: 'lastName', type: 'string', maxLength: 60 },
+          { id: 'email', type: 'string', format: 'email', maxLength: 160 },
+          { id: 'username', type: 'string', maxLength: 80 },
+          { id: 'gender', type: 'enum', values: ['female', 'male'] },
+          { id: 'city', type: 'string', maxLength: 80 },
+          { id: 'state', type: 'string', maxLength: 80 },
+          { id: 'postalCode', type: 'string', maxLength: 10 },
+          { id: 'country', type: 'string', maxLength: 80 },
+          { id: 'phone', type: 'string', maxLength: 30 },
+          { id: 'timeZone', type: 'string', maxLength: 40 },
+          { id: 'createdAt', type: 'datetime' },
+        ],
+      },
+      {
+        id: 'orders',
+        primaryKey: ['id'],
+        generation: { rowCount: 500_000 * scale },
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'customerId', type: 'integer', references: { entity: 'customers', field: 'id', onDelete: 'cascade' } },
+          { id: 'orderedAt', type: 'datetime' },
+          { id: 'startDate', type: 'date' },
+          { id: 'endDate', type: 'date' },
+          { id: 'total', type: 'number', precision: 2 },
+          { id: 'notes', type: 'string', maxLength: 200, nullable: true, generation: { emptyRate: 0.5 } },
+        ],
+      },
+    ],
+  };
+}

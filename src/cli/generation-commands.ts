@@ -10,6 +10,8 @@ import { generateFiles } from '../files/generate-files.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { previewRows } from '../generation/generator.ts';
 import { runGeneration, type ProgressEvent } from '../generation/run.ts';
+import { formatCoherence, type CoherenceCount } from '../generation/coherence/report.ts';
+import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
 
 function readJson(file: string): unknown {
@@ -46,6 +48,14 @@ export function positiveInteger(value: string): number {
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
   return number;
 }
+
+function generatorVersion(value: string): GeneratorVersion {
+  const version = Number(value);
+  if (!GENERATOR_VERSIONS.includes(version as GeneratorVersion)) throw new InvalidArgumentError(`"${value}" is not a generator version (${GENERATOR_VERSIONS.join(', ')})`);
+  return version as GeneratorVersion;
+}
+
+const GENERATOR_VERSION_HELP = `generator version: 1 (the original values) or 2 (coherent rows; the default)`;
 
 function rowCounts(value: string): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -101,7 +111,16 @@ interface GenerateOptions {
   seed?: string;
   rows?: Record<string, number>;
   batchSize?: number;
+  generatorVersion: GeneratorVersion;
+  report?: boolean;
   json?: boolean;
+}
+
+/** `--report`: how many rows hold each coherence rule. */
+function printCoherence(coherence: CoherenceCount[] | undefined): void {
+  if (!coherence) return;
+  console.log(coherence.length === 0 ? 'coherence: no field of the config is checked by a rule' : 'coherence (rule, field, against, rows holding it):');
+  for (const line of formatCoherence(coherence)) console.log(`  ${line}`);
 }
 
 function fileFormat(value: string): FileFormat {
@@ -126,6 +145,8 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
       workers: options.workers,
       seed: options.seed,
       rowCounts: options.rows,
+      generatorVersion: options.generatorVersion,
+      report: options.report,
       onProgress: progress.onProgress,
     });
     progress.stop();
@@ -136,6 +157,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
     for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
     console.table(summary.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
     if (summary.workers > 1) console.log(`${summary.workers} worker threads`);
+    if (options.report) printCoherence(summary.coherence);
     const seconds = summary.durationMs / 1000;
     const megabytes = summary.bytesGenerated / 1e6;
     console.log(
@@ -174,6 +196,8 @@ export function registerGenerationCommands(program: Command): void {
     .option('--seed <seed>', 'seed (overrides the config)')
     .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
     .option('--batch-size <n>', 'rows per batch', positiveInteger)
+    .option('--generator-version <n>', GENERATOR_VERSION_HELP, generatorVersion, LATEST_GENERATOR_VERSION)
+    .option('--report', 'count how many rows hold each coherence rule (with --out: rows made on one thread)')
     .option('--json', 'print the summary as JSON')
     .description('generate data into PostgreSQL or MySQL (--database-url), or into files (--out)')
     .action(async (file: string, options: GenerateOptions) => {
@@ -190,6 +214,8 @@ export function registerGenerationCommands(program: Command): void {
           seed: options.seed,
           rowCounts: options.rows,
           batchSize: options.batchSize,
+          generatorVersion: options.generatorVersion,
+          report: options.report,
           onProgress: progress.onProgress,
           atomic: true,
         });
@@ -201,6 +227,7 @@ export function registerGenerationCommands(program: Command): void {
         for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
         const seconds = summary.durationMs / 1000;
         console.table(summary.entities.map((entity) => ({ entity: entity.id, planned: entity.rowsPlanned, inserted: entity.rowsInserted })));
+        if (options.report) printCoherence(summary.coherence ?? []);
         console.log(
           `${summary.rowsInserted} rows into ${namespace} in ${seconds.toFixed(2)} s (${Math.round(summary.rowsInserted / Math.max(seconds, 0.001))} rows/s), seed ${summary.seed}`,
         );
@@ -216,14 +243,15 @@ export function registerGenerationCommands(program: Command): void {
     .requiredOption('--entity <id>', 'entity to preview')
     .option('--rows <n>', 'number of rows', positiveInteger, 5)
     .option('--seed <seed>', 'seed (overrides the config)')
+    .option('--generator-version <n>', GENERATOR_VERSION_HELP, generatorVersion, LATEST_GENERATOR_VERSION)
     .option('--json', 'print JSON instead of a table')
     .description('print sample rows without a database')
-    .action((file: string, options: { entity: string; rows: number; seed?: string; json?: boolean }) => {
+    .action((file: string, options: { entity: string; rows: number; seed?: string; generatorVersion: GeneratorVersion; json?: boolean }) => {
       const config = loadConfigFile(file, true);
       if (!config.entities.some((entity) => entity.id === options.entity)) {
         throw new Error(`no entity "${options.entity}" in ${file} (entities: ${config.entities.map((entity) => entity.id).join(', ')})`);
       }
-      const rows = previewRows(config, options.entity, options.rows, { seed: options.seed });
+      const rows = previewRows(config, options.entity, options.rows, { seed: options.seed, generatorVersion: options.generatorVersion });
       if (options.json) console.log(JSON.stringify(rows, null, 2));
       else console.table(rows);
     });

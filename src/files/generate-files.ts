@@ -11,6 +11,7 @@ import type { RowValues } from '../dialects/dialect.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
 import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
+import { CoherenceAudit, type CoherenceCount } from '../generation/coherence/report.ts';
 import { referenceTarget } from '../generation/table-spec.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import { buildRuntimeTables } from '../runtime/tables.ts';
@@ -45,6 +46,11 @@ export interface FileGenerationOptions extends GenerationOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Checked between rows: an aborted generation stops, removes the file it was writing, and throws. */
   signal?: AbortSignal;
+  /**
+   * Count how many rows hold each coherence rule (summary.coherence). The rows are then all made on
+   * this thread, where they are counted (the files are the same).
+   */
+  report?: boolean;
 }
 
 export interface WrittenFile {
@@ -69,6 +75,8 @@ export interface FileGenerationSummary {
   bytesGenerated: number;
   warnings: { path: string; message: string }[];
   durationMs: number;
+  /** With `report`: per coherence rule, entity and field, rows checked and rows holding it. */
+  coherence?: CoherenceCount[];
 }
 
 export async function generateFiles(config: SchemaConfig, options: FileGenerationOptions): Promise<FileGenerationSummary> {
@@ -77,6 +85,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   const emit = options.onProgress ?? (() => {});
   const plan = planGeneration(config, options);
   const generator = new DataGenerator(config, plan);
+  if (options.report) generator.audit = new CoherenceAudit(config, plan);
   const tables = buildRuntimeTables(config);
   const dialectKind = options.dialect ?? 'postgres';
   const dialect = dialectOfKind(dialectKind);
@@ -91,7 +100,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   let bytesGenerated = 0;
 
   const { parallel, recomputable, rowLimits } = parallelEntities(config, plan);
-  const workerCount = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
+  const workerCount = options.report ? 1 : Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
   // Workers start at once when some entity will use them (loading faker and the generator takes a
   // second or more per thread): they get ready while this thread makes the entities before it.
@@ -101,7 +110,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   if (plan.entities.some((entity) => worthWorkers(entity.id))) {
     starting = RangeWorkers.start(workerCount, {
       config,
-      options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate },
+      options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate, generatorVersion: plan.version },
       format: options.format,
       dialect: dialectKind,
       namespace,
@@ -194,6 +203,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     bytesGenerated,
     warnings: [...plan.warnings, ...generator.warnings],
     durationMs: performance.now() - started,
+    ...(generator.audit ? { coherence: generator.audit.report() } : {}),
   };
 }
 

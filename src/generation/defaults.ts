@@ -11,12 +11,38 @@ import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram, timeProgram } from './values/date-programs.ts';
 import { jsonObject, uuidProgram } from './values/tokens.ts';
 import { paragraphText, wordsText } from './values/strings.ts';
+import { coherentDefault } from './coherence/defaults.ts';
+import { englishParagraph, englishWords } from './coherence/text.ts';
 
 /** Plain strings up to this maxLength are codes (letters and digits) rather than words. */
 const CODE_LENGTH = 10;
 const CODE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export function defaultProgram(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
+  if (context.version >= 2) {
+    const coherent = coherentDefault(context, field, stream, () => versionOneDefault(context, field, stream));
+    if (coherent) return coherent;
+    const text = englishDefault(context, field, stream);
+    if (text) return text;
+  }
+  return versionOneDefault(context, field, stream);
+}
+
+/** Version 2: English-like words where version 1 wrote lorem (text fields, roomy plain strings); undefined elsewhere. */
+function englishDefault(context: EntityContext, field: Field, stream: RandomStream): ValueProgram | undefined {
+  if (field.type === 'text' && !namedDefault(context, field, stream)) {
+    const words = englishWords(context);
+    return cursorProgram(stream, (cursor) => englishParagraph(words, cursor, cursor.int(1, 4)));
+  }
+  if (field.type !== 'string' || (field.format !== undefined && field.format !== 'plain') || namedDefault(context, field, stream)) return undefined;
+  const room = (field.maxLength ?? Number.POSITIVE_INFINITY) - (field.prefix?.length ?? 0) - (field.suffix?.length ?? 0);
+  if (room <= CODE_LENGTH) return undefined;
+  const words = englishWords(context);
+  return cursorProgram(stream, (cursor) => (cursor.chance(0.5) ? cursor.pick(words.nouns) : `${cursor.pick(words.adjectives)} ${cursor.pick(words.nouns)}`));
+}
+
+/** Version 1's default of a field, which never changes. */
+function versionOneDefault(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
   // uuid, enum, boolean, json and time values never depend on the field's id; the other types get
   // a default by id (namedDefault) when one fits, else a plain value of their type.
   const named = () => namedDefault(context, field, stream);

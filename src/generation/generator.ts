@@ -16,6 +16,8 @@ import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
+import { parentTimeLink } from './coherence/time.ts';
+import type { CoherenceAudit } from './coherence/report.ts';
 
 type Issue = { path: string; message: string };
 
@@ -24,6 +26,8 @@ export class DataGenerator {
   readonly produced = new Map<string, number>();
   /** Generation-time warnings (exhausted pools…); the plan's own warnings stay in `plan.warnings`. */
   readonly warnings: Issue[] = [];
+  /** When set, sees every row as it is made (the coherence report). */
+  audit: CoherenceAudit | undefined;
   readonly #entities = new Map<string, { entity: Entity; index: number; plan: EntityPlan }>();
   readonly #pools = new Map<string, KeyPool>();
   /** Columns whose values other entities (or deferred updates) need, by entity id. */
@@ -31,9 +35,13 @@ export class DataGenerator {
   readonly #fakers: FakerPool;
   readonly #compiledEntities = new Map<string, CompiledEntity>();
   readonly #referenceMs: number;
+  readonly #version: GenerationPlan['version'];
+  readonly #config: SchemaConfig;
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
+    this.#version = plan.version;
+    this.#config = config;
     this.#fakers = new FakerPool(this.#referenceMs);
     config.entities.forEach((entity, index) => {
       const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
@@ -46,6 +54,13 @@ export class DataGenerator {
         if (target) need(target.entity, target.field);
       }
       if (entityPlan.deferredColumns.length > 0) for (const key of entityPlan.table.primaryKey) need(entity.id, key);
+      // Version 2: a child time follows its parent's created-like time, read from the parent's rows.
+      if (plan.version >= 2) {
+        for (const field of entity.fields) {
+          const link = parentTimeLink(entity, field, config.entities, entityPlan.deferredColumns);
+          if (link) need(link.parent, link.parentTime);
+        }
+      }
     }
   }
 
@@ -101,6 +116,7 @@ export class DataGenerator {
     const poolIndexes = [...pools.keys()];
     const poolList = [...pools.values()];
     const shared: RowValue[] = new Array<RowValue>(columns);
+    const observe = this.audit?.observer(entityId);
     let row = 0;
     try {
       rows: for (; row < compiled.rowLimit; row++) {
@@ -117,6 +133,7 @@ export class DataGenerator {
           values[field.index] = value;
         }
         for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
+        observe?.(values);
         yield values;
       }
     } finally {
@@ -300,7 +317,9 @@ export class DataGenerator {
     return {
       entity,
       entityIndex: index,
+      entities: this.#config.entities,
       plan,
+      version: this.#version,
       referenceMs: this.#referenceMs,
       fakers: this.#fakers,
       words: LocaleWords.of(plan.locale),

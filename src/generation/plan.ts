@@ -7,8 +7,24 @@ import { normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
 import { buildTableSpec, integerFieldIsBig, referenceTarget } from './table-spec.ts';
 import { RandomStream, streamKey } from './random.ts';
 
-/** Version of the generator, recorded in each job: same version + seed + config → same rows. */
-export const GENERATOR_VERSION = '1.0.0+faker-10.6.0';
+/**
+ * Generator versions: same version + seed + config → same rows, forever. Version 1 is the original
+ * generator; version 2 adds coherent defaults (a row's names, email and username agree, places come
+ * from reference data, time pairs are ordered, children come after their parents). A source keeps
+ * the version it was created with until its owner moves it (generatorConfig.generatorVersion).
+ */
+export const GENERATOR_VERSIONS = [1, 2] as const;
+export type GeneratorVersion = (typeof GENERATOR_VERSIONS)[number];
+/** What new sources, previews and the CLI use unless told otherwise. */
+export const LATEST_GENERATOR_VERSION: GeneratorVersion = 2;
+
+/** The full name of a generator version, recorded in each job and audit (faker's version is part of it). */
+export function generatorVersionName(version: GeneratorVersion): string {
+  return `${version}.0.0+faker-10.6.0`;
+}
+
+/** Name of version 1, recorded by every generation before versions could be chosen. */
+export const GENERATOR_VERSION = generatorVersionName(1);
 
 /** Seed used when neither the options, the entity nor the config's defaults set one. */
 export const DEFAULT_SEED = 'sds';
@@ -20,6 +36,11 @@ export interface GenerationOptions {
   rowCounts?: Record<string, number>;
   /** ISO date or datetime that relative dateRange bounds (`now`, `-30d`) count from; default today's UTC midnight. */
   referenceDate?: string;
+  /**
+   * Generator version (default 1, so data made through this library never changes by surprise;
+   * sources, previews and the CLI pass LATEST_GENERATOR_VERSION unless told otherwise).
+   */
+  generatorVersion?: GeneratorVersion;
 }
 
 export interface EntityPlan {
@@ -39,7 +60,10 @@ export interface GenerationPlan {
   seed: string;
   /** ISO datetime (UTC) standing for `now`. */
   referenceDate: string;
+  /** Full name of the generator version (`2.0.0+faker-10.6.0`). */
   generatorVersion: string;
+  /** The generator version as a number: what value programs branch on. */
+  version: GeneratorVersion;
   /** Insert order: parents first. */
   entities: EntityPlan[];
   warnings: { path: string; message: string }[];
@@ -106,7 +130,9 @@ export function planGeneration(config: SchemaConfig, options: GenerationOptions 
       },
     ];
   });
-  return { seed, referenceDate, generatorVersion: GENERATOR_VERSION, entities: plans, warnings };
+  const version = options.generatorVersion ?? 1;
+  if (!GENERATOR_VERSIONS.includes(version)) throw new RangeError(`generator version ${String(version)} does not exist (versions: ${GENERATOR_VERSIONS.join(', ')})`);
+  return { seed, referenceDate, generatorVersion: generatorVersionName(version), version, entities: plans, warnings };
 }
 
 function plannedRowCount(entity: Entity, config: SchemaConfig, options: GenerationOptions, seed: string): number {

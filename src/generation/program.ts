@@ -3,7 +3,7 @@
 // the field's constraints.
 import type { RowValue } from '../dialects/dialect.ts';
 import type { Entity, Field } from './config-types.ts';
-import type { EntityPlan } from './plan.ts';
+import type { EntityPlan, GeneratorVersion } from './plan.ts';
 import type { FakerPool } from './faker-pool.ts';
 import type { LocaleWords } from './values/words.ts';
 import type { RandomStream } from './random.ts';
@@ -49,7 +49,11 @@ export interface KeyPool {
 export interface EntityContext {
   entity: Entity;
   entityIndex: number;
+  /** Every entity of the config (coherent defaults look at a referenced parent's fields). */
+  entities: readonly Entity[];
   plan: EntityPlan;
+  /** Generator version of the run: defaults of version 2 and later are coherent within a row. */
+  version: GeneratorVersion;
   /** Instant of `now` (the plan's reference date), in milliseconds. */
   referenceMs: number;
   fakers: FakerPool;

@@ -6,6 +6,7 @@ import type { TableSpec, TargetConnection } from '../dialects/dialect.ts';
 import { isReservedNamespace } from '../dialects/index.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
+import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';
 
 /**
  * Rows per generated batch. Batch size never changes the generated values (determinism tests cover
@@ -30,6 +31,8 @@ export interface RunOptions extends GenerationOptions {
    * data or the new, never a partial load (a failed run leaves the old data in place).
    */
   atomic?: boolean;
+  /** Count how many rows hold each coherence rule (summary.coherence); default: with generator version 2 and later. */
+  report?: boolean;
 }
 
 export interface GenerationSummary {
@@ -42,6 +45,8 @@ export interface GenerationSummary {
   rowsInserted: number;
   warnings: { path: string; message: string }[];
   durationMs: number;
+  /** Per coherence rule, entity and field, rows checked and rows holding it (when reported). */
+  coherence?: CoherenceCount[];
 }
 
 export function stagingNamespace(namespace: string): string {
@@ -63,6 +68,7 @@ export async function runGeneration(
   const emit = options.onProgress ?? (() => {});
   const plan = planGeneration(config, options);
   const generator = new DataGenerator(config, plan);
+  if (options.report ?? plan.version >= 2) generator.audit = new CoherenceAudit(config, plan);
   // The namespace the run builds: a staging one beside the live data when atomic, else the live one.
   const building = options.atomic ? stagingNamespace(namespace) : namespace;
   const tables = plan.entities.map((entity) => entity.table);
@@ -115,6 +121,7 @@ export async function runGeneration(
       rowsInserted: entities.reduce((sum, entity) => sum + entity.rowsInserted, 0),
       warnings: [...plan.warnings, ...generator.warnings],
       durationMs: Math.round(performance.now() - started),
+      ...(generator.audit ? { coherence: generator.audit.report() } : {}),
     };
   } catch (error) {
     // Nothing of the run may still be working on the target once it has failed, and a failed atomic

@@ -155,6 +155,8 @@ export class GenerationWorker {
         seed: job.seed,
         rowCounts: source.generatorConfig.rowCounts,
         batchSize: source.generatorConfig.batchSize,
+        // Sources made before generator versions existed have none stored: version 1, byte for byte.
+        generatorVersion: source.generatorConfig.generatorVersion ?? 1,
         atomic: true,
         signal: abort.signal,
         onProgress: (event) => progress.record(event),
@@ -176,6 +178,7 @@ export class GenerationWorker {
             generatorVersion: summary.generatorVersion,
             rowCounts: Object.fromEntries(summary.entities.map((entity) => [entity.id, entity.rowsInserted])),
             durationMs: summary.durationMs,
+            ...(summary.coherence ? { coherence: summary.coherence } : {}),
           },
           new Date(finished.finishedAt!),
           client,

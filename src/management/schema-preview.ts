@@ -5,7 +5,7 @@ import { checkedConfig, type components, type SchemaConfig } from '../contract.t
 import type { RowValue } from '../dialects/dialect.ts';
 import { errors } from '../errors.ts';
 import { previewRows, PreviewTooLargeError } from '../generation/generator.ts';
-import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
+import { LATEST_GENERATOR_VERSION, planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { renderValue, type JsonRow } from '../runtime/shape.ts';
 import { buildRuntimeTables, type RuntimeTable } from '../runtime/tables.ts';
 import type { Operation } from '../operation.ts';
@@ -27,7 +27,7 @@ export function previewOperations() {
       const message = `entity "${body.entity}" is not in the config (entities: ${ids.join(', ')})`;
       throw errors.badRequest(`Invalid preview: ${message}`, [{ path: '/body/entity', message }]);
     }
-    const options: GenerationOptions = {};
+    const options: GenerationOptions = { generatorVersion: body.generatorVersion ?? LATEST_GENERATOR_VERSION };
     if (body.seed !== undefined) options.seed = body.seed;
     if (body.rowCounts !== undefined) options.rowCounts = body.rowCounts;
     const plan = planGeneration(config, options);

@@ -16,6 +16,7 @@ import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { BaseContext, Operation, RequestBody } from '../operation.ts';
 import type { Targets } from './targets.ts';
+import { LATEST_GENERATOR_VERSION } from '../generation/plan.ts';
 
 export interface SourceDeps {
   db: Db;
@@ -86,7 +87,8 @@ export function sourceOperations(deps: SourceDeps) {
             seed,
             namespace,
             connectionString: body.config?.connectionString,
-            generatorConfig: body.generatorConfig,
+            // A new source records the newest generator version unless told one: it keeps it for good.
+            generatorConfig: { ...body.generatorConfig, generatorVersion: body.generatorConfig?.generatorVersion ?? LATEST_GENERATOR_VERSION },
             rateLimitRpm: body.rateLimitRpm,
             requireAuth: body.requireAuth,
           },
@@ -120,7 +122,8 @@ export function sourceOperations(deps: SourceDeps) {
       rateLimitRpm: body.rateLimitRpm,
       requireAuth: body.requireAuth,
       schemaVersionId: version?.id,
-      generatorConfig: body.generatorConfig,
+      // New settings without a generator version keep the source's (absent: version 1, as before versions).
+      generatorConfig: body.generatorConfig && withVersionOf(source.generatorConfig, body.generatorConfig),
     });
     if (!updated) throw errors.notFound('Source');
     await deps.onSourceChanged(source.id);
@@ -215,6 +218,11 @@ function explicitNamespace(kind: SourceKind, config: RequestBody<'createSource'>
     );
   }
   return namespace;
+}
+
+function withVersionOf(current: GeneratorConfig, next: GeneratorConfig): GeneratorConfig {
+  const version = next.generatorVersion ?? current.generatorVersion;
+  return version === undefined ? next : { ...next, generatorVersion: version };
 }
 
 function checkRowCounts(config: SchemaConfig, generatorConfig: GeneratorConfig): void {

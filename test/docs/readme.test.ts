@@ -100,6 +100,12 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
     expect(output).toMatch(new RegExp(`^schema ${UUID}$`, 'm'));
   },
   (output) => expect(readJson('from-dump.json').entities.map((entity: { id: string }) => entity.id)).toEqual(readJson('app.json').entities.map((entity: { id: string }) => entity.id)),
+  // Rows that hold together: version 2 holds every rule on every row; version 1 does not.
+  (output) => {
+    expect(output).toMatch(/^\s*names-in-email\s+users\.email\s+against firstName\s+20\/20 rows \(100\.0%\)$/m);
+    expect(output).toMatch(/^\s*child-after-parent\s+posts\.publishedOn\s+against users\.createdAt\s+(\d+)\/\1 rows \(100\.0%\)$/m);
+    expect(output).toMatch(/^\s*names-in-email\s+users\.email\s+against firstName\s+0\/20 rows \(0\.0%\)$/m);
+  },
   // Files
   (output) => {
     for (const file of ['users.csv.gz', 'posts.csv.gz', 'users.parquet', 'posts.parquet', 'sds_blog_files.sql']) expect(output).toMatch(new RegExp(`^${file.replaceAll('.', '\\.')}$`, 'm'));
@@ -114,8 +120,8 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
 ];
 /** The walkthrough's block whose output is the fetch call. */
 const FETCH_BLOCK = 6;
-/** Files the blocks of "Start from your own schema" and "Files" write into the checkout. */
-const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-files', 'blog-export', 'users.csv'];
+/** Files the blocks of "Start from your own schema", "Rows that hold together" and "Files" write into the checkout. */
+const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-coherent', 'blog-v1', 'blog-files', 'blog-export', 'users.csv'];
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, file), 'utf8'));
 
 let t: TestService;

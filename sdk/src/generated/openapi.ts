@@ -1496,6 +1496,7 @@ export interface components {
             rowCounts?: {
                 [key: string]: number;
             };
+            generatorVersion?: components["schemas"]["GeneratorVersion"];
         };
         /** @description The first rows of each previewed entity, as a generation with the same seed and row counts loads them. */
         SchemaConfigPreview: {
@@ -1635,7 +1636,20 @@ export interface components {
             };
             /** @description Rows per load batch. Does not change the generated values. */
             batchSize?: number;
+            generatorVersion?: components["schemas"]["GeneratorVersion"];
         };
+        /**
+         * @description Generator version: the same version, schema version, seed and row counts give the same rows,
+         *     forever. Version 2 makes fields without a strategy coherent within a row and across references
+         *     (names, email and username agree; places come from reference data; start/end style pairs are
+         *     ordered; text fits the field's name; children come after their parents). A new source records
+         *     the newest version (2) unless given one; a source created before versions existed has none
+         *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
+         *     Previews use the newest unless given one. Updating `generatorConfig` without it keeps the
+         *     source's version.
+         * @enum {integer}
+         */
+        GeneratorVersion: 1 | 2;
         /** @description Record of a successful generation. */
         GenerationAudit: {
             /** Format: uuid */
@@ -1647,6 +1661,33 @@ export interface components {
                 [key: string]: number;
             };
             durationMs: number;
+            /**
+             * @description Generator version 2 and later: per coherence rule, entity and field, how many of the
+             *     generated rows hold the rule (measured on the rows as they were made). Rows where a side
+             *     is null are not counted.
+             */
+            coherence?: components["schemas"]["CoherenceCount"][];
+        };
+        /** @description How many rows of an entity hold one coherence rule. */
+        CoherenceCount: {
+            /**
+             * @description `names-in-email`: an email or username starts with the row's first name's initial and
+             *     holds its last name. `place-in-reference`: the row's country, code, state, city, postal
+             *     code and phone calling code form a tuple of the reference data. `time-pair-ordered`: the
+             *     end of a start/end style pair is not before its start. `child-after-parent`: a child's
+             *     created-like time is not before its referenced parent's.
+             * @enum {string}
+             */
+            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent";
+            entity: string;
+            /** @description The field checked (place fields joined by `+`). */
+            field: string;
+            /** @description What it is checked against (`firstName+lastName`, `startDate`, `users.createdAt`, reference places of a country). */
+            against: string;
+            /** @description Rows checked. */
+            rows: number;
+            /** @description Rows that hold the rule. */
+            holding: number;
         };
         /** @description Body of `createSource`. */
         SourceCreate: {
