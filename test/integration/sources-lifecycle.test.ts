@@ -1,4 +1,4 @@
-// More of the sources surface: rebinding regenerates, admin source-key paths, the per-source OpenAPI
+// More of the sources surface: rebinding, a new seed or new generator settings regenerate, admin source-key paths, the per-source OpenAPI
 // document passes the linter, and secrets stay out of logs.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,6 +61,32 @@ describe('rebinding a source', () => {
       query(`SELECT column_name FROM information_schema.columns WHERE table_schema = '${updated.data!.config.schema}' AND table_name = 'users'`),
     );
     expect(columns.map((column) => column.column_name)).toContain('nickname');
+  });
+
+  it('regenerates on a new seed or new generator settings, and not when they stay the same', async () => {
+    const api = t.client(t.teamKey);
+    const path = { projectId, sourceId };
+    const jobs = async () => (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs', { params: { path } })).data!;
+    await waitForLatestJob(t, projectId, sourceId);
+    const before = (await jobs()).length;
+    const current = (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } })).data!;
+
+    // The same settings again: nothing to regenerate.
+    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { seed: current.seed, generatorConfig: current.generatorConfig, name: 'Renamed' } });
+    expect(await jobs()).toHaveLength(before);
+
+    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { seed: 'another seed' } });
+    const reseeded = await waitForLatestJob(t, projectId, sourceId);
+    expect(await jobs()).toHaveLength(before + 1);
+    expect(reseeded.seed).toBe('another seed');
+    expect(reseeded.status).toBe('succeeded');
+
+    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { generatorConfig: { ...current.generatorConfig, rowCounts: { users: 6, posts: 4 } } } });
+    const reconfigured = await waitForLatestJob(t, projectId, sourceId);
+    expect(await jobs()).toHaveLength(before + 2);
+    expect(reconfigured.status).toBe('succeeded');
+    const counted = await withTarget('postgres', t.database.url, (query) => query(`SELECT count(*)::int AS count FROM "${current.config.schema}"."users"`));
+    expect(counted[0]?.count).toBe(6);
   });
 
   it('refuses a version of another project', async () => {
