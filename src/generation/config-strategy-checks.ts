@@ -21,6 +21,7 @@ export const KIND_FIELD_TYPES: Record<StrategyKind, readonly FieldType[]> = {
   template: ['string', 'text'],
   dateRange: ['date', 'datetime'],
   reference: ALL_TYPES,
+  formula: ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime'],
 };
 
 /** Defaults of dateRange bounds, as the JSON Schema describes them. */
@@ -67,6 +68,8 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
     case 'randomFloat':
       if (strategy.min !== undefined && strategy.max !== undefined && strategy.min > strategy.max) {
         error('/max', `${strategy.kind} min (${strategy.min}) is greater than max (${strategy.max}) for ${site.name}; make min ≤ max`);
+      } else if (strategy.distribution) {
+        checkDistribution(context, site, strategy, path);
       }
       return;
     case 'weightedChoice':
@@ -97,6 +100,9 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
       }
       return;
     }
+    case 'formula':
+      error('/kind', `formula strategies are not generated yet (${site.name})`);
+      return;
     case 'randomBoolean':
       return;
   }
@@ -212,5 +218,45 @@ function checkDateRange(context: CheckContext, site: FieldSite, strategy: Strate
       path: `${path}/${strategy.from === undefined ? 'to' : 'from'}`,
       message: `dateRange of ${site.name} starts after it ends: from (${label('from', from)}) is later than to (${label('to', to)}); make from ≤ to`,
     });
+  }
+}
+
+function checkDistribution(context: CheckContext, site: FieldSite, strategy: StrategyOf<'randomInt' | 'randomFloat'>, path: string): void {
+  const distribution = strategy.distribution!;
+  const min = strategy.min ?? site.field.min ?? 0;
+  const max = strategy.max ?? site.field.max ?? 1000;
+  const at = `${path}/distribution`;
+  const bounds = `${strategy.kind} ${site.name} (min ${min}, max ${max})`;
+  switch (distribution.kind) {
+    case 'lognormal':
+      if (distribution.median === undefined && (min + max) / 2 <= 0) {
+        context.errors.push({ path: at, message: `lognormal values are positive but the midpoint of ${bounds}, the default median, is not; give a median > 0` });
+      }
+      return;
+    case 'exponential': {
+      const mean = distribution.mean ?? min + (max - min) / 4;
+      if (!(mean > min)) {
+        context.errors.push({
+          path: distribution.mean === undefined ? at : `${at}/mean`,
+          message: `exponential values start at min, so their mean (${mean}) must be greater than min of ${bounds}; give a mean > ${min}`,
+        });
+      }
+      return;
+    }
+    case 'zipf':
+      if (Math.floor(max) < Math.ceil(min)) {
+        context.errors.push({ path: at, message: `zipf ranks are whole numbers from min, but ${bounds} holds none; widen min and max` });
+      }
+      return;
+    case 'normal':
+      if (distribution.mean !== undefined && (distribution.mean < min || distribution.mean > max)) {
+        context.warnings.push({
+          path: `${at}/mean`,
+          message: `normal mean ${distribution.mean} lies outside ${bounds}: values are clamped, so most rows get ${distribution.mean < min ? 'min' : 'max'}`,
+        });
+      }
+      return;
+    case 'uniform':
+      return;
   }
 }

@@ -13,6 +13,7 @@ import { templateProgram } from './templates.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram } from './values/date-programs.ts';
+import { distributionProgram, distributionSampler } from './values/distributions.ts';
 
 const FAST_FAKER: Record<string, (cursor: RandomCursor, words: LocaleWords) => string> = {
   'internet.email': emailText,
@@ -47,10 +48,19 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
       return field.type === 'integer' || field.type === 'number'
         ? sequenceProgram(strategy.start ?? 1, strategy.step ?? 1, field.min, field.max)
         : sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
-    case 'randomInt':
-      return randomIntProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
-    case 'randomFloat':
-      return randomFloatProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000, strategy.precision ?? field.precision ?? 2);
+    case 'randomInt': {
+      const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
+      if (sampler) return distributionProgram(stream, sampler, Math.ceil(min), Math.floor(max), 0);
+      return randomIntProgram(stream, min, max);
+    }
+    case 'randomFloat': {
+      const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const precision = strategy.precision ?? field.precision ?? 2;
+      const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
+      if (sampler) return distributionProgram(stream, sampler, min, max, precision);
+      return randomFloatProgram(stream, min, max, precision);
+    }
     case 'randomBoolean':
       return booleanProgram(stream, strategy.trueRate ?? field.trueRate ?? 0.5);
     case 'weightedChoice':
@@ -78,5 +88,7 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
       );
     case 'reference':
       throw new Error('reference strategies are compiled by createProgram');
+    case 'formula':
+      throw new Error('formula strategies are not compiled yet');
   }
 }
