@@ -6,6 +6,8 @@ import { didYouMean, pointer } from './config-issues.ts';
 import { resolveTarget, sameTypeFamily, valueMismatch } from './config-check-context.ts';
 import { FAKER_MODULES, fakerMethods } from './faker-methods.ts';
 import { parseDateBound, resolveDateBound } from './date-bounds.ts';
+import { parseFormula } from './formulas/parse-formula.ts';
+import { checkFormula } from './formulas/check-formula.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
 
@@ -101,8 +103,7 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
       return;
     }
     case 'formula':
-      error('/kind', `formula strategies are not generated yet (${site.name})`);
-      return;
+      return checkFormulaStrategy(context, site, strategy.expression, `${path}/expression`);
     case 'randomBoolean':
       return;
   }
@@ -173,10 +174,19 @@ function checkTemplate(context: CheckContext, site: FieldSite, template: string,
 /** Templates of one entity that need each other's values: a cycle of `{{field}}` placeholders. */
 export function checkTemplateCycles(context: CheckContext, entity: Entity, entityIndex: number): void {
   const uses = new Map<string, string[]>();
+  const pathOf = new Map<string, string>();
   for (const field of entity.fields) {
     const strategy = field.generation?.strategy;
-    if (strategy?.kind !== 'template') continue;
-    uses.set(field.id, templatePlaceholders(strategy.template).filter((name) => name !== field.id));
+    if (strategy?.kind === 'template') {
+      uses.set(field.id, templatePlaceholders(strategy.template).filter((name) => name !== field.id));
+      pathOf.set(field.id, 'template');
+    } else if (strategy?.kind === 'formula') {
+      const parsed = parseFormula(strategy.expression);
+      if (!parsed.ok) continue;
+      const checked = checkFormula(parsed.node, { entity, field, entityById: (id) => context.entities.get(id)?.entity });
+      uses.set(field.id, [...checked.uses.fields].filter((name) => name !== field.id));
+      pathOf.set(field.id, 'expression');
+    }
   }
   const done = new Set<string>();
   const visit = (id: string, trail: string[]): string[] | undefined => {
@@ -193,9 +203,12 @@ export function checkTemplateCycles(context: CheckContext, entity: Entity, entit
     const cycle = visit(id, []);
     if (!cycle) continue;
     const fieldIndex = entity.fields.findIndex((field) => field.id === cycle[0]);
+    const formulas = cycle.some((member) => pathOf.get(member) === 'expression');
     context.errors.push({
-      path: pointer('entities', entityIndex, 'fields', fieldIndex, 'generation', 'strategy', 'template'),
-      message: `templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); remove one of these placeholders`,
+      path: pointer('entities', entityIndex, 'fields', fieldIndex, 'generation', 'strategy', pathOf.get(cycle[0]!) ?? 'template'),
+      message: formulas
+        ? `formulas and templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); break the cycle by removing one of these names`
+        : `templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); remove one of these placeholders`,
     });
     cycle.forEach((member) => done.add(member));
   }
@@ -259,4 +272,14 @@ function checkDistribution(context: CheckContext, site: FieldSite, strategy: Str
     case 'uniform':
       return;
   }
+}
+
+function checkFormulaStrategy(context: CheckContext, site: FieldSite, expression: string, path: string): void {
+  const parsed = parseFormula(expression);
+  if (!parsed.ok) {
+    context.errors.push({ path, message: `formula of ${site.name} is not valid: ${parsed.message}` });
+    return;
+  }
+  const checked = checkFormula(parsed.node, { entity: site.entity, field: site.field, entityById: (id) => context.entities.get(id)?.entity });
+  for (const problem of checked.errors) context.errors.push({ path, message: `formula of ${site.name}: ${problem}` });
 }

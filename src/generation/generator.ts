@@ -16,6 +16,8 @@ import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
+import { parentReads } from './formulas/parent-reads.ts';
+import type { RowReference } from './row-references.ts';
 
 type Issue = { path: string; message: string };
 
@@ -31,6 +33,12 @@ export class DataGenerator {
   readonly #fakers: FakerPool;
   readonly #compiledEntities = new Map<string, CompiledEntity>();
   readonly #referenceMs: number;
+  /** Columns of parents that children read by row (formulas, `after`), by entity id. */
+  readonly #rowNeeded = new Map<string, Set<string>>();
+  /** Those columns' values by row index, keyed `entity.field`. */
+  readonly #rowPools = new Map<string, KeyPool>();
+  /** Key value → row index of a parent's key column, built on first use, keyed `entity.field`. */
+  readonly #rowIndexes = new Map<string, Map<RowValue, number>>();
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
@@ -46,6 +54,11 @@ export class DataGenerator {
         if (target) need(target.entity, target.field);
       }
       if (entityPlan.deferredColumns.length > 0) for (const key of entityPlan.table.primaryKey) need(entity.id, key);
+      const rowNeed = (entity: string, field: string) => this.#rowNeeded.set(entity, (this.#rowNeeded.get(entity) ?? new Set()).add(field));
+      for (const read of parentReads(entity, (id) => this.#entities.get(id)?.entity)) {
+        rowNeed(read.reference.target.entity, read.reference.target.field);
+        rowNeed(read.reference.target.entity, read.field);
+      }
     }
   }
 
@@ -98,6 +111,12 @@ export class DataGenerator {
     const needed = this.#needed.get(entityId) ?? new Set<string>();
     const stored = compiled.order.filter((field) => needed.has(field.field.id) && !this.#indexable(field));
     const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true)]));
+    // Columns children read by row keep every row, nulls included, unless they can be recomputed.
+    const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
+    const rowStored = compiled.order.filter((field) => rowNeeded.has(field.field.id) && !field.pure);
+    const rowPools = new Map(rowStored.map((field) => [field.index, new StoredKeyPool(false)]));
+    const rowPoolIndexes = [...rowPools.keys()];
+    const rowPoolList = [...rowPools.values()];
     const poolIndexes = [...pools.keys()];
     const poolList = [...pools.values()];
     const shared: RowValue[] = new Array<RowValue>(columns);
@@ -117,11 +136,12 @@ export class DataGenerator {
           values[field.index] = value;
         }
         for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
+        for (let i = 0; i < rowPoolList.length; i++) rowPoolList[i]!.push(values[rowPoolIndexes[i]!]!);
         yield values;
       }
     } finally {
       this.produced.set(entityId, row);
-      this.#publishPools(entityId, compiled, pools, row);
+      this.#publishPools(entityId, compiled, pools, row, rowPools);
     }
   }
 
@@ -207,6 +227,8 @@ export class DataGenerator {
     const compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns));
     const needed = this.#needed.get(entityId) ?? new Set<string>();
     if (compiled.order.some((field) => needed.has(field.field.id) && !this.#indexable(field))) return false;
+    const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
+    if (compiled.order.some((field) => rowNeeded.has(field.field.id) && !field.pure)) return false;
     if (warn) this.warnings.push(...compiled.warnings);
     // `produced`: the rows a real generation made (fewer than rowLimit when a unique field ran out).
     const rows = produced ?? compiled.rowLimit;
@@ -278,14 +300,38 @@ export class DataGenerator {
     return field.pure && !(field.field.nullable && (field.field.generation?.emptyRate ?? 0) > 0);
   }
 
-  #publishPools(entityId: string, compiled: CompiledEntity, stored: Map<number, StoredKeyPool>, produced: number): void {
+  #publishPools(entityId: string, compiled: CompiledEntity, stored: Map<number, StoredKeyPool>, produced: number, rowStored = new Map<number, StoredKeyPool>()): void {
     const needed = this.#needed.get(entityId) ?? new Set<string>();
+    const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
     const none: RowValue[] = [];
     for (const field of compiled.order) {
-      if (!needed.has(field.field.id)) continue;
-      const pool = stored.get(field.index) ?? new IndexedKeyPool(produced, (row) => field.generate(row, none) as RowValue);
-      this.#pools.set(`${entityId}.${field.field.id}`, pool);
+      const indexed = () => new IndexedKeyPool(produced, (row) => field.generate(row, none) as RowValue);
+      if (needed.has(field.field.id)) this.#pools.set(`${entityId}.${field.field.id}`, stored.get(field.index) ?? indexed());
+      if (rowNeeded.has(field.field.id)) this.#rowPools.set(`${entityId}.${field.field.id}`, rowStored.get(field.index) ?? indexed());
     }
+  }
+
+  /** Look-up of a parent field's value by the parent's key value (see EntityContext.parentValue). */
+  #parentValue(reference: RowReference, fieldId: string): ((key: RowValue) => RowValue | undefined) | undefined {
+    const { entity, field } = reference.target;
+    const keys = this.#rowPools.get(`${entity}.${field}`);
+    const values = this.#rowPools.get(`${entity}.${fieldId}`);
+    if (!keys || !values) return undefined;
+    const indexKey = `${entity}.${field}`;
+    let index = this.#rowIndexes.get(indexKey);
+    if (!index) {
+      index = new Map();
+      for (let row = 0; row < keys.size; row++) {
+        const key = keys.at(row);
+        if (key !== null && !index.has(key)) index.set(key, row);
+      }
+      this.#rowIndexes.set(indexKey, index);
+    }
+    const rows = index;
+    return (key) => {
+      const row = rows.get(key);
+      return row === undefined ? undefined : values.at(row);
+    };
   }
 
   #entry(entityId: string) {
@@ -312,6 +358,8 @@ export class DataGenerator {
       },
       fieldIndex: (fieldId) => entity.fields.findIndex((field) => field.id === fieldId),
       keyPool: (parent, field) => this.#pools.get(`${parent}.${field}`),
+      entityById: (id) => this.#entities.get(id)?.entity,
+      parentValue: (reference, fieldId) => this.#parentValue(reference, fieldId),
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }

@@ -7,6 +7,7 @@ import type { EntityPlan } from './plan.ts';
 import type { FakerPool } from './faker-pool.ts';
 import type { LocaleWords } from './values/words.ts';
 import type { RandomStream } from './random.ts';
+import type { RowReference } from './row-references.ts';
 import { RandomCursor } from './random.ts';
 
 /** A countable set of values, drawn from without replacement when a field must be unique. */
@@ -59,6 +60,13 @@ export interface EntityContext {
   fieldIndex(fieldId: string): number;
   /** Completed key pool of a parent column; undefined while that entity is not generated yet. */
   keyPool(entityId: string, fieldId: string): KeyPool | undefined;
+  /** An entity of the config by id. */
+  entityById(entityId: string): Entity | undefined;
+  /**
+   * The value of a field of the referenced row, given the reference's key value (undefined when
+   * the key names no row); the function is undefined while the parent is not generated yet.
+   */
+  parentValue(reference: RowReference, fieldId: string): ((key: RowValue) => RowValue | undefined) | undefined;
   /** JSON pointer to a field of this entity, plus further tokens. */
   pointer(fieldIndex: number, ...tokens: (string | number)[]): string;
 }

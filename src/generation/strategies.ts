@@ -10,6 +10,7 @@ import { emailText, slugText, urlText, usernameText } from './named-defaults.ts'
 import { defaultProgram } from './defaults.ts';
 import { referenceProgram, referenceSpec } from './references.ts';
 import { templateProgram } from './templates.ts';
+import { formulaProgram } from './formulas/formula-program.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram } from './values/date-programs.ts';
@@ -89,6 +90,6 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'reference':
       throw new Error('reference strategies are compiled by createProgram');
     case 'formula':
-      throw new Error('formula strategies are not compiled yet');
+      return formulaProgram(context, field, strategy.expression);
   }
 }
