@@ -8,6 +8,7 @@ import { FAKER_MODULES, fakerMethods } from './faker-methods.ts';
 import { parseDateBound, resolveDateBound } from './date-bounds.ts';
 import { parseFormula } from './formulas/parse-formula.ts';
 import { checkFormula } from './formulas/check-formula.ts';
+import { resolveRowReference } from './row-references.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
 
@@ -215,6 +216,7 @@ export function checkTemplateCycles(context: CheckContext, entity: Entity, entit
 }
 
 function checkDateRange(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
+  checkDateShape(context, site, strategy, path);
   const from = strategy.from ?? DATE_RANGE_DEFAULTS.from;
   const to = strategy.to ?? DATE_RANGE_DEFAULTS.to;
   const fromBound = parseDateBound(from);
@@ -282,4 +284,39 @@ function checkFormulaStrategy(context: CheckContext, site: FieldSite, expression
   }
   const checked = checkFormula(parsed.node, { entity: site.entity, field: site.field, entityById: (id) => context.entities.get(id)?.entity });
   for (const problem of checked.errors) context.errors.push({ path, message: `formula of ${site.name}: ${problem}` });
+}
+
+/** Weights that leave some value possible, hour weights on datetimes, and an `after` that names a date of the referenced row. */
+function checkDateShape(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
+  const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
+  const sum = (weights: readonly number[]) => weights.reduce((total, weight) => total + weight, 0);
+  if (strategy.weekdayWeights && sum(strategy.weekdayWeights) <= 0) error('/weekdayWeights', `weekdayWeights of ${site.name} are all 0; give at least one day a weight > 0`);
+  else if (strategy.weekdayWeights && site.field.weekdaysOnly && sum(strategy.weekdayWeights.slice(0, 5)) <= 0) {
+    error('/weekdayWeights', `${site.name} is weekdaysOnly but its weekdayWeights give Monday to Friday weight 0; give a weekday a weight > 0`);
+  }
+  if (strategy.hourWeights) {
+    if (site.field.type !== 'datetime') error('/hourWeights', `hourWeights apply to datetime fields only, but ${site.name} is ${site.field.type}; remove them or make the field a datetime`);
+    else if (sum(strategy.hourWeights) <= 0) error('/hourWeights', `hourWeights of ${site.name} are all 0; give at least one hour a weight > 0`);
+  }
+  if (strategy.after === undefined) return;
+  const [name = '', fieldId = ''] = strategy.after.split('.');
+  const resolved = resolveRowReference(site.entity, name);
+  if (!resolved.ok) {
+    error('/after', `after "${strategy.after}" of ${site.name}: ${resolved.message}`);
+    return;
+  }
+  const { target } = resolved.reference;
+  if (target.entity === site.entity.id) {
+    error('/after', `after "${strategy.after}" of ${site.name} names a reference to entity "${site.entity.id}" itself; use a reference to another entity`);
+    return;
+  }
+  const parent = context.entities.get(target.entity)?.entity;
+  if (!parent) return; // the reference's own check reports the missing entity
+  const parentField = parent.fields.find((candidate) => candidate.id === fieldId);
+  const dates = parent.fields.filter((candidate) => candidate.type === 'date' || candidate.type === 'datetime').map((candidate) => candidate.id);
+  if (!parentField) {
+    error('/after', `after "${strategy.after}" of ${site.name}: entity "${parent.id}" has no field "${fieldId}"${didYouMean(fieldId, dates)}; use one of its date or datetime fields: ${dates.join(', ') || 'none'}`);
+  } else if (parentField.type !== 'date' && parentField.type !== 'datetime') {
+    error('/after', `after "${strategy.after}" of ${site.name}: ${parent.id}.${fieldId} is ${parentField.type}, not a date or datetime; use one of: ${dates.join(', ') || 'none'}`);
+  }
 }

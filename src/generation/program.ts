@@ -38,6 +38,10 @@ export interface ValueProgram {
   deps?: number[];
   /** A reference: values are parent keys, stored as they are (no prefix, suffix or length changes). */
   reference?: boolean;
+  /** Rows the program has values for (a bounded fan-out: parents × max children): the entity stops there. */
+  rows?: number;
+  /** A shortfall to warn about (a bounded fan-out with too few rows for every parent's min). */
+  shortfall?: string;
 }
 
 /** A set of key values of generated rows (a referenced column, or a primary key for deferred updates). */
