@@ -107,8 +107,7 @@ function writer(type: ValueType, field: Field, referenceMs: number, zone: string
   const fallback = field.nullable ? null : zeroValue(field, referenceMs, zone);
   switch (type) {
     case 'number':
-      // Fifteen significant digits drop binary drift (3 × 19.99 = 59.970000000000006) before rounding.
-      return (value) => (typeof value === 'number' && Number.isFinite(value) ? Number(value.toPrecision(15)) : fallback);
+      return (value) => (typeof value === 'number' && Number.isFinite(value) ? decimal(value) : fallback);
     case 'date':
       return (value) => (typeof value === 'number' && Number.isFinite(value) ? formatDay(Math.floor(value / DAY_MS)) : fallback);
     case 'datetime':
@@ -134,6 +133,14 @@ function zeroValue(field: Field, referenceMs: number, zone: string): unknown {
   }
 }
 
+/**
+ * The double nearest the decimal result: 15 significant digits drop binary drift, so
+ * 3 × 19.95 × 0.9 gives 53.865 (not 53.864999999999995) and rounds as SQL's exact decimals do.
+ */
+function decimal(value: number): number {
+  return Number.isFinite(value) ? Number(value.toPrecision(15)) : value;
+}
+
 function nullOr(value: Internal, then: (value: Internal) => Internal): Internal {
   return value === null ? null : then(value);
 }
@@ -157,14 +164,14 @@ function binary(op: string, left: Evaluate, right: Evaluate, leftType: ValueType
     case '+':
       if (type === 'string') return both((a, b) => text(a, leftType) + text(b, rightType));
       if (type === 'date') return both((a, b) => Math.floor(((a as number) + (b as number)) / DAY_MS) * DAY_MS);
-      return both((a, b) => (a as number) + (b as number));
+      return both((a, b) => decimal((a as number) + (b as number)));
     case '-':
       if (type === 'date') return both((a, b) => Math.floor(((a as number) - (b as number)) / DAY_MS) * DAY_MS);
-      return both((a, b) => (a as number) - (b as number));
+      return both((a, b) => decimal((a as number) - (b as number)));
     case '*':
-      return both((a, b) => (a as number) * (b as number));
+      return both((a, b) => decimal((a as number) * (b as number)));
     case '/':
-      return both((a, b) => finite((a as number) / (b as number)));
+      return both((a, b) => finite(decimal((a as number) / (b as number))));
     case '%':
       return both((a, b) => finite((a as number) % (b as number)));
     case '<':
