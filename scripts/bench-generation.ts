@@ -24,7 +24,7 @@ import { DataGenerator } from '../src/generation/generator.ts';
 import { planGeneration, type GenerationPlan } from '../src/generation/plan.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../src/generation/run.ts';
 import { validateConfig } from '../src/generation/validate-config.ts';
-import { generationBenchConfig } from './bench-configs.ts';
+import { generationBenchConfig, optionsBenchConfig } from './bench-configs.ts';
 import { prebuild } from './bench-text.ts';
 import { answerHelp } from './bench-usage.ts';
 
@@ -38,12 +38,13 @@ const RAW_NAMESPACE = 'sds_bench_generation_raw';
 const RSS_LIMIT_MB = 300;
 const MB = 1024 * 1024;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--config options]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
+  --config NAME  default, or options: the same tables with skewed fan-out, distributions, formulas and shaped dates
   --help         this text
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
 Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
@@ -71,7 +72,14 @@ interface CaseResult {
   warnings: string[];
 }
 
-const benchConfig = (scale: number) => generationBenchConfig(scale, SEED);
+/** Which config the cases generate (`--config`), read once: children get the same flag. */
+const CONFIG_NAME = (() => {
+  const at = process.argv.findIndex((arg) => arg === '--config' || arg.startsWith('--config='));
+  const name = at < 0 ? 'default' : process.argv[at]!.includes('=') ? process.argv[at]!.split('=')[1]! : process.argv[at + 1]!;
+  if (name !== 'default' && name !== 'options') throw new Error('--config takes default or options');
+  return name;
+})();
+const benchConfig = (scale: number) => (CONFIG_NAME === 'options' ? optionsBenchConfig(scale, SEED) : generationBenchConfig(scale, SEED));
 
 // ---------------------------------------------------------------------------------------------
 // Children: one case each, reporting a CaseResult as JSON on the last line of stdout.
@@ -295,7 +303,7 @@ function parseOptions(argv: string[]): Options {
 const run = promisify(execFile);
 
 async function runChild(caseName: CaseName, database: Database, options: Options): Promise<CaseResult> {
-  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1'];
+  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--config', CONFIG_NAME];
   process.stderr.write(`  ${caseName} on ${database}…\n`);
   try {
     const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * MB, env: process.env });
@@ -398,7 +406,7 @@ async function main(): Promise<void> {
     throw new Error(`the benchmark config is not clean: ${JSON.stringify([...validation.errors, ...validation.warnings])}`);
   }
   const counts = config.entities.map((entity) => `${entity.id} ${fmtInt(entity.generation!.rowCount as number)}`).join(', ');
-  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; node ${process.version}`);
+  console.log(`bench:generation (${CONFIG_NAME} config) at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; node ${process.version}`);
   console.log(`PostgreSQL ${new URL(PG_URL).host}, MySQL ${new URL(MYSQL_URL).host}; each case in its own process (peak RSS = its maxRSS)`);
   const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
   console.log(`${os.cpus().length} CPUs; load average before: ${load()}`);

@@ -21,6 +21,9 @@ import type { RowReference } from './row-references.ts';
 
 type Issue = { path: string; message: string };
 
+/** Parents up to this many rows have the columns children read cached (a few MB per column). */
+const PARENT_CACHE_ROWS = 2_000_000;
+
 export class DataGenerator {
   /** Rows actually produced per entity (fewer than planned when a unique pool ran out). */
   readonly produced = new Map<string, number>();
@@ -39,6 +42,8 @@ export class DataGenerator {
   readonly #rowPools = new Map<string, KeyPool>();
   /** Key value → row index of a parent's key column, built on first use, keyed `entity.field`. */
   readonly #rowIndexes = new Map<string, Map<RowValue, number>>();
+  /** Recomputable parent columns read into arrays (see #parentValue), keyed `entity.field`. */
+  readonly #parentColumns = new Map<string, RowValue[]>();
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
@@ -328,6 +333,21 @@ export class DataGenerator {
       this.#rowIndexes.set(indexKey, index);
     }
     const rows = index;
+    // Recomputing a parent's value for every child costs its whole program each time: parents of
+    // up to PARENT_CACHE_ROWS rows are read once into an array (the key index is as large anyway).
+    const cacheKey = `${entity}.${fieldId}`;
+    let cached = this.#parentColumns.get(cacheKey);
+    if (!cached && values instanceof IndexedKeyPool && values.size <= PARENT_CACHE_ROWS) {
+      cached = Array.from({ length: values.size }, (_, row) => values.at(row));
+      this.#parentColumns.set(cacheKey, cached);
+    }
+    const column = cached;
+    if (column) {
+      return (key) => {
+        const row = rows.get(key);
+        return row === undefined ? undefined : column[row];
+      };
+    }
     return (key) => {
       const row = rows.get(key);
       return row === undefined ? undefined : values.at(row);

@@ -9,8 +9,8 @@ import type { FormulaNode } from './parse-formula.ts';
 import type { ValueType } from './check-formula.ts';
 import { checkFormula, FIELD_VALUE_TYPES } from './check-formula.ts';
 import { parseFormula } from './parse-formula.ts';
-import { roundTo } from '../values/numbers.ts';
-import { DAY_MS, formatDay, formatInstant, localDay, parseDay } from '../values/dates.ts';
+import { decimal, roundDecimal } from '../values/numbers.ts';
+import { DAY_MS, formatDay, formatInstant, localDay, parseDay, parseIsoInstant } from '../values/dates.ts';
 
 type Internal = number | string | boolean | null;
 type Evaluate = (values: readonly RowValue[]) => Internal;
@@ -79,7 +79,8 @@ export function formulaProgram(context: EntityContext, field: Field, expression:
   const evaluate = compile(parsed.node);
   const write = writer(checked.type, field, context.referenceMs, zone);
   const deps = [...checked.uses.fields].map((id) => context.fieldIndex(id));
-  return { at: (_row, values) => write(evaluate(values)), deps };
+  // Numbers come out rounded and bounded (see writer); other types go through the field's finisher.
+  return { at: (_row, values) => write(evaluate(values)), deps, typed: checked.type === 'number' };
 }
 
 /** Reads a stored value as the formula's internal value of `type`. */
@@ -90,7 +91,7 @@ function reader(type: ValueType, zone: string): (value: RowValue) => Internal {
     case 'date':
       return (value) => (typeof value === 'string' ? parseDay(value) * DAY_MS : null);
     case 'datetime':
-      return (value) => (typeof value === 'string' ? Date.parse(value) : null);
+      return (value) => (typeof value === 'string' ? parseIsoInstant(value) : null);
     case 'boolean':
       return (value) => (value === null ? null : value === true);
     case 'string':
@@ -106,8 +107,20 @@ function reader(type: ValueType, zone: string): (value: RowValue) => Internal {
 function writer(type: ValueType, field: Field, referenceMs: number, zone: string): (value: Internal) => unknown {
   const fallback = field.nullable ? null : zeroValue(field, referenceMs, zone);
   switch (type) {
-    case 'number':
-      return (value) => (typeof value === 'number' && Number.isFinite(value) ? decimal(value) : fallback);
+    case 'number': {
+      // Rounded to the field's precision (integers: 0) and kept within its min and max here, as
+      // numberFinisher would, with decimal arithmetic instead of string round trips.
+      const precision = field.type === 'integer' ? 0 : field.precision;
+      const min = field.min === undefined ? Number.NEGATIVE_INFINITY : field.type === 'integer' ? Math.ceil(field.min) : field.min;
+      const max = field.max === undefined ? Number.POSITIVE_INFINITY : field.type === 'integer' ? Math.floor(field.max) : field.max;
+      const round = precision === undefined ? decimal : (value: number) => roundDecimal(value, Math.min(15, precision));
+      const bounded = fallback === null ? null : Math.min(max, Math.max(min, 0));
+      return (value) => {
+        if (typeof value !== 'number' || !Number.isFinite(value)) return bounded;
+        const rounded = round(value);
+        return rounded < min ? min : rounded > max ? max : rounded;
+      };
+    }
     case 'date':
       return (value) => (typeof value === 'number' && Number.isFinite(value) ? formatDay(Math.floor(value / DAY_MS)) : fallback);
     case 'datetime':
@@ -131,14 +144,6 @@ function zeroValue(field: Field, referenceMs: number, zone: string): unknown {
     default:
       return '';
   }
-}
-
-/**
- * The double nearest the decimal result: 15 significant digits drop binary drift, so
- * 3 × 19.95 × 0.9 gives 53.865 (not 53.864999999999995) and rounds as SQL's exact decimals do.
- */
-function decimal(value: number): number {
-  return Number.isFinite(value) ? Number(value.toPrecision(15)) : value;
 }
 
 function nullOr(value: Internal, then: (value: Internal) => Internal): Internal {
@@ -195,14 +200,39 @@ function binary(op: string, left: Evaluate, right: Evaluate, leftType: ValueType
 }
 
 function call(name: string, args: Evaluate[], types: ValueType[], zone: string): Evaluate {
-  const all = (compute: (values: Internal[]) => Internal): Evaluate => (row) => {
-    const values = args.map((arg) => arg(row));
-    return values.includes(null) ? null : compute(values);
+  const [first, second] = args;
+  // One and two arguments (most calls) are read without an array per row.
+  const all = (compute: (values: Internal[]) => Internal): Evaluate => {
+    if (args.length === 1) {
+      const values: Internal[] = [null];
+      return (row) => {
+        const a = first!(row);
+        if (a === null) return null;
+        values[0] = a;
+        return compute(values);
+      };
+    }
+    if (args.length === 2) {
+      const values: Internal[] = [null, null];
+      return (row) => {
+        const a = first!(row);
+        if (a === null) return null;
+        const b = second!(row);
+        if (b === null) return null;
+        values[0] = a;
+        values[1] = b;
+        return compute(values);
+      };
+    }
+    return (row) => {
+      const values = args.map((arg) => arg(row));
+      return values.includes(null) ? null : compute(values);
+    };
   };
   const n = (value: Internal | undefined) => value as number;
   switch (name) {
     case 'round':
-      return all(([value, digits]) => roundTo(n(value), Math.max(0, Math.min(15, Math.trunc(n(digits ?? 0))))));
+      return all(([value, digits]) => roundDecimal(n(value), Math.max(0, Math.min(15, Math.trunc(n(digits ?? 0))))));
     case 'floor':
       return all(([value]) => Math.floor(n(value)));
     case 'ceil':

@@ -8,7 +8,7 @@ import type { ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import type { DateWindow } from './date-programs.ts';
 import { boundDay, boundInstant } from './date-programs.ts';
-import { DAY_MS, formatDay, formatInstant, localDay, parseDay, wallToInstant, weekdayOf } from './dates.ts';
+import { DAY_MS, formatDay, formatInstant, localDay, parseDay, parseIsoInstant, wallToInstant, weekdayOf } from './dates.ts';
 
 const HOUR_MS = 3_600_000;
 /** Draws of one value: up to 8 tries of (day, hour, instant) to land inside a partial first or last day. */
@@ -54,7 +54,7 @@ export function shapedDateProgram(
       const day = parseDay(value);
       return { ms: wallToInstant(day * DAY_MS, zone), day };
     }
-    const ms = Date.parse(value);
+    const ms = parseIsoInstant(value);
     return Number.isNaN(ms) ? undefined : { ms, day: localDay(ms, zone) };
   };
   const deps = after?.deps;

@@ -4,7 +4,7 @@
 import type { NumericDistribution } from '../config-types.ts';
 import type { ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
-import { roundTo } from './numbers.ts';
+import { roundDecimal } from './numbers.ts';
 
 /** Draw numbers set aside per attempt: Box–Muller takes two, Zipf's rejection loop a few more. */
 const DRAWS = 16;
@@ -54,7 +54,7 @@ export function distributionProgram(stream: RandomStream, sampler: Sampler, min:
   const highest = Math.floor(high * scale + 1e-9) / scale;
   return {
     at: (row, _values, attempt) => {
-      const value = roundTo(sampler(stream, row, attempt * DRAWS), precision);
+      const value = roundDecimal(sampler(stream, row, attempt * DRAWS), Math.min(15, precision));
       if (!(value >= lowest)) return lowest; // NaN too
       return value > highest ? highest : value;
     },
