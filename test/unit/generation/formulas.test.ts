@@ -154,3 +154,16 @@ describe('formula validation', () => {
     expect(validateConfig(shop()).errors).toEqual([]);
   });
 });
+
+describe('formulas beside defaults', () => {
+  it('a formula createdAt that reads updatedAt is no cycle: the default updatedAt then does not follow it', () => {
+    const schema = config(
+      entity('items', 50, [
+        { id: 'updatedAt', type: 'datetime' },
+        formula('createdAt', 'datetime', 'updatedAt - 1 day'),
+      ]),
+    );
+    expect(validateConfig(schema).errors).toEqual([]);
+    for (const row of generate(schema).objects('items')) expect(Date.parse(row.updatedAt as string) - Date.parse(row.createdAt as string)).toBe(86_400_000);
+  });
+});
