@@ -41,14 +41,14 @@ export function formulaProgram(context: EntityContext, field: Field, expression:
         return () => null;
       case 'name': {
         const index = context.fieldIndex(node.name);
-        const read = reader(type, zone);
+        const read = reader(type);
         return (values) => read(values[index] ?? null);
       }
       case 'member': {
         const resolved = checked.uses.members.get(node)!;
         const keyIndex = context.fieldIndex(resolved.reference.field.id);
         const lookup = context.parentValue(resolved.reference, resolved.field.id);
-        const read = reader(type, zone);
+        const read = reader(type);
         if (!lookup) return () => null;
         return (values) => {
           const key = values[keyIndex];
@@ -61,7 +61,7 @@ export function formulaProgram(context: EntityContext, field: Field, expression:
         return (values) => nullOr(arg(values), (value) => -(value as number));
       }
       case 'binary':
-        return binary(node.op, compile(node.left), compile(node.right), types.get(node.left)!, types.get(node.right)!, type, zone);
+        return binary(node.op, compile(node.left), compile(node.right), types.get(node.left)!, types.get(node.right)!, type);
       case 'conditional': {
         const test = compile(node.test);
         const then = compile(node.then);
@@ -84,7 +84,7 @@ export function formulaProgram(context: EntityContext, field: Field, expression:
 }
 
 /** Reads a stored value as the formula's internal value of `type`. */
-function reader(type: ValueType, zone: string): (value: RowValue) => Internal {
+function reader(type: ValueType): (value: RowValue) => Internal {
   switch (type) {
     case 'number':
       return (value) => (value === null ? null : typeof value === 'number' ? value : Number(value));
@@ -98,7 +98,6 @@ function reader(type: ValueType, zone: string): (value: RowValue) => Internal {
       return (value) => (value === null ? null : String(value));
     case 'duration':
     case 'null':
-      void zone;
       return () => null;
   }
 }
@@ -156,8 +155,7 @@ function text(value: Internal, type: ValueType): string {
   return String(value);
 }
 
-function binary(op: string, left: Evaluate, right: Evaluate, leftType: ValueType, rightType: ValueType, type: ValueType, zone: string): Evaluate {
-  void zone;
+function binary(op: string, left: Evaluate, right: Evaluate, leftType: ValueType, rightType: ValueType, type: ValueType): Evaluate {
   const both = (combine: (a: Internal, b: Internal) => Internal): Evaluate => (values) => {
     const a = left(values);
     if (a === null) return null;

@@ -47,15 +47,21 @@ export function shapedDateProgram(
 ): ValueProgram {
   const weekday = shape.weekdaysOnly ? (shape.weekdayWeights ?? [1, 1, 1, 1, 1, 1, 1]).map((w, i) => (i < 5 ? w : 0)) : shape.weekdayWeights;
   const shaped = isShaped(shape) || shape.weekdaysOnly === true;
-  const lower = (values: readonly RowValue[]): { ms: number; day: number } | undefined => {
+  // The referenced row's value as an instant and a local day, in two variables (no object per row).
+  let lowerMs = 0;
+  let lowerDay = 0;
+  const lower = (values: readonly RowValue[]): boolean => {
     const value = after?.value(values);
-    if (typeof value !== 'string') return undefined;
+    if (typeof value !== 'string') return false;
     if (value.length === 10) {
-      const day = parseDay(value);
-      return { ms: wallToInstant(day * DAY_MS, zone), day };
+      lowerDay = parseDay(value);
+      lowerMs = wallToInstant(lowerDay * DAY_MS, zone);
+      return true;
     }
-    const ms = parseIsoInstant(value);
-    return Number.isNaN(ms) ? undefined : { ms, day: localDay(ms, zone) };
+    lowerMs = parseIsoInstant(value);
+    if (Number.isNaN(lowerMs)) return false;
+    lowerDay = localDay(lowerMs, zone);
+    return true;
   };
   const deps = after?.deps;
 
@@ -64,9 +70,9 @@ export function shapedDateProgram(
     const days = dayDrawer(fromDay, toDay, shape.trend ?? 0, weekday);
     return {
       at: (row, values, attempt) => {
-        const bound = lower(values);
+        const bound = after !== undefined && lower(values);
         if (after && !bound) return fallback.at(row, values, attempt);
-        const low = Math.max(fromDay, bound?.day ?? fromDay);
+        const low = bound ? Math.max(fromDay, lowerDay) : fromDay;
         if (low > toDay) return formatDay(low);
         const u = stream.float53(row, attempt * DRAWS);
         return formatDay(shaped ? days(u, low, toDay) : low + Math.floor(u * (toDay - low + 1)));
@@ -77,18 +83,18 @@ export function shapedDateProgram(
   }
 
   const [fromMs, toMs] = ordered(boundInstant(window.from, referenceMs, zone, false), boundInstant(window.to, referenceMs, zone, true));
-  const days = dayDrawer(localDay(fromMs, zone), localDay(toMs, zone), shape.trend ?? 0, weekday);
+  const highDay = localDay(toMs, zone);
+  const days = dayDrawer(localDay(fromMs, zone), highDay, shape.trend ?? 0, weekday);
   const hours = cumulative(shape.hourWeights ?? new Array<number>(24).fill(1));
   return {
     at: (row, values, attempt) => {
-      const bound = lower(values);
+      const bound = after !== undefined && lower(values);
       if (after && !bound) return fallback.at(row, values, attempt);
-      const low = Math.max(fromMs, bound?.ms ?? fromMs);
+      const low = bound ? Math.max(fromMs, lowerMs) : fromMs;
       if (low > toMs) return formatInstant(low);
       const first = attempt * DRAWS;
       if (!shaped) return formatInstant(low + Math.floor(stream.float53(row, first) * (toMs - low + 1)));
       const lowDay = localDay(low, zone);
-      const highDay = localDay(toMs, zone);
       let ms = low;
       for (let i = 0; i < TRIES; i++) {
         const day = days(stream.float53(row, first + i * 3), lowDay, highDay);
