@@ -114,7 +114,7 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
   // Realistic data
   (output) => {
     expect(output).toMatch(/│ id\s+│ orderId\s+│ productId\s+│ quantity\s+│ unitPrice\s+│ discount\s+│ lineTotal\s+│/);
-    const rows = [...output.matchAll(/^│ \d+\s+│ (\d+)\s+│ (\d+)\s+│ (\d+)\s+│ ([\d.]+)\s+│ ([\d.]+)\s+│ ([\d.]+)\s+│$/gm)];
+    const rows = [...output.matchAll(/^│ \d+\s+│ \d+\s+│ (\d+)\s+│ (\d+)\s+│ (\d+)\s+│ ([\d.]+)\s+│ ([\d.]+)\s+│ ([\d.]+)\s+│$/gm)];
     expect(rows).toHaveLength(3);
     for (const [, , , quantity, unitPrice, discount, total] of rows) {
       expect(Number(total)).toBeCloseTo(Math.round(Number(quantity) * Number(unitPrice) * (1 - Number(discount)) * 100) / 100, 2);
