@@ -3,7 +3,7 @@
 import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from './config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
-import { resolveTarget, sameTypeFamily, valueMismatch } from './config-check-context.ts';
+import { resolveTarget, sameTypeFamily, singleFieldKeys, valueMismatch } from './config-check-context.ts';
 import { FAKER_MODULES, fakerMethods } from './faker-methods.ts';
 import { parseDateBound, resolveDateBound } from './date-bounds.ts';
 import { parseFormula } from './formulas/parse-formula.ts';
@@ -284,6 +284,15 @@ function checkFormulaStrategy(context: CheckContext, site: FieldSite, expression
   }
   const checked = checkFormula(parsed.node, { entity: site.entity, field: site.field, entityById: (id) => context.entities.get(id)?.entity });
   for (const problem of checked.errors) context.errors.push({ path, message: `formula of ${site.name}: ${problem}` });
+  const { field, entity } = site;
+  if (checked.errors.length === 0 && (field.generation?.uniqueValues === true || singleFieldKeys(entity).has(field.id))) {
+    context.warnings.push({
+      path,
+      message:
+        `${site.name} must be unique, but a formula gives the same value whenever its inputs repeat; repeated values are then made unique ` +
+        `(a "-<row>" tag on text, a step on numbers and dates) and no longer equal the formula. Make the formula read a unique field (e.g. id) or drop the uniqueness`,
+    });
+  }
 }
 
 /** Weights that leave some value possible, hour weights on datetimes, and an `after` that names a date of the referenced row. */

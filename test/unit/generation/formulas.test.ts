@@ -167,3 +167,17 @@ describe('formulas beside defaults', () => {
     for (const row of generate(schema).objects('items')) expect(Date.parse(row.updatedAt as string) - Date.parse(row.createdAt as string)).toBe(86_400_000);
   });
 });
+
+describe('unique formulas', () => {
+  it('warn that repeated values are changed to stay unique', () => {
+    const schema = config(entity('items', 20, [{ id: 'n', type: 'integer', generation: { strategy: { kind: 'randomInt', min: 1, max: 3 } } }, formula('code', 'integer', 'n * 2', { generation: { uniqueValues: true, strategy: { kind: 'formula', expression: 'n * 2' } } })]));
+    expect(validateConfig(schema).warnings).toContainEqual({
+      path: '/entities/0/fields/2/generation/strategy/expression',
+      message:
+        'items.code must be unique, but a formula gives the same value whenever its inputs repeat; repeated values are then made unique ' +
+        '(a "-<row>" tag on text, a step on numbers and dates) and no longer equal the formula. Make the formula read a unique field (e.g. id) or drop the uniqueness',
+    });
+    const codes = generate(schema).column('items', 'code');
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+});
