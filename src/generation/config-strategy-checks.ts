@@ -9,6 +9,8 @@ import { parseDateBound, resolveDateBound } from './date-bounds.ts';
 import { parseFormula } from './formulas/parse-formula.ts';
 import { checkFormula } from './formulas/check-formula.ts';
 import { resolveRowReference } from './row-references.ts';
+import { entityOrder } from './config-graph.ts';
+import { referenceTarget } from './table-spec.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
 
@@ -285,6 +287,14 @@ function checkFormulaStrategy(context: CheckContext, site: FieldSite, expression
   const checked = checkFormula(parsed.node, { entity: site.entity, field: site.field, entityById: (id) => context.entities.get(id)?.entity });
   for (const problem of checked.errors) context.errors.push({ path, message: `formula of ${site.name}: ${problem}` });
   const { field, entity } = site;
+  for (const id of checked.uses.fields) {
+    if (deferredReference(context, entity, id)) {
+      context.warnings.push({
+        path,
+        message: `formula of ${site.name} reads ${entity.id}.${id}, a reference that closes a cycle and is filled after every row is inserted: the formula sees null there`,
+      });
+    }
+  }
   if (checked.errors.length === 0 && (field.generation?.uniqueValues === true || singleFieldKeys(entity).has(field.id))) {
     context.warnings.push({
       path,
@@ -321,6 +331,12 @@ function checkDateShape(context: CheckContext, site: FieldSite, strategy: Strate
   }
   const parent = context.entities.get(target.entity)?.entity;
   if (!parent) return; // the reference's own check reports the missing entity
+  if (deferredReference(context, site.entity, resolved.reference.field.id)) {
+    context.warnings.push({
+      path: `${path}/after`,
+      message: `after "${strategy.after}" of ${site.name} goes through ${site.entity.id}.${resolved.reference.field.id}, a reference that closes a cycle and is filled after every row is inserted: the dates cannot follow it and come from the range alone`,
+    });
+  }
   const parentField = parent.fields.find((candidate) => candidate.id === fieldId);
   const dates = parent.fields.filter((candidate) => candidate.type === 'date' || candidate.type === 'datetime').map((candidate) => candidate.id);
   if (!parentField) {
@@ -329,3 +345,15 @@ function checkDateShape(context: CheckContext, site: FieldSite, strategy: Strate
     error('/after', `after "${strategy.after}" of ${site.name}: ${parent.id}.${fieldId} is ${parentField.type}, not a date or datetime; use one of: ${dates.join(', ') || 'none'}`);
   }
 }
+
+/** Whether a field is a reference the plan fills after insert: its target comes later in entity order (a cycle). */
+function deferredReference(context: CheckContext, entity: Entity, fieldId: string): boolean {
+  const target = referenceTarget(entity.fields.find((field) => field.id === fieldId) ?? ({} as Entity['fields'][number]));
+  if (!target || target.entity === entity.id) return false;
+  let order = ENTITY_ORDERS.get(context);
+  if (!order) ENTITY_ORDERS.set(context, (order = entityOrder(context.config)));
+  return order.indexOf(target.entity) >= order.indexOf(entity.id);
+}
+
+/** Entity order per validation, computed once. */
+const ENTITY_ORDERS = new WeakMap<CheckContext, string[]>();

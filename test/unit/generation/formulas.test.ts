@@ -181,3 +181,31 @@ describe('unique formulas', () => {
     expect(new Set(codes).size).toBe(codes.length);
   });
 });
+
+describe('formulas and after through a reference cycle', () => {
+  it('warn that a reference filled after insert gives null to formulas and no order to after', () => {
+    const schema = config(
+      entity('teams', 5, [
+        { id: 'leadId', type: 'integer', nullable: true, references: { entity: 'people', field: 'id' } },
+        formula('leadName', 'string', 'lead.name', { nullable: true }),
+        { id: 'formedAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', after: 'lead.joinedAt' } } },
+      ]),
+      entity('people', 10, [
+        { id: 'teamId', type: 'integer', references: { entity: 'teams', field: 'id' } },
+        { id: 'name', type: 'string', maxLength: 40 },
+        { id: 'joinedAt', type: 'datetime' },
+      ]),
+    );
+    const result = validateConfig(schema);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
+      { path: '/entities/0/fields/2/generation/strategy/expression', message: 'formula of teams.leadName reads teams.leadId, a reference that closes a cycle and is filled after every row is inserted: the formula sees null there' },
+      {
+        path: '/entities/0/fields/3/generation/strategy/after',
+        message: 'after "lead.joinedAt" of teams.formedAt goes through teams.leadId, a reference that closes a cycle and is filled after every row is inserted: the dates cannot follow it and come from the range alone',
+      },
+    ]);
+    const teams = generate(schema).objects('teams');
+    expect(teams.every((team) => team.leadName === null && typeof team.formedAt === 'string')).toBe(true);
+  });
+});
