@@ -2,7 +2,7 @@
 // - generate: the 610k-row config (bench-configs.ts) to each file format with one worker, against
 //   the in-memory generator alone making the same rows; then CSV with 1 and 2 workers.
 // - export: CSV of a table of 1M rows through the runtime API (streamed from a cursor), against
-//   psql's \copy of the same query to CSV, with the RSS of this process (sds runs in it) sampled.
+//   psql's \copy of the same query to CSV, each read by a client process of its own (psql, curl) into /dev/null, with the RSS of this process (sds runs in it) sampled.
 // Usage: see USAGE below, or npm run bench:files -- --help
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -134,26 +134,26 @@ async function exportPart(options: Options): Promise<void> {
     const columns = ['id', 'email', 'firstName', 'lastName', 'role', 'active', 'age', 'city', 'createdAt'];
     const sql = `SELECT ${columns.map((column) => `"${column}"`).join(', ')} FROM "${namespace}"."users" ORDER BY "id"`;
     for (let round = 1; round <= options.rounds; round++) {
-      // Baseline: psql writes the same query's CSV to a pipe we drain.
+      // Both answers go to a client process of their own writing into /dev/null, as a user's download
+      // would: psql for the baseline, curl for the runtime API. This process then holds only sds, so
+      // its RSS is the server's.
       const copyStarted = performance.now();
-      const copied = await execFileAsync('psql', ['-q', '-d', service.databaseUrl, '-c', `\\copy (${sql}) to stdout csv header`], { maxBuffer: 1 << 30 });
+      await execFileAsync('sh', ['-c', 'psql -q -d "$1" -c "$2" > /dev/null', 'psql', service.databaseUrl, `\\copy (${sql}) to stdout csv header`]);
       const copySeconds = (performance.now() - copyStarted) / 1000;
-      const copyBytes = Buffer.byteLength(copied.stdout);
 
       global.gc?.();
       const before = process.memoryUsage().rss;
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
       const started = performance.now();
-      const response = await fetch(`${service.url}/runtime/${source.id}/users?format=csv`, { headers: { 'x-api-key': source.key } });
-      let bytes = 0;
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+      const curl = await execFileAsync('curl', ['-sS', '--fail-with-body', '-o', '/dev/null', '-w', '%{size_download}', '-H', `x-api-key: ${source.key}`, `${service.url}/runtime/${source.id}/users?format=csv`]);
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
+      const bytes = Number(curl.stdout);
       console.log(
-        `round ${round}  psql \\copy ${fmt(options.exportRows / copySeconds).padStart(9)} rows/s ${(copyBytes / MB / copySeconds).toFixed(1).padStart(6)} MB/s (${copySeconds.toFixed(2)} s)   ` +
+        `round ${round}  psql \\copy ${fmt(options.exportRows / copySeconds).padStart(9)} rows/s (${copySeconds.toFixed(2)} s)   ` +
           `runtime API ${fmt(options.exportRows / seconds).padStart(9)} rows/s ${(bytes / MB / seconds).toFixed(1).padStart(6)} MB/s (${seconds.toFixed(2)} s)   ` +
-          `ratio ${(copySeconds / seconds).toFixed(2)}   RSS ${(before / MB).toFixed(0)} → peak ${(peak / MB).toFixed(0)} MB (+${((peak - before) / MB).toFixed(0)} MB for a ${(bytes / MB).toFixed(0)} MB answer)`,
+          `ratio ${(copySeconds / seconds).toFixed(2)}   server RSS ${(before / MB).toFixed(0)} → peak ${(peak / MB).toFixed(0)} MB (+${((peak - before) / MB).toFixed(0)} MB for a ${(bytes / MB).toFixed(0)} MB answer)`,
       );
     }
   } finally {

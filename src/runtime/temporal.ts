@@ -93,6 +93,8 @@ const DRIVER_DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?
 export function readDatetime(raw: unknown): string {
   if (raw instanceof Date) return raw.toISOString();
   const text = String(raw);
+  // Already canonical (what the generator makes): the match below would give it back unchanged.
+  if (text.length === 24 && text.charCodeAt(23) === 90 /* Z */ && text.charCodeAt(10) === 84 /* T */ && text.charCodeAt(19) === 46 /* . */) return text;
   const match = DRIVER_DATETIME.exec(text);
   if (!match) return text;
   const millis = (match[3] ?? '').padEnd(3, '0').slice(0, 3);

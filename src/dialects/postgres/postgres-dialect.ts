@@ -133,9 +133,14 @@ export class PostgresConnection implements TargetConnection {
     const cursor = client.query(new Cursor<Record<string, unknown>>(sql, params));
     let broken: Error | undefined;
     try {
+      // One batch ahead: the database sends the next rows while the caller encodes these.
+      let next = cursor.read(batchRows);
       for (;;) {
-        const rows = await cursor.read(batchRows);
+        const rows = await next;
         if (rows.length === 0) return;
+        next = cursor.read(batchRows);
+        // Awaited on the next turn; a caller that stops early leaves it to cursor.close().
+        next.catch(() => {});
         yield rows;
       }
     } catch (error) {

@@ -111,6 +111,15 @@ describe('reading driver values', () => {
   it('round-trips datetimes through parseDatetime and readDatetime', () => {
     expect(readDatetime(parseDatetime('1999-12-31T23:59:59.999-00:30'))).toBe('2000-01-01T00:29:59.999Z');
   });
+
+  it('reads every driver form of a datetime to the canonical one, which it keeps as it is', () => {
+    const canonical = '2024-01-31T12:00:00.500Z';
+    for (const raw of ['2024-01-31 12:00:00.5+00', '2024-01-31 12:00:00.500', '2024-01-31T12:00:00.5Z', '2024-01-31 13:00:00.500+01:00', canonical, new Date(canonical)]) {
+      expect(readDatetime(raw), String(raw)).toBe(canonical);
+    }
+    // Shaped like the canonical form but not a datetime: given back as it is, as before.
+    expect(readDatetime('abcd-ef-ghTij:kl:mn.opqZ')).toBe('abcd-ef-ghTij:kl:mn.opqZ');
+  });
 });
 
 describe('row ids', () => {
