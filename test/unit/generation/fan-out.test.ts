@@ -93,6 +93,25 @@ describe('reference fan-out', () => {
     expect([...generator.rangeRows('orders', 1234, 1300)]).toEqual(all.slice(1234, 1300));
   });
 
+  it('a reference strategy (no foreign key) takes a fan-out too, and after reads through it', () => {
+    const schema = config(
+      entity('customers', 20, [{ id: 'joinedAt', type: 'date', generation: { strategy: { kind: 'dateRange', from: '2020-01-01', to: '2024-01-01' } } }]),
+      entity('visits', 400, [
+        { id: 'customerId', type: 'integer', generation: { strategy: { kind: 'reference', entity: 'customers', field: 'id', fanOut: { kind: 'bounded', min: 20, max: 20 } } } },
+        { id: 'on', type: 'date', generation: { strategy: { kind: 'dateRange', from: '2020-01-01', to: '2025-01-01', after: 'customer.joinedAt' } } },
+      ]),
+    );
+    expect(validateConfig(schema).errors).toEqual([]);
+    const run = generate(schema);
+    const joined = new Map(run.objects('customers').map((row) => [row.id, row.joinedAt as string]));
+    const tally = new Map<unknown, number>();
+    for (const visit of run.objects('visits')) {
+      tally.set(visit.customerId, (tally.get(visit.customerId) ?? 0) + 1);
+      expect((visit.on as string) >= joined.get(visit.customerId)!).toBe(true);
+    }
+    expect([...tally.values()]).toEqual(new Array(20).fill(20));
+  });
+
   it('uniform fan-out leaves the values of references as they were', () => {
     const plain = generate(config(entity('customers', 30, []), entity('orders', 300, [{ id: 'customerId', type: 'integer', references: { entity: 'customers', field: 'id' } }])));
     expect(generate(orders({ kind: 'uniform' }, 30, 300)).column('orders', 'customerId')).toEqual(plain.column('orders', 'customerId'));
