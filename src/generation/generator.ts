@@ -17,12 +17,10 @@ import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
 import { parentReads } from './formulas/parent-reads.ts';
-import type { RowReference } from './row-references.ts';
+import { ParentLookups } from './parent-lookups.ts';
 
 type Issue = { path: string; message: string };
 
-/** Parents up to this many rows have the columns children read cached (a few MB per column). */
-const PARENT_CACHE_ROWS = 2_000_000;
 
 export class DataGenerator {
   /** Rows actually produced per entity (fewer than planned when a unique pool ran out). */
@@ -40,10 +38,8 @@ export class DataGenerator {
   readonly #rowNeeded = new Map<string, Set<string>>();
   /** Those columns' values by row index, keyed `entity.field`. */
   readonly #rowPools = new Map<string, KeyPool>();
-  /** Key value → row index of a parent's key column, built on first use, keyed `entity.field`. */
-  readonly #rowIndexes = new Map<string, Map<RowValue, number>>();
-  /** Recomputable parent columns read into arrays (see #parentValue), keyed `entity.field`. */
-  readonly #parentColumns = new Map<string, RowValue[]>();
+  /** Children's reads of those columns by key value. */
+  readonly #parents = new ParentLookups(this.#rowPools);
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
@@ -316,44 +312,6 @@ export class DataGenerator {
     }
   }
 
-  /** Look-up of a parent field's value by the parent's key value (see EntityContext.parentValue). */
-  #parentValue(reference: RowReference, fieldId: string): ((key: RowValue) => RowValue | undefined) | undefined {
-    const { entity, field } = reference.target;
-    const keys = this.#rowPools.get(`${entity}.${field}`);
-    const values = this.#rowPools.get(`${entity}.${fieldId}`);
-    if (!keys || !values) return undefined;
-    const indexKey = `${entity}.${field}`;
-    let index = this.#rowIndexes.get(indexKey);
-    if (!index) {
-      index = new Map();
-      for (let row = 0; row < keys.size; row++) {
-        const key = keys.at(row);
-        if (key !== null && !index.has(key)) index.set(key, row);
-      }
-      this.#rowIndexes.set(indexKey, index);
-    }
-    const rows = index;
-    // Recomputing a parent's value for every child costs its whole program each time: parents of
-    // up to PARENT_CACHE_ROWS rows are read once into an array (the key index is as large anyway).
-    const cacheKey = `${entity}.${fieldId}`;
-    let cached = this.#parentColumns.get(cacheKey);
-    if (!cached && values instanceof IndexedKeyPool && values.size <= PARENT_CACHE_ROWS) {
-      cached = Array.from({ length: values.size }, (_, row) => values.at(row));
-      this.#parentColumns.set(cacheKey, cached);
-    }
-    const column = cached;
-    if (column) {
-      return (key) => {
-        const row = rows.get(key);
-        return row === undefined ? undefined : column[row];
-      };
-    }
-    return (key) => {
-      const row = rows.get(key);
-      return row === undefined ? undefined : values.at(row);
-    };
-  }
-
   #entry(entityId: string) {
     const entry = this.#entities.get(entityId);
     if (!entry) throw new Error(`the plan has no entity "${entityId}"`);
@@ -379,7 +337,7 @@ export class DataGenerator {
       fieldIndex: (fieldId) => entity.fields.findIndex((field) => field.id === fieldId),
       keyPool: (parent, field) => this.#pools.get(`${parent}.${field}`),
       entityById: (id) => this.#entities.get(id)?.entity,
-      parentValue: (reference, fieldId) => this.#parentValue(reference, fieldId),
+      parentValue: (reference, fieldId, convert) => this.#parents.lookup(reference, fieldId, convert),
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }

@@ -68,9 +68,10 @@ export interface EntityContext {
   entityById(entityId: string): Entity | undefined;
   /**
    * The value of a field of the referenced row, given the reference's key value (undefined when
-   * the key names no row); the function is undefined while the parent is not generated yet.
+   * the key names no row), passed through `convert` (applied once per parent row where the column is
+   * cached); the function is undefined while the parent is not generated yet.
    */
-  parentValue(reference: RowReference, fieldId: string): ((key: RowValue) => RowValue | undefined) | undefined;
+  parentValue<T = RowValue>(reference: RowReference, fieldId: string, convert?: (value: RowValue) => T): ((key: RowValue) => T | undefined) | undefined;
   /** JSON pointer to a field of this entity, plus further tokens. */
   pointer(fieldIndex: number, ...tokens: (string | number)[]): string;
 }

@@ -15,7 +15,7 @@ import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram 
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram } from './values/date-programs.ts';
 import { distributionProgram, distributionSampler } from './values/distributions.ts';
-import { isShaped, shapedDateProgram, type LowerBound } from './values/date-shapes.ts';
+import { isShaped, shapedDateProgram, storedDay, storedInstant, type LowerBound } from './values/date-shapes.ts';
 import { resolveRowReference } from './row-references.ts';
 
 const FAST_FAKER: Record<string, (cursor: RandomCursor, words: LocaleWords) => string> = {
@@ -103,9 +103,12 @@ function afterBound(context: EntityContext, after: string): LowerBound {
   const resolved = resolveRowReference(context.entity, name);
   if (!resolved.ok) throw new Error(`after "${after}" of entity "${context.entity.id}": ${resolved.message}`);
   const keyIndex = context.fieldIndex(resolved.reference.field.id);
-  const lookup = context.parentValue(resolved.reference, fieldId);
+  const parentField = context.entityById(resolved.reference.target.entity)?.fields.find((field) => field.id === fieldId);
+  const date = parentField?.type === 'date';
+  const lookup = context.parentValue(resolved.reference, fieldId, date ? storedDay : storedInstant);
   return {
     deps: [keyIndex],
+    date,
     value: (values) => {
       const key = values[keyIndex];
       return key === null || key === undefined || !lookup ? undefined : lookup(key);

@@ -47,12 +47,12 @@ export function formulaProgram(context: EntityContext, field: Field, expression:
       case 'member': {
         const resolved = checked.uses.members.get(node)!;
         const keyIndex = context.fieldIndex(resolved.reference.field.id);
-        const lookup = context.parentValue(resolved.reference, resolved.field.id);
-        const read = reader(type);
+        // Converted once per parent row where the parent's column is cached.
+        const lookup = context.parentValue(resolved.reference, resolved.field.id, reader(type));
         if (!lookup) return () => null;
         return (values) => {
           const key = values[keyIndex];
-          return key === null || key === undefined ? null : read(lookup(key) ?? null);
+          return key === null || key === undefined ? null : (lookup(key) ?? null);
         };
       }
       case 'unary': {
@@ -83,23 +83,19 @@ export function formulaProgram(context: EntityContext, field: Field, expression:
   return { at: (_row, values) => write(evaluate(values)), deps, typed: checked.type === 'number' };
 }
 
-/** Reads a stored value as the formula's internal value of `type`. */
+/** Reads a stored value as the formula's internal value of each type (one function each: caches key on them). */
+const READERS: Record<ValueType, (value: RowValue) => Internal> = {
+  number: (value) => (value === null ? null : typeof value === 'number' ? value : Number(value)),
+  date: (value) => (typeof value === 'string' ? parseDay(value) * DAY_MS : null),
+  datetime: (value) => (typeof value === 'string' ? parseIsoInstant(value) : null),
+  boolean: (value) => (value === null ? null : value === true),
+  string: (value) => (value === null ? null : String(value)),
+  duration: () => null,
+  null: () => null,
+};
+
 function reader(type: ValueType): (value: RowValue) => Internal {
-  switch (type) {
-    case 'number':
-      return (value) => (value === null ? null : typeof value === 'number' ? value : Number(value));
-    case 'date':
-      return (value) => (typeof value === 'string' ? parseDay(value) * DAY_MS : null);
-    case 'datetime':
-      return (value) => (typeof value === 'string' ? parseIsoInstant(value) : null);
-    case 'boolean':
-      return (value) => (value === null ? null : value === true);
-    case 'string':
-      return (value) => (value === null ? null : String(value));
-    case 'duration':
-    case 'null':
-      return () => null;
-  }
+  return READERS[type];
 }
 
 /** Turns the internal result into the field's raw value (the field's finisher rounds and bounds it). */

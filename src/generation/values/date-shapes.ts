@@ -24,11 +24,20 @@ export interface DateShape {
   weekdaysOnly?: boolean;
 }
 
-/** A lower bound per row: the referenced row's date or datetime (a stored value), and the fields it reads. */
+/**
+ * A lower bound per row: the referenced row's date (a day number, `date`) or datetime (milliseconds),
+ * NaN or undefined when there is none, and the fields it reads.
+ */
 export interface LowerBound {
   deps: number[];
-  value(values: readonly RowValue[]): RowValue | undefined;
+  date: boolean;
+  value(values: readonly RowValue[]): number | undefined;
 }
+
+/** A stored datetime as milliseconds (NaN for null). */
+export const storedInstant = (value: RowValue): number => (typeof value === 'string' ? parseIsoInstant(value) : Number.NaN);
+/** A stored date as its day number (NaN for null). */
+export const storedDay = (value: RowValue): number => (typeof value === 'string' ? parseDay(value) : Number.NaN);
 
 /** Whether a shape changes anything (a plain dateRange keeps its programs and values). */
 export function isShaped(shape: DateShape): boolean {
@@ -52,15 +61,14 @@ export function shapedDateProgram(
   let lowerDay = 0;
   const lower = (values: readonly RowValue[]): boolean => {
     const value = after?.value(values);
-    if (typeof value !== 'string') return false;
-    if (value.length === 10) {
-      lowerDay = parseDay(value);
-      lowerMs = wallToInstant(lowerDay * DAY_MS, zone);
-      return true;
+    if (value === undefined || Number.isNaN(value)) return false;
+    if (after!.date) {
+      lowerDay = value;
+      lowerMs = wallToInstant(value * DAY_MS, zone);
+    } else {
+      lowerMs = value;
+      lowerDay = localDay(value, zone);
     }
-    lowerMs = parseIsoInstant(value);
-    if (Number.isNaN(lowerMs)) return false;
-    lowerDay = localDay(lowerMs, zone);
     return true;
   };
   const deps = after?.deps;
