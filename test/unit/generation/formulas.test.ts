@@ -209,3 +209,50 @@ describe('formulas and after through a reference cycle', () => {
     expect(teams.every((team) => team.leadName === null && typeof team.formedAt === 'string')).toBe(true);
   });
 });
+
+describe('referenced rows by any key', () => {
+  it('reads the parent through uuid keys and through integer keys that do not step evenly', () => {
+    const schema = config(
+      {
+        id: 'products',
+        primaryKey: ['sku'],
+        generation: { rowCount: 40 },
+        fields: [
+          { id: 'sku', type: 'uuid' },
+          { id: 'price', type: 'number', precision: 2, generation: { strategy: { kind: 'randomFloat', min: 1, max: 50 } } },
+        ],
+      },
+      {
+        id: 'shelves',
+        primaryKey: ['id'],
+        generation: { rowCount: 30 },
+        fields: [
+          { id: 'id', type: 'integer', generation: { strategy: { kind: 'sequence', start: 1, step: 1 } } },
+          { id: 'code', type: 'integer', generation: { uniqueValues: true, strategy: { kind: 'randomInt', min: 1, max: 1000 } } },
+          { id: 'openedAt', type: 'datetime' },
+        ],
+        uniqueKeys: [['code']],
+      },
+      {
+        id: 'lines',
+        primaryKey: ['id'],
+        generation: { rowCount: 300 },
+        fields: [
+          { id: 'id', type: 'integer' },
+          { id: 'productSku', type: 'uuid', references: { entity: 'products', field: 'sku' } },
+          { id: 'shelfCode', type: 'integer', references: { entity: 'shelves', field: 'code' } },
+          formula('price', 'number', 'products.price * 2', { precision: 2 }),
+          { id: 'placedAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '2000-01-01', to: '2030-01-01', after: 'shelves.openedAt' } } },
+        ],
+      },
+    );
+    expect(validateConfig(schema).errors).toEqual([]);
+    const run = generate(schema);
+    const prices = new Map(run.objects('products').map((row) => [row.sku, row.price as number]));
+    const opened = new Map(run.objects('shelves').map((row) => [row.code, row.openedAt as string]));
+    for (const line of run.objects('lines')) {
+      expect(line.price).toBe(round2(prices.get(line.productSku)! * 2));
+      expect(Date.parse(line.placedAt as string)).toBeGreaterThanOrEqual(Date.parse(opened.get(line.shelfCode)!));
+    }
+  });
+});
