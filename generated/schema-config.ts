@@ -9,7 +9,14 @@
 export type FieldType =
   'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'uuid' | 'json' | 'enum';
 /**
- * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+ * How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), or `bounded` (every parent gets between min and max children).
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "fanOut".
+ */
+export type FanOut = UniformFanOut | ZipfFanOut | ParetoFanOut | BoundedFanOut;
+/**
+ * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "strategy".
@@ -24,7 +31,16 @@ export type Strategy =
   | FakerStrategy
   | TemplateStrategy
   | DateRangeStrategy
-  | ReferenceStrategy;
+  | ReferenceStrategy
+  | FormulaStrategy;
+/**
+ * Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential` or `zipf`. Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "numericDistribution".
+ */
+export type NumericDistribution =
+  UniformDistribution | NormalDistribution | LognormalDistribution | ExponentialDistribution | ZipfDistribution;
 
 /**
  * Schema config, format version 1: the entities (tables), fields (columns), references and generation settings from which sds generates synthetic relational data.
@@ -248,6 +264,71 @@ export interface Reference {
    * What changing a referenced key does: `restrict` (default), `cascade` or `set-null`.
    */
   onUpdate?: 'restrict' | 'cascade' | 'set-null';
+  fanOut?: FanOut;
+}
+/**
+ * Parents picked evenly at random (the default).
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "uniformFanOut".
+ */
+export interface UniformFanOut {
+  /**
+   * Fan-out: `uniform`.
+   */
+  kind: 'uniform';
+}
+/**
+ * The k-th busiest parent gets children in proportion to 1 / k^exponent.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "zipfFanOut".
+ */
+export interface ZipfFanOut {
+  /**
+   * Fan-out: `zipf`.
+   */
+  kind: 'zipf';
+  /**
+   * Exponent of the power law (> 0, at most 10); default 1.
+   */
+  exponent?: number;
+}
+/**
+ * Children per parent follow a Pareto law: the busiest fraction q of parents gets a share q^(1 - 1/alpha) of the children (alpha 1.16: 20% of parents get 80%).
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "paretoFanOut".
+ */
+export interface ParetoFanOut {
+  /**
+   * Fan-out: `pareto`.
+   */
+  kind: 'pareto';
+  /**
+   * Pareto index (> 1, at most 100); default 1.16 (the 80/20 rule).
+   */
+  alpha?: number;
+}
+/**
+ * Every parent gets between min and max children (spread at random). The entity has at most max x parents rows (fewer rows are inserted than planned when that is less); when it has fewer than min x parents rows, some parents get fewer than min (a warning says so).
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "boundedFanOut".
+ */
+export interface BoundedFanOut {
+  /**
+   * Fan-out: `bounded`.
+   */
+  kind: 'bounded';
+  /**
+   * Fewest children of a parent (>= 0).
+   */
+  min: number;
+  /**
+   * Most children of a parent (>= 1, >= `min`).
+   */
+  max: number;
 }
 /**
  * How the values of a field are generated; without it, defaults come from type, format, constraints and the field id.
@@ -305,7 +386,7 @@ export interface SequenceStrategy {
   [k: string]: unknown;
 }
 /**
- * Uniform random integers between min and max inclusive. Properties other than those listed are allowed and ignored.
+ * Random integers between min and max inclusive, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "randomIntStrategy".
@@ -323,10 +404,95 @@ export interface RandomIntStrategy {
    * Largest value (>= `min`); default the field's `max`, else 1000.
    */
   max?: number;
+  distribution?: NumericDistribution;
   [k: string]: unknown;
 }
 /**
- * Uniform random numbers between min and max, rounded to precision decimals. Properties other than those listed are allowed and ignored.
+ * Every value between min and max equally likely (the default).
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "uniformDistribution".
+ */
+export interface UniformDistribution {
+  /**
+   * Distribution: `uniform`.
+   */
+  kind: 'uniform';
+}
+/**
+ * Normal (Gaussian) values around `mean`.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "normalDistribution".
+ */
+export interface NormalDistribution {
+  /**
+   * Distribution: `normal`.
+   */
+  kind: 'normal';
+  /**
+   * Mean; default the midpoint of min and max.
+   */
+  mean?: number;
+  /**
+   * Standard deviation (> 0); default a sixth of max - min.
+   */
+  stddev?: number;
+}
+/**
+ * Log-normal values (a long tail to the right, e.g. prices, incomes): `median` times e to the power of a normal value with standard deviation `sigma`.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "lognormalDistribution".
+ */
+export interface LognormalDistribution {
+  /**
+   * Distribution: `lognormal`.
+   */
+  kind: 'lognormal';
+  /**
+   * Median (> 0); default the midpoint of min and max.
+   */
+  median?: number;
+  /**
+   * Standard deviation of the logarithm of the values (> 0); default 1.
+   */
+  sigma?: number;
+}
+/**
+ * Exponential values from min upwards (e.g. waiting times): small values most likely.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "exponentialDistribution".
+ */
+export interface ExponentialDistribution {
+  /**
+   * Distribution: `exponential`.
+   */
+  kind: 'exponential';
+  /**
+   * Mean of the values before clamping (> min); default min + a quarter of max - min.
+   */
+  mean?: number;
+}
+/**
+ * Zipf (power-law) ranks: min is the most frequent value, min + 1 the next and so on, value min + k - 1 with weight 1 / k^exponent (randomFloat: whole numbers too).
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "zipfDistribution".
+ */
+export interface ZipfDistribution {
+  /**
+   * Distribution: `zipf`.
+   */
+  kind: 'zipf';
+  /**
+   * Exponent of the power law (> 0, at most 10); default 1.
+   */
+  exponent?: number;
+}
+/**
+ * Random numbers between min and max, rounded to precision decimals, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "randomFloatStrategy".
@@ -348,6 +514,7 @@ export interface RandomFloatStrategy {
    * Digits after the decimal point (>= 0); default the field's `precision`, else 2.
    */
   precision?: number;
+  distribution?: NumericDistribution;
   [k: string]: unknown;
 }
 /**
@@ -440,7 +607,7 @@ export interface TemplateStrategy {
   [k: string]: unknown;
 }
 /**
- * Random dates or datetimes between from and to inclusive. Properties other than those listed are allowed and ignored.
+ * Random dates or datetimes between from and to inclusive, uniform unless `trend`, `weekdayWeights` or `hourWeights` shape them; `after` keeps them after a field of the referenced row. Properties other than those listed are allowed and ignored.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "dateRangeStrategy".
@@ -458,6 +625,53 @@ export interface DateRangeStrategy {
    * Latest value, in the same forms as `from`; not before `from`. Default `now`.
    */
   to?: string;
+  /**
+   * Growth over the range: how much more likely the end of the range is than its start, as a fraction: 0 flat (default), 1 twice as many values at `to` as at `from`, -0.5 half as many (> -1, at most 100). The density changes linearly in between.
+   */
+  trend?: number;
+  /**
+   * Relative weight of each day of the week, Monday first (7 numbers >= 0, not all 0), judged in the entity's time zone: e.g. `[5,5,5,5,5,2,1]` for orders on weekdays.
+   *
+   * @minItems 7
+   * @maxItems 7
+   */
+  weekdayWeights?: [number, number, number, number, number, number, number];
+  /**
+   * Datetime fields: relative weight of each hour of the day, 0 to 23 (24 numbers >= 0, not all 0), judged in the entity's time zone.
+   *
+   * @minItems 24
+   * @maxItems 24
+   */
+  hourWeights?: [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ];
+  /**
+   * A date or datetime field of the row's referenced row, as `<reference>.<field>` (reference: the id of this entity's reference field, that id without a trailing `Id`/`_id`, or the referenced entity's id): values are not earlier than it (and not earlier than `from`), e.g. `customer.createdAt`. When the referenced value is later than `to`, the value is the referenced value.
+   */
+  after?: string;
   [k: string]: unknown;
 }
 /**
@@ -483,6 +697,24 @@ export interface ReferenceStrategy {
    * `random` (default, seeded) or `sequential`.
    */
   pick?: 'random' | 'sequential';
+  fanOut?: FanOut;
+  [k: string]: unknown;
+}
+/**
+ * Computes the value from other fields of the row and of its referenced rows. Properties other than those listed are allowed and ignored.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "formulaStrategy".
+ */
+export interface FormulaStrategy {
+  /**
+   * Strategy kind: `formula`.
+   */
+  kind: 'formula';
+  /**
+   * The expression, e.g. `quantity * unitPrice`, `createdAt + 30 days`, `product.price * 0.9`, `firstName + " " + lastName`. Names: a field of the row, or `<reference>.<field>` for a field of the referenced row (reference: the reference field's id, that id without a trailing `Id`/`_id`, or the referenced entity's id). Numbers, strings in quotes, true, false, null, durations (`30 days`, `2 hours`; units second, minute, hour, day, week, each also plural); operators + - * / % (numbers; + joins strings, adds a duration to a date or datetime), comparisons == != < <= > >=, && || !, `cond ? a : b`, parentheses; functions round(x, digits), floor, ceil, abs, min, max, lower, upper, length, daysBetween(a, b). A null operand makes the result null. The result must suit the field type (numbers for integer and number fields, rounded as the field rounds; strings for string and text; dates for date, datetimes for datetime; booleans for boolean).
+   */
+  expression: string;
   [k: string]: unknown;
 }
 /**

@@ -1,4 +1,5 @@
 // Configs the benchmarks share: the 610k-row generation config (bench-generation.ts, bench-files.ts).
+import type { Entity } from '../src/generation/config-types.ts';
 import type { SchemaConfig } from '../src/contract.ts';
 
 /** Users 100k, products 10k, orders 500k (×scale): 9, 8 and 9 fields, strings from faker. */
@@ -124,4 +125,39 @@ export function coherentBenchConfig(scale: number, seed: string): SchemaConfig {
       },
     ],
   };
+}
+
+/**
+ * The generation benchmark's entities and sizes with issue 14's options on: skewed fan-out (Pareto
+ * users, Zipf products), distributions (lognormal prices, normal stock, Zipf quantities), formulas
+ * reading the row and the referenced product, and order times shaped by weekday and hour weights
+ * after the user's sign-up.
+ */
+export function optionsBenchConfig(scale: number, seed: string): SchemaConfig {
+  const config = generationBenchConfig(scale, seed);
+  config.metadata = { name: 'bench-generation-options' };
+  const [users, products, orders] = config.entities as [Entity, Entity, Entity];
+  const field = (entity: Entity, id: string) => entity.fields.find((candidate) => candidate.id === id)!;
+  field(users, 'createdAt').generation = { strategy: { kind: 'dateRange', from: '-3y', to: 'now', trend: 2 } };
+  field(products, 'price').generation = { strategy: { kind: 'randomFloat', min: 1, max: 2000, precision: 2, distribution: { kind: 'lognormal', median: 25, sigma: 0.8 } } };
+  field(products, 'stock').generation = { strategy: { kind: 'randomInt', min: 0, max: 500, distribution: { kind: 'normal', mean: 120, stddev: 30 } } };
+  field(orders, 'userId').references!.fanOut = { kind: 'pareto', alpha: 2 };
+  field(orders, 'productId').references!.fanOut = { kind: 'zipf', exponent: 1 };
+  field(orders, 'quantity').generation = { strategy: { kind: 'randomInt', min: 1, max: 10, distribution: { kind: 'zipf', exponent: 2 } } };
+  field(orders, 'unitPrice').generation = { strategy: { kind: 'formula', expression: 'round(product.price * 0.95, 2)' } };
+  const index = orders.fields.findIndex((candidate) => candidate.id === 'unitPrice');
+  orders.fields.splice(index + 1, 0, { id: 'total', type: 'number', precision: 2, generation: { strategy: { kind: 'formula', expression: 'quantity * unitPrice' } } });
+  field(orders, 'orderedAt').generation = {
+    strategy: {
+      kind: 'dateRange',
+      from: '-3y',
+      to: 'now',
+      after: 'user.createdAt',
+      trend: 1,
+      weekdayWeights: [5, 5, 5, 5, 6, 3, 1],
+      hourWeights: [0, 0, 0, 0, 0, 0, 1, 2, 4, 6, 7, 7, 8, 7, 6, 6, 6, 6, 7, 8, 8, 6, 3, 1],
+    },
+  };
+  field(orders, 'shippedOn').generation = { emptyRate: 0.3, strategy: { kind: 'formula', expression: 'date(orderedAt) + 2 days' } };
+  return config;
 }

@@ -25,7 +25,7 @@ import { DataGenerator } from '../src/generation/generator.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, planGeneration, type GenerationPlan, type GeneratorVersion } from '../src/generation/plan.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../src/generation/run.ts';
 import { validateConfig } from '../src/generation/validate-config.ts';
-import { coherentBenchConfig, generationBenchConfig } from './bench-configs.ts';
+import { coherentBenchConfig, generationBenchConfig, optionsBenchConfig } from './bench-configs.ts';
 import { prebuild } from './bench-text.ts';
 import { answerHelp } from './bench-usage.ts';
 
@@ -42,7 +42,7 @@ const MB = 1024 * 1024;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2] [--config coherent]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2] [--config default|coherent|options]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
@@ -50,6 +50,7 @@ const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
   --generator-version N  1 or 2 (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
+  --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
   --help         this text
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
 Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
@@ -77,9 +78,18 @@ interface CaseResult {
   warnings: string[];
 }
 
-/** --config: the default 610k-row config, or `coherent` (fields without strategies: version 2's coherent defaults). */
-let configName: 'default' | 'coherent' = 'default';
-const benchConfig = (scale: number) => (configName === 'coherent' ? coherentBenchConfig(scale, SEED) : generationBenchConfig(scale, SEED));
+type ConfigName = 'default' | 'coherent' | 'options';
+/**
+ * --config: the default 610k-row config, `coherent` (fields without strategies: version 2's coherent
+ * defaults) or `options` (the default tables with issue 14's strategy options).
+ */
+let configName: ConfigName = 'default';
+const BENCH_CONFIGS: Record<ConfigName, (scale: number, seed: string) => SchemaConfig> = {
+  default: generationBenchConfig,
+  coherent: coherentBenchConfig,
+  options: optionsBenchConfig,
+};
+const benchConfig = (scale: number) => BENCH_CONFIGS[configName](scale, SEED);
 
 // ---------------------------------------------------------------------------------------------
 // Children: one case each, reporting a CaseResult as JSON on the last line of stdout.
@@ -276,7 +286,7 @@ interface Options {
   baseline: boolean;
   insert: boolean;
   generatorVersion: GeneratorVersion;
-  config: 'default' | 'coherent';
+  config: ConfigName;
   child?: { case: CaseName; database: Database };
 }
 
@@ -294,8 +304,8 @@ function parseOptions(argv: string[]): Options {
   const child = value('child');
   const version = Number(value('generator-version') ?? LATEST_GENERATOR_VERSION) as GeneratorVersion;
   if (!GENERATOR_VERSIONS.includes(version)) throw new Error(`--generator-version takes ${GENERATOR_VERSIONS.join(' or ')}`);
-  const config = value('config') ?? 'default';
-  if (config !== 'default' && config !== 'coherent') throw new Error('--config takes default or coherent');
+  const config = (value('config') ?? 'default') as ConfigName;
+  if (!(config in BENCH_CONFIGS)) throw new Error('--config takes default, coherent or options');
   return {
     config,
     scale,

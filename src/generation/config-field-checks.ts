@@ -58,6 +58,7 @@ export function checkField(context: CheckContext, site: FieldSite): void {
   if (field.references) checkReference(context, site);
   const strategy = field.generation?.strategy;
   if (strategy) checkStrategy(context, site, strategy);
+  checkFanOut(context, site);
   warnOnSmallPool(context, site);
 }
 
@@ -173,4 +174,29 @@ function warnOnSmallPool(context: CheckContext, site: FieldSite): void {
       `${site.name} must be unique but has only ${pool.size} distinct value${pool.size === 1 ? '' : 's'} (${pool.source}) ` +
       `while "${entity.id}" plans up to ${rows} rows; "${entity.id}" will get at most ${pool.size} rows. Widen the values or lower rowCount`,
   });
+}
+
+/** A fan-out other than uniform needs a random many-to-one reference to another entity. */
+function checkFanOut(context: CheckContext, site: FieldSite): void {
+  const { field, name } = site;
+  const strategy = field.generation?.strategy;
+  const fromStrategy = strategy?.kind === 'reference' ? strategy : undefined;
+  const fanOut = field.references?.fanOut ?? fromStrategy?.fanOut;
+  if (!fanOut) return;
+  const path = `${site.path}${field.references?.fanOut ? '/references' : '/generation/strategy'}/fanOut`;
+  const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
+  if (fanOut.kind === 'bounded' && fanOut.min > fanOut.max) error('/max', `fanOut min (${fanOut.min}) of ${name} is greater than its max (${fanOut.max}); make min ≤ max`);
+  if (fanOut.kind === 'uniform') return;
+  const target = field.references ?? fromStrategy!;
+  const why =
+    field.references?.relation === 'one-to-one'
+      ? 'a one-to-one reference gives every parent at most one child'
+      : (field.references?.pick ?? fromStrategy?.pick) === 'sequential'
+        ? 'sequential picks give parents children in turn'
+        : target.entity === site.entity.id
+          ? 'a reference to its own entity points at earlier rows'
+          : field.generation?.uniqueValues === true || singleFieldKeys(site.entity).has(field.id)
+            ? 'a unique reference uses every parent at most once'
+            : undefined;
+  if (why) error('/kind', `fanOut "${fanOut.kind}" of ${name} cannot apply: ${why}; remove the fanOut or make the reference a random many-to-one one`);
 }

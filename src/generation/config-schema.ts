@@ -10,6 +10,7 @@ import { describePath, didYouMean, escapePointerToken, pointerTokens, quoteList 
 
 interface JsonSchemaNode {
   $ref?: string;
+  title?: string;
   properties?: Record<string, JsonSchemaNode>;
   oneOf?: JsonSchemaNode[];
   anyOf?: JsonSchemaNode[];
@@ -28,26 +29,34 @@ export const schemaConfigJsonSchema: JsonSchemaNode = JSON.parse(
 );
 
 const defs = schemaConfigJsonSchema.$defs ?? {};
-const strategyDefs = (defs.strategy?.oneOf ?? []).map((branch) => (branch.$ref ?? '').replace('#/$defs/', ''));
+const branchDefs = (union: string) => (defs[union]?.oneOf ?? []).map((branch) => (branch.$ref ?? '').replace('#/$defs/', ''));
+const kindsOf = (union: string) => branchDefs(union).map((name) => String(defs[name]?.properties?.kind?.const));
 
 /** The strategy kinds, in the order of the JSON Schema. */
-export const STRATEGY_KINDS: readonly StrategyKind[] = strategyDefs.map(
-  (name) => defs[name]?.properties?.kind?.const as StrategyKind,
-);
+export const STRATEGY_KINDS: readonly StrategyKind[] = kindsOf('strategy') as StrategyKind[];
+
+/**
+ * Objects that are a oneOf over branches told apart by their `kind` (strategies, numeric
+ * distributions, fan-outs): each is checked against the branch of its own kind only, for one clear answer.
+ */
+const KIND_UNIONS = ['strategy', 'numericDistribution', 'fanOut'].map((name) => ({ name, title: defs[name]?.title, kinds: kindsOf(name) }));
 
 /**
  * The compiled validators, built on first use: compiling the schema is a third of a second of CPU,
  * which the server's start-up need not wait for.
  */
-let compiled: { structure: ValidateFunction<SchemaConfig>; strategies: Map<string, ValidateFunction> } | undefined;
+let compiled: { structure: ValidateFunction<SchemaConfig>; branches: Map<string, Map<string, ValidateFunction>> } | undefined;
 function validators(): NonNullable<typeof compiled> {
   if (compiled) return compiled;
   const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
   const structure = ajv.compile<SchemaConfig>(schemaConfigJsonSchema);
-  const strategies = new Map<string, ValidateFunction>(
-    strategyDefs.map((name, i) => [STRATEGY_KINDS[i] as string, ajv.getSchema(`${SCHEMA_CONFIG_ID}#/$defs/${name}`)!]),
+  const branches = new Map(
+    KIND_UNIONS.map((union) => [
+      union.name,
+      new Map<string, ValidateFunction>(branchDefs(union.name).map((name, i) => [union.kinds[i]!, ajv.getSchema(`${SCHEMA_CONFIG_ID}#/$defs/${name}`)!])),
+    ]),
   );
-  return (compiled = { structure, strategies });
+  return (compiled = { structure, branches });
 }
 
 const IDENTIFIER_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';
@@ -73,7 +82,13 @@ export function matchesConfigSchema(input: unknown): input is SchemaConfig {
 }
 
 function formatErrors(errors: ErrorObject[], data: unknown, base: string): Issue[] {
-  const strategyPaths = errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath);
+  const unionAt = new Map<string, (typeof KIND_UNIONS)[number]>();
+  for (const e of errors) {
+    const union = e.keyword === 'oneOf' ? KIND_UNIONS.find((candidate) => candidate.title === (e.parentSchema as { title?: string } | undefined)?.title) : undefined;
+    // The outermost union at a path explains everything inside it.
+    if (union && ![...unionAt.keys()].some((p) => e.instancePath.startsWith(`${p}/`))) unionAt.set(e.instancePath, union);
+  }
+  const strategyPaths = [...unionAt.keys()];
   const inStrategy = (path: string) => strategyPaths.some((p) => path === p || path.startsWith(`${p}/`));
   let remaining = errors.filter((e) => !inStrategy(e.instancePath));
 
@@ -88,7 +103,7 @@ function formatErrors(errors: ErrorObject[], data: unknown, base: string): Issue
   }
 
   const issues = remaining.map((e) => toIssue(e, base));
-  for (const path of strategyPaths) issues.push(...strategyIssues(valueAt(data, path), base + path));
+  for (const [path, union] of unionAt) issues.push(...branchIssues(union, valueAt(data, path), base + path));
   const seen = new Set<string>();
   const unique = issues.filter((issue) => {
     const key = `${issue.path}\n${issue.message}`;
@@ -111,23 +126,24 @@ export function compareIndices(a: string, b: string): number {
   return 0;
 }
 
-// A strategy is a oneOf over its kinds; validate it against its own kind only, for one clear answer.
-function strategyIssues(strategy: unknown, path: string): Issue[] {
+// A strategy (distribution, fan-out) is a oneOf over its kinds; validate it against its own kind only.
+function branchIssues(union: (typeof KIND_UNIONS)[number], strategy: unknown, path: string): Issue[] {
+  const kinds = union.kinds;
   const where = describePath(path);
   if (typeof strategy !== 'object' || strategy === null || Array.isArray(strategy)) {
     return [{ path, message: `${where} must be an object with a "kind"; got ${jsonType(strategy)}` }];
   }
   const kind = (strategy as { kind?: unknown }).kind;
   if (kind === undefined) {
-    return [{ path, message: `${where} is missing required property "kind" (one of ${quoteList(STRATEGY_KINDS)})` }];
+    return [{ path, message: `${where} is missing required property "kind" (one of ${quoteList(kinds)})` }];
   }
-  const validate = typeof kind === 'string' ? validators().strategies.get(kind) : undefined;
+  const validate = typeof kind === 'string' ? validators().branches.get(union.name)?.get(kind) : undefined;
   if (!validate) {
-    const hint = typeof kind === 'string' ? didYouMean(kind, STRATEGY_KINDS) : '';
+    const hint = typeof kind === 'string' ? didYouMean(kind, kinds) : '';
     return [
       {
         path: `${path}/kind`,
-        message: `${where}.kind must be one of ${quoteList(STRATEGY_KINDS)}; got ${JSON.stringify(kind)}${hint}`,
+        message: `${where}.kind must be one of ${quoteList(kinds)}; got ${JSON.stringify(kind)}${hint}`,
       },
     ];
   }

@@ -3,9 +3,14 @@
 import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from './config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
-import { resolveTarget, sameTypeFamily, valueMismatch } from './config-check-context.ts';
+import { resolveTarget, sameTypeFamily, singleFieldKeys, valueMismatch } from './config-check-context.ts';
 import { FAKER_MODULES, fakerMethods } from './faker-methods.ts';
 import { parseDateBound, resolveDateBound } from './date-bounds.ts';
+import { parseFormula } from './formulas/parse-formula.ts';
+import { checkFormula } from './formulas/check-formula.ts';
+import { resolveRowReference } from './row-references.ts';
+import { entityOrder } from './config-graph.ts';
+import { referenceTarget } from './table-spec.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
 
@@ -21,6 +26,7 @@ export const KIND_FIELD_TYPES: Record<StrategyKind, readonly FieldType[]> = {
   template: ['string', 'text'],
   dateRange: ['date', 'datetime'],
   reference: ALL_TYPES,
+  formula: ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime'],
 };
 
 /** Defaults of dateRange bounds, as the JSON Schema describes them. */
@@ -67,6 +73,8 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
     case 'randomFloat':
       if (strategy.min !== undefined && strategy.max !== undefined && strategy.min > strategy.max) {
         error('/max', `${strategy.kind} min (${strategy.min}) is greater than max (${strategy.max}) for ${site.name}; make min ≤ max`);
+      } else if (strategy.distribution) {
+        checkDistribution(context, site, strategy, path);
       }
       return;
     case 'weightedChoice':
@@ -97,6 +105,8 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
       }
       return;
     }
+    case 'formula':
+      return checkFormulaStrategy(context, site, strategy.expression, `${path}/expression`);
     case 'randomBoolean':
       return;
   }
@@ -167,10 +177,19 @@ function checkTemplate(context: CheckContext, site: FieldSite, template: string,
 /** Templates of one entity that need each other's values: a cycle of `{{field}}` placeholders. */
 export function checkTemplateCycles(context: CheckContext, entity: Entity, entityIndex: number): void {
   const uses = new Map<string, string[]>();
+  const pathOf = new Map<string, string>();
   for (const field of entity.fields) {
     const strategy = field.generation?.strategy;
-    if (strategy?.kind !== 'template') continue;
-    uses.set(field.id, templatePlaceholders(strategy.template).filter((name) => name !== field.id));
+    if (strategy?.kind === 'template') {
+      uses.set(field.id, templatePlaceholders(strategy.template).filter((name) => name !== field.id));
+      pathOf.set(field.id, 'template');
+    } else if (strategy?.kind === 'formula') {
+      const parsed = parseFormula(strategy.expression);
+      if (!parsed.ok) continue;
+      const checked = checkFormula(parsed.node, { entity, field, entityById: (id) => context.entities.get(id)?.entity });
+      uses.set(field.id, [...checked.uses.fields].filter((name) => name !== field.id));
+      pathOf.set(field.id, 'expression');
+    }
   }
   const done = new Set<string>();
   const visit = (id: string, trail: string[]): string[] | undefined => {
@@ -187,15 +206,19 @@ export function checkTemplateCycles(context: CheckContext, entity: Entity, entit
     const cycle = visit(id, []);
     if (!cycle) continue;
     const fieldIndex = entity.fields.findIndex((field) => field.id === cycle[0]);
+    const formulas = cycle.some((member) => pathOf.get(member) === 'expression');
     context.errors.push({
-      path: pointer('entities', entityIndex, 'fields', fieldIndex, 'generation', 'strategy', 'template'),
-      message: `templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); remove one of these placeholders`,
+      path: pointer('entities', entityIndex, 'fields', fieldIndex, 'generation', 'strategy', pathOf.get(cycle[0]!) ?? 'template'),
+      message: formulas
+        ? `formulas and templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); break the cycle by removing one of these names`
+        : `templates of entity "${entity.id}" need each other's values (${cycle.join(' → ')}); remove one of these placeholders`,
     });
     cycle.forEach((member) => done.add(member));
   }
 }
 
 function checkDateRange(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
+  checkDateShape(context, site, strategy, path);
   const from = strategy.from ?? DATE_RANGE_DEFAULTS.from;
   const to = strategy.to ?? DATE_RANGE_DEFAULTS.to;
   const fromBound = parseDateBound(from);
@@ -214,3 +237,123 @@ function checkDateRange(context: CheckContext, site: FieldSite, strategy: Strate
     });
   }
 }
+
+function checkDistribution(context: CheckContext, site: FieldSite, strategy: StrategyOf<'randomInt' | 'randomFloat'>, path: string): void {
+  const distribution = strategy.distribution!;
+  const min = strategy.min ?? site.field.min ?? 0;
+  const max = strategy.max ?? site.field.max ?? 1000;
+  const at = `${path}/distribution`;
+  const bounds = `${strategy.kind} ${site.name} (min ${min}, max ${max})`;
+  switch (distribution.kind) {
+    case 'lognormal':
+      if (distribution.median === undefined && (min + max) / 2 <= 0) {
+        context.errors.push({ path: at, message: `lognormal values are positive but the midpoint of ${bounds}, the default median, is not; give a median > 0` });
+      }
+      return;
+    case 'exponential': {
+      const mean = distribution.mean ?? min + (max - min) / 4;
+      if (!(mean > min)) {
+        context.errors.push({
+          path: distribution.mean === undefined ? at : `${at}/mean`,
+          message: `exponential values start at min, so their mean (${mean}) must be greater than min of ${bounds}; give a mean > ${min}`,
+        });
+      }
+      return;
+    }
+    case 'zipf':
+      if (Math.floor(max) < Math.ceil(min)) {
+        context.errors.push({ path: at, message: `zipf ranks are whole numbers from min, but ${bounds} holds none; widen min and max` });
+      }
+      return;
+    case 'normal':
+      if (distribution.mean !== undefined && (distribution.mean < min || distribution.mean > max)) {
+        context.warnings.push({
+          path: `${at}/mean`,
+          message: `normal mean ${distribution.mean} lies outside ${bounds}: values are clamped, so most rows get ${distribution.mean < min ? 'min' : 'max'}`,
+        });
+      }
+      return;
+    case 'uniform':
+      return;
+  }
+}
+
+function checkFormulaStrategy(context: CheckContext, site: FieldSite, expression: string, path: string): void {
+  const parsed = parseFormula(expression);
+  if (!parsed.ok) {
+    context.errors.push({ path, message: `formula of ${site.name} is not valid: ${parsed.message}` });
+    return;
+  }
+  const checked = checkFormula(parsed.node, { entity: site.entity, field: site.field, entityById: (id) => context.entities.get(id)?.entity });
+  for (const problem of checked.errors) context.errors.push({ path, message: `formula of ${site.name}: ${problem}` });
+  const { field, entity } = site;
+  for (const id of checked.uses.fields) {
+    if (deferredReference(context, entity, id)) {
+      context.warnings.push({
+        path,
+        message: `formula of ${site.name} reads ${entity.id}.${id}, a reference that closes a cycle and is filled after every row is inserted: the formula sees null there`,
+      });
+    }
+  }
+  if (checked.errors.length === 0 && (field.generation?.uniqueValues === true || singleFieldKeys(entity).has(field.id))) {
+    context.warnings.push({
+      path,
+      message:
+        `${site.name} must be unique, but a formula gives the same value whenever its inputs repeat; repeated values are then made unique ` +
+        `(a "-<row>" tag on text, a step on numbers and dates) and no longer equal the formula. Make the formula read a unique field (e.g. id) or drop the uniqueness`,
+    });
+  }
+}
+
+/** Weights that leave some value possible, hour weights on datetimes, and an `after` that names a date of the referenced row. */
+function checkDateShape(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
+  const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
+  const sum = (weights: readonly number[]) => weights.reduce((total, weight) => total + weight, 0);
+  if (strategy.weekdayWeights && sum(strategy.weekdayWeights) <= 0) error('/weekdayWeights', `weekdayWeights of ${site.name} are all 0; give at least one day a weight > 0`);
+  else if (strategy.weekdayWeights && site.field.weekdaysOnly && sum(strategy.weekdayWeights.slice(0, 5)) <= 0) {
+    error('/weekdayWeights', `${site.name} is weekdaysOnly but its weekdayWeights give Monday to Friday weight 0; give a weekday a weight > 0`);
+  }
+  if (strategy.hourWeights) {
+    if (site.field.type !== 'datetime') error('/hourWeights', `hourWeights apply to datetime fields only, but ${site.name} is ${site.field.type}; remove them or make the field a datetime`);
+    else if (sum(strategy.hourWeights) <= 0) error('/hourWeights', `hourWeights of ${site.name} are all 0; give at least one hour a weight > 0`);
+  }
+  if (strategy.after === undefined) return;
+  const [name = '', fieldId = ''] = strategy.after.split('.');
+  const resolved = resolveRowReference(site.entity, name);
+  if (!resolved.ok) {
+    error('/after', `after "${strategy.after}" of ${site.name}: ${resolved.message}`);
+    return;
+  }
+  const { target } = resolved.reference;
+  if (target.entity === site.entity.id) {
+    error('/after', `after "${strategy.after}" of ${site.name} names a reference to entity "${site.entity.id}" itself; use a reference to another entity`);
+    return;
+  }
+  const parent = context.entities.get(target.entity)?.entity;
+  if (!parent) return; // the reference's own check reports the missing entity
+  if (deferredReference(context, site.entity, resolved.reference.field.id)) {
+    context.warnings.push({
+      path: `${path}/after`,
+      message: `after "${strategy.after}" of ${site.name} goes through ${site.entity.id}.${resolved.reference.field.id}, a reference that closes a cycle and is filled after every row is inserted: the dates cannot follow it and come from the range alone`,
+    });
+  }
+  const parentField = parent.fields.find((candidate) => candidate.id === fieldId);
+  const dates = parent.fields.filter((candidate) => candidate.type === 'date' || candidate.type === 'datetime').map((candidate) => candidate.id);
+  if (!parentField) {
+    error('/after', `after "${strategy.after}" of ${site.name}: entity "${parent.id}" has no field "${fieldId}"${didYouMean(fieldId, dates)}; use one of its date or datetime fields: ${dates.join(', ') || 'none'}`);
+  } else if (parentField.type !== 'date' && parentField.type !== 'datetime') {
+    error('/after', `after "${strategy.after}" of ${site.name}: ${parent.id}.${fieldId} is ${parentField.type}, not a date or datetime; use one of: ${dates.join(', ') || 'none'}`);
+  }
+}
+
+/** Whether a field is a reference the plan fills after insert: its target comes later in entity order (a cycle). */
+function deferredReference(context: CheckContext, entity: Entity, fieldId: string): boolean {
+  const target = referenceTarget(entity.fields.find((field) => field.id === fieldId) ?? ({} as Entity['fields'][number]));
+  if (!target || target.entity === entity.id) return false;
+  let order = ENTITY_ORDERS.get(context);
+  if (!order) ENTITY_ORDERS.set(context, (order = entityOrder(context.config)));
+  return order.indexOf(target.entity) >= order.indexOf(entity.id);
+}
+
+/** Entity order per validation, computed once. */
+const ENTITY_ORDERS = new WeakMap<CheckContext, string[]>();

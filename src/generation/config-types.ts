@@ -13,3 +13,7 @@ export type Strategy = NonNullable<FieldGeneration['strategy']>;
 export type StrategyKind = Strategy['kind'];
 /** The strategy of one kind, e.g. `StrategyOf<'randomInt'>`. */
 export type StrategyOf<K extends StrategyKind> = Extract<Strategy, { kind: K }>;
+/** The `distribution` of randomInt and randomFloat. */
+export type NumericDistribution = NonNullable<StrategyOf<'randomInt'>['distribution']>;
+/** The `fanOut` of a reference. */
+export type FanOut = NonNullable<Reference['fanOut']>;

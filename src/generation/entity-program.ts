@@ -70,7 +70,8 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
 
   const limits: Limit[] = [];
   if (!only) assignJointKeys(context, compiling, skip, limits);
-  const order = compiling.map((item) => compileField(context, item, planned, limits));
+  const notes: { path: string; message: string }[] = [];
+  const order = compiling.map((item) => compileField(context, item, planned, limits, notes));
   let rowLimit = planned;
   for (const limit of limits) rowLimit = Math.min(rowLimit, limit.size);
   const warnings = limits
@@ -80,11 +81,12 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
       message: limit.emptyParent
         ? `${limit.what}, which has no rows; inserted 0 of ${planned} planned rows`
         : `pool of ${limit.size} ${limit.what} is exhausted after ${limit.size} rows; inserted ${rowLimit} of ${planned} planned rows`,
-    }));
+    }))
+    .concat(notes);
   return { order: sortByDependencies(order, compiling), rowLimit: only ? planned : rowLimit, warnings: only ? [] : warnings };
 }
 
-function compileField(context: EntityContext, item: Compiling, planned: number, limits: Limit[]): CompiledField {
+function compileField(context: EntityContext, item: Compiling, planned: number, limits: Limit[], notes: { path: string; message: string }[]): CompiledField {
   const { field, program, index } = item;
   const name = fieldName(context, field);
   const finish = valueFinisher(field, program, context.stream(field.id, 'pad'), context.plan.timezone, name, item.unique || item.joint !== undefined);
@@ -93,6 +95,11 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   let pure = !program.deps?.length;
   let sequential = false;
 
+  if (program.rows !== undefined || program.shortfall !== undefined) {
+    const path = context.pointer(index, ...(field.references ? ['references'] : ['generation', 'strategy']), 'fanOut');
+    if (program.rows !== undefined) limits.push({ size: program.rows, path, what: `children for ${name} (every parent has at most its fanOut max)` });
+    if (program.shortfall !== undefined) notes.push({ path, message: `${name}: ${program.shortfall}` });
+  }
   if (reference && !field.nullable && program.pool?.size === 0) {
     const path = context.pointer(index, ...(field.references ? ['references'] : ['generation', 'strategy']));
     limits.push({ size: 0, path, what: `${name} references ${reference.entity}.${reference.field}`, emptyParent: true });

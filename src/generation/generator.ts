@@ -18,8 +18,11 @@ import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
 import { parentTimeLink } from './coherence/time.ts';
 import type { CoherenceAudit } from './coherence/report.ts';
+import { parentReads } from './formulas/parent-reads.ts';
+import { ParentLookups } from './parent-lookups.ts';
 
 type Issue = { path: string; message: string };
+
 
 export class DataGenerator {
   /** Rows actually produced per entity (fewer than planned when a unique pool ran out). */
@@ -37,6 +40,12 @@ export class DataGenerator {
   readonly #referenceMs: number;
   readonly #version: GenerationPlan['version'];
   readonly #config: SchemaConfig;
+  /** Columns of parents that children read by row (formulas, `after`), by entity id. */
+  readonly #rowNeeded = new Map<string, Set<string>>();
+  /** Those columns' values by row index, keyed `entity.field`. */
+  readonly #rowPools = new Map<string, KeyPool>();
+  /** Children's reads of those columns by key value. */
+  readonly #parents = new ParentLookups(this.#rowPools);
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#referenceMs = Date.parse(plan.referenceDate);
@@ -60,6 +69,11 @@ export class DataGenerator {
           const link = parentTimeLink(entity, field, config.entities, entityPlan.deferredColumns);
           if (link) need(link.parent, link.parentTime);
         }
+      }
+      const rowNeed = (entity: string, field: string) => this.#rowNeeded.set(entity, (this.#rowNeeded.get(entity) ?? new Set()).add(field));
+      for (const read of parentReads(entity, (id) => this.#entities.get(id)?.entity)) {
+        rowNeed(read.reference.target.entity, read.reference.target.field);
+        rowNeed(read.reference.target.entity, read.field);
       }
     }
   }
@@ -113,6 +127,12 @@ export class DataGenerator {
     const needed = this.#needed.get(entityId) ?? new Set<string>();
     const stored = compiled.order.filter((field) => needed.has(field.field.id) && !this.#indexable(field));
     const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true)]));
+    // Columns children read by row keep every row, nulls included, unless they can be recomputed.
+    const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
+    const rowStored = compiled.order.filter((field) => rowNeeded.has(field.field.id) && !field.pure);
+    const rowPools = new Map(rowStored.map((field) => [field.index, new StoredKeyPool(false)]));
+    const rowPoolIndexes = [...rowPools.keys()];
+    const rowPoolList = [...rowPools.values()];
     const poolIndexes = [...pools.keys()];
     const poolList = [...pools.values()];
     const shared: RowValue[] = new Array<RowValue>(columns);
@@ -134,11 +154,12 @@ export class DataGenerator {
         }
         for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
         observe?.(values);
+        for (let i = 0; i < rowPoolList.length; i++) rowPoolList[i]!.push(values[rowPoolIndexes[i]!]!);
         yield values;
       }
     } finally {
       this.produced.set(entityId, row);
-      this.#publishPools(entityId, compiled, pools, row);
+      this.#publishPools(entityId, compiled, pools, row, rowPools);
     }
   }
 
@@ -224,6 +245,8 @@ export class DataGenerator {
     const compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns));
     const needed = this.#needed.get(entityId) ?? new Set<string>();
     if (compiled.order.some((field) => needed.has(field.field.id) && !this.#indexable(field))) return false;
+    const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
+    if (compiled.order.some((field) => rowNeeded.has(field.field.id) && !field.pure)) return false;
     if (warn) this.warnings.push(...compiled.warnings);
     // `produced`: the rows a real generation made (fewer than rowLimit when a unique field ran out).
     const rows = produced ?? compiled.rowLimit;
@@ -295,13 +318,14 @@ export class DataGenerator {
     return field.pure && !(field.field.nullable && (field.field.generation?.emptyRate ?? 0) > 0);
   }
 
-  #publishPools(entityId: string, compiled: CompiledEntity, stored: Map<number, StoredKeyPool>, produced: number): void {
+  #publishPools(entityId: string, compiled: CompiledEntity, stored: Map<number, StoredKeyPool>, produced: number, rowStored = new Map<number, StoredKeyPool>()): void {
     const needed = this.#needed.get(entityId) ?? new Set<string>();
+    const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
     const none: RowValue[] = [];
     for (const field of compiled.order) {
-      if (!needed.has(field.field.id)) continue;
-      const pool = stored.get(field.index) ?? new IndexedKeyPool(produced, (row) => field.generate(row, none) as RowValue);
-      this.#pools.set(`${entityId}.${field.field.id}`, pool);
+      const indexed = () => new IndexedKeyPool(produced, (row) => field.generate(row, none) as RowValue);
+      if (needed.has(field.field.id)) this.#pools.set(`${entityId}.${field.field.id}`, stored.get(field.index) ?? indexed());
+      if (rowNeeded.has(field.field.id)) this.#rowPools.set(`${entityId}.${field.field.id}`, rowStored.get(field.index) ?? indexed());
     }
   }
 
@@ -331,6 +355,8 @@ export class DataGenerator {
       },
       fieldIndex: (fieldId) => entity.fields.findIndex((field) => field.id === fieldId),
       keyPool: (parent, field) => this.#pools.get(`${parent}.${field}`),
+      entityById: (id) => this.#entities.get(id)?.entity,
+      parentValue: (reference, fieldId, convert) => this.#parents.lookup(reference, fieldId, convert),
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }

@@ -70,7 +70,7 @@ const CREATED = ['createdat', 'created', 'createdon', 'datecreated', 'creationda
 const updatedAt: Make = (context, field, stream) => {
   const fallback = createdAt(context, field, stream);
   const index = context.entity.fields.findIndex(
-    (other) => other !== field && DATES.includes(other.type) && CREATED.includes(normalizeId(other.id)) && other.generation?.strategy?.kind !== 'template',
+    (other) => other !== field && DATES.includes(other.type) && CREATED.includes(normalizeId(other.id)) && other.generation?.strategy?.kind !== 'template' && other.generation?.strategy?.kind !== 'formula',
   );
   if (index < 0) return fallback;
   return afterFieldProgram(stream, field.type, index, context.referenceMs, context.plan.timezone, fallback);

@@ -7,6 +7,7 @@ import type { EntityPlan, GeneratorVersion } from './plan.ts';
 import type { FakerPool } from './faker-pool.ts';
 import type { LocaleWords } from './values/words.ts';
 import type { RandomStream } from './random.ts';
+import type { RowReference } from './row-references.ts';
 import { RandomCursor } from './random.ts';
 
 /** A countable set of values, drawn from without replacement when a field must be unique. */
@@ -37,6 +38,10 @@ export interface ValueProgram {
   deps?: number[];
   /** A reference: values are parent keys, stored as they are (no prefix, suffix or length changes). */
   reference?: boolean;
+  /** Rows the program has values for (a bounded fan-out: parents × max children): the entity stops there. */
+  rows?: number;
+  /** A shortfall to warn about (a bounded fan-out with too few rows for every parent's min). */
+  shortfall?: string;
 }
 
 /** A set of key values of generated rows (a referenced column, or a primary key for deferred updates). */
@@ -63,6 +68,14 @@ export interface EntityContext {
   fieldIndex(fieldId: string): number;
   /** Completed key pool of a parent column; undefined while that entity is not generated yet. */
   keyPool(entityId: string, fieldId: string): KeyPool | undefined;
+  /** An entity of the config by id. */
+  entityById(entityId: string): Entity | undefined;
+  /**
+   * The value of a field of the referenced row, given the reference's key value (undefined when
+   * the key names no row), passed through `convert` (applied once per parent row where the column is
+   * cached); the function is undefined while the parent is not generated yet.
+   */
+  parentValue<T = RowValue>(reference: RowReference, fieldId: string, convert?: (value: RowValue) => T): ((key: RowValue) => T | undefined) | undefined;
   /** JSON pointer to a field of this entity, plus further tokens. */
   pointer(fieldIndex: number, ...tokens: (string | number)[]): string;
 }

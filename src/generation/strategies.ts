@@ -10,9 +10,13 @@ import { emailText, slugText, urlText, usernameText } from './named-defaults.ts'
 import { defaultProgram } from './defaults.ts';
 import { referenceProgram, referenceSpec } from './references.ts';
 import { templateProgram } from './templates.ts';
+import { formulaProgram } from './formulas/formula-program.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram } from './values/date-programs.ts';
+import { distributionProgram, distributionSampler } from './values/distributions.ts';
+import { isShaped, shapedDateProgram, storedDay, storedInstant, type LowerBound } from './values/date-shapes.ts';
+import { resolveRowReference } from './row-references.ts';
 
 const FAST_FAKER: Record<string, (cursor: RandomCursor, words: LocaleWords) => string> = {
   'internet.email': emailText,
@@ -33,7 +37,7 @@ export function createProgram(context: EntityContext, field: Field): ValueProgra
   const reference = referenceSpec(field);
   if (reference) {
     const parents = context.keyPool(reference.entity, reference.field);
-    return parents ? referenceProgram(reference, parents, stream, reference.entity === context.entity.id) : null;
+    return parents ? referenceProgram(reference, parents, stream, reference.entity === context.entity.id, context.plan.rowCount) : null;
   }
   const strategy = field.generation?.strategy;
   return strategy ? strategyProgram(context, field, strategy, stream) : defaultProgram(context, field, stream);
@@ -47,10 +51,19 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
       return field.type === 'integer' || field.type === 'number'
         ? sequenceProgram(strategy.start ?? 1, strategy.step ?? 1, field.min, field.max)
         : sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
-    case 'randomInt':
-      return randomIntProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
-    case 'randomFloat':
-      return randomFloatProgram(stream, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000, strategy.precision ?? field.precision ?? 2);
+    case 'randomInt': {
+      const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
+      if (sampler) return distributionProgram(stream, sampler, Math.ceil(min), Math.floor(max), 0);
+      return randomIntProgram(stream, min, max);
+    }
+    case 'randomFloat': {
+      const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const precision = strategy.precision ?? field.precision ?? 2;
+      const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
+      if (sampler) return distributionProgram(stream, sampler, min, max, precision);
+      return randomFloatProgram(stream, min, max, precision);
+    }
     case 'randomBoolean':
       return booleanProgram(stream, strategy.trueRate ?? field.trueRate ?? 0.5);
     case 'weightedChoice':
@@ -67,16 +80,38 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     }
     case 'template':
       return templateProgram(context, strategy.template, stream);
-    case 'dateRange':
-      return dateRangeProgram(
-        stream,
-        field.type,
-        { from: strategy.from ?? DATE_RANGE.from, to: strategy.to ?? DATE_RANGE.to },
-        context.referenceMs,
-        context.plan.timezone,
-        field.weekdaysOnly === true,
-      );
+    case 'dateRange': {
+      const window = { from: strategy.from ?? DATE_RANGE.from, to: strategy.to ?? DATE_RANGE.to };
+      const zone = context.plan.timezone;
+      const plain = dateRangeProgram(stream, field.type, window, context.referenceMs, zone, field.weekdaysOnly === true);
+      const shape = { trend: strategy.trend, weekdayWeights: strategy.weekdayWeights, hourWeights: strategy.hourWeights, weekdaysOnly: field.weekdaysOnly === true };
+      // Without the shape and `after` options, dateRange keeps its programs (and existing configs their values).
+      if (!isShaped(shape) && !strategy.after) return plain;
+      const after = strategy.after ? afterBound(context, strategy.after) : undefined;
+      return shapedDateProgram(stream.derive('shape'), field.type, window, context.referenceMs, zone, shape, after, plain);
+    }
     case 'reference':
       throw new Error('reference strategies are compiled by createProgram');
+    case 'formula':
+      return formulaProgram(context, field, strategy.expression);
   }
+}
+
+/** The referenced row's date that `after` (`reference.field`) names; always null while the parent is not generated. */
+function afterBound(context: EntityContext, after: string): LowerBound {
+  const [name = '', fieldId = ''] = after.split('.');
+  const resolved = resolveRowReference(context.entity, name);
+  if (!resolved.ok) throw new Error(`after "${after}" of entity "${context.entity.id}": ${resolved.message}`);
+  const keyIndex = context.fieldIndex(resolved.reference.field.id);
+  const parentField = context.entityById(resolved.reference.target.entity)?.fields.find((field) => field.id === fieldId);
+  const date = parentField?.type === 'date';
+  const lookup = context.parentValue(resolved.reference, fieldId, date ? storedDay : storedInstant);
+  return {
+    deps: [keyIndex],
+    date,
+    value: (values) => {
+      const key = values[keyIndex];
+      return key === null || key === undefined || !lookup ? undefined : lookup(key);
+    },
+  };
 }

@@ -49,6 +49,9 @@ export function integerFieldIsBig(entity: Entity, field: Field, rowCount: number
     }
     case 'randomInt':
       return outside(strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
+    case 'formula':
+      // Products and sums of other fields can leave the 32-bit range: bounded by min and max only.
+      return true;
     case 'literal':
       return typeof strategy.value === 'number' && outside(strategy.value);
     case 'weightedChoice':

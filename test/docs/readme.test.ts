@@ -117,6 +117,19 @@ const SH_OUTCOMES: ((output: string) => void)[] = [
     expect(output).toMatch(/^\s*\d+$/m);
     expect(fs.readdirSync(path.join(repoRoot, 'blog-export')).sort()).toEqual(['posts.jsonl', 'users.jsonl']);
   },
+  // Realistic data
+  (output) => {
+    expect(output).toMatch(/│ id\s+│ orderId\s+│ productId\s+│ quantity\s+│ unitPrice\s+│ discount\s+│ lineTotal\s+│/);
+    const rows = [...output.matchAll(/^│ \d+\s+│ \d+\s+│ (\d+)\s+│ (\d+)\s+│ (\d+)\s+│ ([\d.]+)\s+│ ([\d.]+)\s+│ ([\d.]+)\s+│$/gm)];
+    expect(rows).toHaveLength(3);
+    // The rows the README shows under the command are the rows it prints.
+    const shown = /preview schemas\/examples\/shop\.json --entity orderLines --rows 3\n```\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(shown).toBeDefined();
+    expect(output).toContain(shown!);
+    for (const [, , , quantity, unitPrice, discount, total] of rows) {
+      expect(Number(total)).toBeCloseTo(Math.round(Number(quantity) * Number(unitPrice) * (1 - Number(discount)) * 100) / 100, 2);
+    }
+  },
 ];
 /** The walkthrough's block whose output is the fetch call. */
 const FETCH_BLOCK = 6;

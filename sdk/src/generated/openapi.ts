@@ -1893,6 +1893,7 @@ export interface components {
              * @enum {string}
              */
             onUpdate?: "restrict" | "cascade" | "set-null";
+            fanOut?: components["schemas"]["fanOut"];
         };
         /** @description Metadata of a team API key. The secret is never part of it. */
         TeamApiKey: {
@@ -1963,6 +1964,63 @@ export interface components {
             total: number;
         };
         /**
+         * UniformFanOut
+         * @description Parents picked evenly at random (the default).
+         */
+        uniformFanOut: {
+            /**
+             * @description Fan-out: `uniform`.
+             * @constant
+             */
+            kind: "uniform";
+        };
+        /**
+         * ZipfFanOut
+         * @description The k-th busiest parent gets children in proportion to 1 / k^exponent.
+         */
+        zipfFanOut: {
+            /**
+             * @description Fan-out: `zipf`.
+             * @constant
+             */
+            kind: "zipf";
+            /** @description Exponent of the power law (> 0, at most 10); default 1. */
+            exponent?: number;
+        };
+        /**
+         * ParetoFanOut
+         * @description Children per parent follow a Pareto law: the busiest fraction q of parents gets a share q^(1 - 1/alpha) of the children (alpha 1.16: 20% of parents get 80%).
+         */
+        paretoFanOut: {
+            /**
+             * @description Fan-out: `pareto`.
+             * @constant
+             */
+            kind: "pareto";
+            /** @description Pareto index (> 1, at most 100); default 1.16 (the 80/20 rule). */
+            alpha?: number;
+        };
+        /**
+         * BoundedFanOut
+         * @description Every parent gets between min and max children (spread at random). The entity has at most max x parents rows (fewer rows are inserted than planned when that is less); when it has fewer than min x parents rows, some parents get fewer than min (a warning says so).
+         */
+        boundedFanOut: {
+            /**
+             * @description Fan-out: `bounded`.
+             * @constant
+             */
+            kind: "bounded";
+            /** @description Fewest children of a parent (>= 0). */
+            min: number;
+            /** @description Most children of a parent (>= 1, >= `min`). */
+            max: number;
+        };
+        /**
+         * FanOut
+         * @description How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), or `bounded` (every parent gets between min and max children).
+         */
+        fanOut: components["schemas"]["uniformFanOut"] | components["schemas"]["zipfFanOut"] | components["schemas"]["paretoFanOut"] | components["schemas"]["boundedFanOut"];
+        /**
          * LiteralStrategy
          * @description Every row gets the same value. Properties other than those listed are allowed and ignored.
          */
@@ -2001,8 +2059,80 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * UniformDistribution
+         * @description Every value between min and max equally likely (the default).
+         */
+        uniformDistribution: {
+            /**
+             * @description Distribution: `uniform`.
+             * @constant
+             */
+            kind: "uniform";
+        };
+        /**
+         * NormalDistribution
+         * @description Normal (Gaussian) values around `mean`.
+         */
+        normalDistribution: {
+            /**
+             * @description Distribution: `normal`.
+             * @constant
+             */
+            kind: "normal";
+            /** @description Mean; default the midpoint of min and max. */
+            mean?: number;
+            /** @description Standard deviation (> 0); default a sixth of max - min. */
+            stddev?: number;
+        };
+        /**
+         * LognormalDistribution
+         * @description Log-normal values (a long tail to the right, e.g. prices, incomes): `median` times e to the power of a normal value with standard deviation `sigma`.
+         */
+        lognormalDistribution: {
+            /**
+             * @description Distribution: `lognormal`.
+             * @constant
+             */
+            kind: "lognormal";
+            /** @description Median (> 0); default the midpoint of min and max. */
+            median?: number;
+            /** @description Standard deviation of the logarithm of the values (> 0); default 1. */
+            sigma?: number;
+        };
+        /**
+         * ExponentialDistribution
+         * @description Exponential values from min upwards (e.g. waiting times): small values most likely.
+         */
+        exponentialDistribution: {
+            /**
+             * @description Distribution: `exponential`.
+             * @constant
+             */
+            kind: "exponential";
+            /** @description Mean of the values before clamping (> min); default min + a quarter of max - min. */
+            mean?: number;
+        };
+        /**
+         * ZipfDistribution
+         * @description Zipf (power-law) ranks: min is the most frequent value, min + 1 the next and so on, value min + k - 1 with weight 1 / k^exponent (randomFloat: whole numbers too).
+         */
+        zipfDistribution: {
+            /**
+             * @description Distribution: `zipf`.
+             * @constant
+             */
+            kind: "zipf";
+            /** @description Exponent of the power law (> 0, at most 10); default 1. */
+            exponent?: number;
+        };
+        /**
+         * NumericDistribution
+         * @description Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential` or `zipf`. Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
+         */
+        numericDistribution: components["schemas"]["uniformDistribution"] | components["schemas"]["normalDistribution"] | components["schemas"]["lognormalDistribution"] | components["schemas"]["exponentialDistribution"] | components["schemas"]["zipfDistribution"];
+        /**
          * RandomIntStrategy
-         * @description Uniform random integers between min and max inclusive. Properties other than those listed are allowed and ignored.
+         * @description Random integers between min and max inclusive, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.
          */
         randomIntStrategy: {
             /**
@@ -2014,12 +2144,13 @@ export interface components {
             min?: number;
             /** @description Largest value (>= `min`); default the field's `max`, else 1000. */
             max?: number;
+            distribution?: components["schemas"]["numericDistribution"];
         } & {
             [key: string]: unknown;
         };
         /**
          * RandomFloatStrategy
-         * @description Uniform random numbers between min and max, rounded to precision decimals. Properties other than those listed are allowed and ignored.
+         * @description Random numbers between min and max, rounded to precision decimals, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.
          */
         randomFloatStrategy: {
             /**
@@ -2033,6 +2164,7 @@ export interface components {
             max?: number;
             /** @description Digits after the decimal point (>= 0); default the field's `precision`, else 2. */
             precision?: number;
+            distribution?: components["schemas"]["numericDistribution"];
         } & {
             [key: string]: unknown;
         };
@@ -2105,7 +2237,7 @@ export interface components {
         };
         /**
          * DateRangeStrategy
-         * @description Random dates or datetimes between from and to inclusive. Properties other than those listed are allowed and ignored.
+         * @description Random dates or datetimes between from and to inclusive, uniform unless `trend`, `weekdayWeights` or `hourWeights` shape them; `after` keeps them after a field of the referenced row. Properties other than those listed are allowed and ignored.
          */
         dateRangeStrategy: {
             /**
@@ -2117,6 +2249,14 @@ export interface components {
             from?: string;
             /** @description Latest value, in the same forms as `from`; not before `from`. Default `now`. */
             to?: string;
+            /** @description Growth over the range: how much more likely the end of the range is than its start, as a fraction: 0 flat (default), 1 twice as many values at `to` as at `from`, -0.5 half as many (> -1, at most 100). The density changes linearly in between. */
+            trend?: number;
+            /** @description Relative weight of each day of the week, Monday first (7 numbers >= 0, not all 0), judged in the entity's time zone: e.g. `[5,5,5,5,5,2,1]` for orders on weekdays. */
+            weekdayWeights?: number[];
+            /** @description Datetime fields: relative weight of each hour of the day, 0 to 23 (24 numbers >= 0, not all 0), judged in the entity's time zone. */
+            hourWeights?: number[];
+            /** @description A date or datetime field of the row's referenced row, as `<reference>.<field>` (reference: the id of this entity's reference field, that id without a trailing `Id`/`_id`, or the referenced entity's id): values are not earlier than it (and not earlier than `from`), e.g. `customer.createdAt`. When the referenced value is later than `to`, the value is the referenced value. */
+            after?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2140,14 +2280,30 @@ export interface components {
              * @enum {string}
              */
             pick?: "random" | "sequential";
+            fanOut?: components["schemas"]["fanOut"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * FormulaStrategy
+         * @description Computes the value from other fields of the row and of its referenced rows. Properties other than those listed are allowed and ignored.
+         */
+        formulaStrategy: {
+            /**
+             * @description Strategy kind: `formula`.
+             * @constant
+             */
+            kind: "formula";
+            /** @description The expression, e.g. `quantity * unitPrice`, `createdAt + 30 days`, `product.price * 0.9`, `firstName + " " + lastName`. Names: a field of the row, or `<reference>.<field>` for a field of the referenced row (reference: the reference field's id, that id without a trailing `Id`/`_id`, or the referenced entity's id). Numbers, strings in quotes, true, false, null, durations (`30 days`, `2 hours`; units second, minute, hour, day, week, each also plural); operators + - * / % (numbers; + joins strings, adds a duration to a date or datetime), comparisons == != < <= > >=, && || !, `cond ? a : b`, parentheses; functions round(x, digits), floor, ceil, abs, min, max, lower, upper, length, daysBetween(a, b). A null operand makes the result null. The result must suit the field type (numbers for integer and number fields, rounded as the field rounds; strings for string and text; dates for date, datetimes for datetime; booleans for boolean). */
+            expression: string;
         } & {
             [key: string]: unknown;
         };
         /**
          * Strategy
-         * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+         * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
          */
-        strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"];
+        strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"] | components["schemas"]["formulaStrategy"];
         /**
          * FieldGeneration
          * @description How the values of a field are generated; without it, defaults come from type, format, constraints and the field id.

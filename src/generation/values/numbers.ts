@@ -89,3 +89,27 @@ export function numberFinisher(field: Field): (value: unknown, fallback: number)
     return clampRound(number, min, max, precision);
   };
 }
+
+/**
+ * The double nearest the decimal result: 15 significant digits drop binary drift, so
+ * 3 × 19.95 × 0.9 gives 53.865 (not 53.864999999999995) and rounds as SQL's exact decimals do.
+ */
+export function decimal(value: number): number {
+  if (Number.isInteger(value) || !Number.isFinite(value)) return value;
+  const magnitude = Math.abs(value);
+  const digits = 14 - Math.floor(Math.log10(magnitude));
+  // An integer divided by an exact power of ten is the double nearest that decimal (fast path).
+  if (digits >= 0 && digits <= 22) return Math.round(value * POW10[digits]!) / POW10[digits]!;
+  return Number(value.toPrecision(15));
+}
+
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/** Rounds half away from zero to `precision` decimals (0–15) of the value's decimal form. */
+export function roundDecimal(value: number, precision: number): number {
+  const scale = POW10[precision]!;
+  const scaled = decimal(Math.abs(value) * scale);
+  if (!(scaled < Number.MAX_SAFE_INTEGER)) return value;
+  const rounded = Math.round(scaled) / scale;
+  return value < 0 ? -rounded : rounded;
+}

@@ -20,9 +20,18 @@ import { uniqueNamespace } from '../../helpers/dialect-targets.ts';
 import { loadScript } from '../../helpers/load-script.ts';
 
 const TARGETS = await dialectTargets();
+/** schemas/examples/shop.json (distributions, fan-out, after, date shapes, formulas) with at most 1,000 rows a table (one page of the API). */
+function smallShop(): SchemaConfig {
+  const shop = JSON.parse(fs.readFileSync(new URL('../../../schemas/examples/shop.json', import.meta.url), 'utf8')) as SchemaConfig;
+  const rows: Record<string, number> = { customers: 100, addresses: 200, products: 30, orders: 400, orderLines: 1000 };
+  for (const entity of shop.entities) entity.generation = { ...entity.generation, rowCount: rows[entity.id]! };
+  return shop;
+}
+
 const CONFIGS: Array<[string, SchemaConfig]> = [
   ['every option', everyOptionConfig('files')],
   ['blog', { ...blogConfig(), generationDefaults: { ...blogConfig().generationDefaults, seed: 'files' } }],
+  ['shop', smallShop()],
 ];
 const options = { referenceDate: REFERENCE_DATE };
 

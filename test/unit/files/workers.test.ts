@@ -35,4 +35,20 @@ describe('generateFiles with worker threads', () => {
     expect(two.summary.rowsWritten).toBe(28_000);
     expect(two.digest).toBe(one.digest);
   }, 120_000);
+
+  it('schemas/examples/shop.json (formulas, fan-out, after, shapes, distributions): the same bytes with 1 and 2 workers', async () => {
+    const shop = JSON.parse(fs.readFileSync(new URL('../../../schemas/examples/shop.json', import.meta.url), 'utf8')) as typeof config;
+    const files = async (workers: number) => {
+      const summary = await generateFiles(shop, { referenceDate: '2025-06-15', parallelMinRows: 1_000, format: 'csv', workers, out: path.join(folder, `shop-${workers}`) });
+      const hash = createHash('sha256');
+      for (const file of summary.files) hash.update(path.basename(file.path)).update(fs.readFileSync(file.path));
+      return { digest: hash.digest('hex'), summary };
+    };
+    const one = await files(1);
+    const two = await files(2);
+    expect(two.summary.workers).toBe(2);
+    expect(two.summary.rowsWritten).toBe(2000 + 3500 + 300 + 10_000 + 30_000);
+    expect(two.summary.warnings).toEqual([]);
+    expect(two.digest).toBe(one.digest);
+  }, 120_000);
 });

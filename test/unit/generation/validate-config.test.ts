@@ -96,7 +96,7 @@ function edit(change: (config: Loose) => void): unknown {
 const teams = (c: Loose) => c.entities[0];
 const users = (c: Loose) => c.entities[1];
 const posts = (c: Loose) => c.entities[2];
-const KINDS = '"literal", "sequence", "randomInt", "randomFloat", "randomBoolean", "weightedChoice", "faker", "template", "dateRange", "reference"';
+const KINDS = '"literal", "sequence", "randomInt", "randomFloat", "randomBoolean", "weightedChoice", "faker", "template", "dateRange", "reference", "formula"';
 
 type Want = { errors?: Issue[]; warnings?: Issue[] };
 const cases: [string, { given: unknown; want: Want }][] = [
@@ -329,6 +329,47 @@ const cases: [string, { given: unknown; want: Want }][] = [
             path: '/entities/1/fields/11/generation/strategy/from',
             message:
               'entities[1].fields[11].generation.strategy.from "yesterday" is not a valid date bound: use an ISO date or datetime (2024-01-31, 2024-01-31T12:00:00Z), "now", or an offset such as "-30d" or "+1y" (units s, m, h, d, w, M, y)',
+          },
+        ],
+      },
+    },
+  ],
+  [
+    'checks numeric distributions against their own kind, and their parameters against the bounds, all at once',
+    {
+      given: edit((c) => {
+        users(c).fields[5].generation.strategy.distribution = { kind: 'gauss' };
+        users(c).fields[6].generation.strategy.distribution = { kind: 'normal', stddev: -1, sd: 3 };
+        users(c).fields[6].generation.strategy.min = 0;
+        teams(c).fields.push({ id: 'wait', type: 'number', generation: { strategy: { kind: 'randomFloat', min: 5, max: 9, distribution: { kind: 'exponential', mean: 2 } } } });
+        teams(c).fields.push({ id: 'loss', type: 'number', generation: { strategy: { kind: 'randomFloat', min: -10, max: 0, distribution: { kind: 'lognormal' } } } });
+        teams(c).fields.push({ id: 'rank', type: 'number', generation: { strategy: { kind: 'randomFloat', min: 0.2, max: 0.8, distribution: { kind: 'zipf' } } } });
+      }),
+      want: {
+        errors: [
+          {
+            path: '/entities/0/fields/3/generation/strategy/distribution/mean',
+            message: 'exponential values start at min, so their mean (2) must be greater than min of randomFloat teams.wait (min 5, max 9); give a mean > 5',
+          },
+          {
+            path: '/entities/0/fields/4/generation/strategy/distribution',
+            message: 'lognormal values are positive but the midpoint of randomFloat teams.loss (min -10, max 0), the default median, is not; give a median > 0',
+          },
+          {
+            path: '/entities/0/fields/5/generation/strategy/distribution',
+            message: 'zipf ranks are whole numbers from min, but randomFloat teams.rank (min 0.2, max 0.8) holds none; widen min and max',
+          },
+          {
+            path: '/entities/1/fields/5/generation/strategy/distribution/kind',
+            message: 'entities[1].fields[5].generation.strategy.distribution.kind must be one of "uniform", "normal", "lognormal", "exponential", "zipf"; got "gauss"',
+          },
+          {
+            path: '/entities/1/fields/6/generation/strategy/distribution/sd',
+            message: 'entities[1].fields[6].generation.strategy.distribution has unknown property "sd"; allowed properties: kind, mean, stddev',
+          },
+          {
+            path: '/entities/1/fields/6/generation/strategy/distribution/stddev',
+            message: 'entities[1].fields[6].generation.strategy.distribution.stddev must be > 0; got -1',
           },
         ],
       },
@@ -646,7 +687,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/1/fields/5/generation/strategy/kind',
             message:
-              'strategy "randomBoolean" cannot fill integer field users.age; it fills boolean fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference',
+              'strategy "randomBoolean" cannot fill integer field users.age; it fills boolean fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference, formula',
           },
         ],
       },
@@ -664,12 +705,12 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/1/fields/5/generation/strategy/kind',
             message:
-              'strategy "template" cannot fill integer field users.age; it fills string, text fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference',
+              'strategy "template" cannot fill integer field users.age; it fills string, text fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference, formula',
           },
           {
             path: '/entities/2/fields/3/generation/strategy/kind',
             message:
-              'strategy "dateRange" cannot fill string field posts.title; it fills date, datetime fields. Change the type, or use one of: literal, sequence, weightedChoice, faker, template, reference',
+              'strategy "dateRange" cannot fill string field posts.title; it fills date, datetime fields. Change the type, or use one of: literal, sequence, weightedChoice, faker, template, reference, formula',
           },
         ],
       },
@@ -872,7 +913,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/1/fields/7/generation/strategy/kind',
             message:
-              'strategy "randomInt" cannot fill boolean field users.active; it fills integer, number fields. Change the type, or use one of: literal, randomBoolean, weightedChoice, faker, reference',
+              'strategy "randomInt" cannot fill boolean field users.active; it fills integer, number fields. Change the type, or use one of: literal, randomBoolean, weightedChoice, faker, reference, formula',
           },
         ],
       },

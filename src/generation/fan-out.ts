@@ -1,0 +1,85 @@
+// Reference fan-out: which parent each child row takes, so that parents get skewed (Zipf, Pareto)
+// or bounded (min..max) numbers of children. Every choice is a pure function of the child row: a
+// keyed permutation decides which parents are the busy ones, and bounded fan-out precomputes each
+// parent's count once (O(parents) memory) and maps a permuted row onto the parents' slots.
+import type { FanOut } from './config-types.ts';
+import type { RandomStream } from './random.ts';
+import { KeyedPermutation } from './random.ts';
+import { ZipfSampler } from './values/distributions.ts';
+
+/** Default Pareto index: the busiest 20% of parents get 80% of the children. */
+export const PARETO_ALPHA = 1.16;
+
+export interface ParentPicker {
+  /** Index of the parent of child `row` (0 ≤ index < parents). */
+  pick(row: number, attempt: number): number;
+  /** Rows the children can have (bounded fan-out: parents × max); undefined when unbounded. */
+  rows?: number;
+  /** Why some parents get fewer than min children, when they do. */
+  shortfall?: string;
+}
+
+/** A picker for `fanOut` over `parents` parents and `children` planned child rows; undefined for uniform. */
+export function parentPicker(fanOut: FanOut, parents: number, children: number, stream: RandomStream): ParentPicker | undefined {
+  if (parents === 0) return undefined;
+  const busy = new KeyedPermutation(parents, keyOf(stream.derive('busy parents')));
+  switch (fanOut.kind) {
+    case 'uniform':
+      return undefined;
+    case 'zipf': {
+      const zipf = new ZipfSampler(parents, fanOut.exponent ?? 1);
+      return { pick: (row, attempt) => busy.at(zipf.sample(stream, row, attempt * 16) - 1) };
+    }
+    case 'pareto': {
+      // Position U^k with k = α/(α−1): the first fraction q of positions gets q^(1−1/α) of the draws.
+      const power = (fanOut.alpha ?? PARETO_ALPHA) / ((fanOut.alpha ?? PARETO_ALPHA) - 1);
+      return { pick: (row, attempt) => busy.at(Math.min(parents - 1, Math.floor(stream.float53(row, attempt) ** power * parents))) };
+    }
+    case 'bounded':
+      return boundedPicker(fanOut.min, fanOut.max, parents, children, stream, busy);
+  }
+}
+
+/**
+ * Every parent gets min children first (as evenly as the rows allow), then the rows left over go
+ * to the parents' free slots (max − min each) in a keyed random order; child rows are spread over
+ * those slots by a keyed permutation of the rows.
+ */
+function boundedPicker(min: number, max: number, parents: number, children: number, stream: RandomStream, busy: KeyedPermutation): ParentPicker {
+  const rows = Math.min(children, parents * max);
+  const counts = new Uint32Array(parents);
+  const mandatory = Math.min(rows, parents * min);
+  const full = Math.floor(mandatory / parents);
+  const extraFirst = mandatory - full * parents;
+  counts.fill(full);
+  for (let i = 0; i < extraFirst; i++) counts[busy.at(i)]!++;
+  const room = max - min;
+  const extras = rows - mandatory;
+  if (extras > 0 && room > 0) {
+    const slots = new KeyedPermutation(parents * room, keyOf(stream.derive('free slots')));
+    for (let i = 0; i < extras; i++) counts[Math.floor(slots.at(i) / room)]!++;
+  }
+  const starts = new Float64Array(parents + 1);
+  for (let i = 0; i < parents; i++) starts[i + 1] = starts[i]! + counts[i]!;
+  const order = new KeyedPermutation(Math.max(1, rows), keyOf(stream.derive('child order')));
+  return {
+    pick: (row) => {
+      const slot = order.at(row);
+      // The last parent whose first slot is ≤ slot.
+      let low = 0;
+      let high = parents - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1;
+        if (starts[mid]! <= slot) low = mid;
+        else high = mid - 1;
+      }
+      return low;
+    },
+    rows: rows < children ? rows : undefined,
+    shortfall: rows < parents * min ? `${rows} rows give ${parents} parents fewer than min (${min}) children each` : undefined,
+  };
+}
+
+function keyOf(stream: RandomStream): { a: number; b: number } {
+  return { a: stream.a, b: stream.b };
+}
