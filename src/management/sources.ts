@@ -1,7 +1,6 @@
-// Sources: create (tables and first generation), read, list, update (a rebind, seed or generator settings regenerate), delete
+// Sources: create (tables and first generation), read, list, update (rebinding regenerates), delete
 // (drops the data and revokes the keys), and regeneration.
 import { randomBytes } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { SchemaConfig } from '../contract.ts';
 import { IDENTIFIER } from '../dialects/dialect.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
@@ -128,10 +127,7 @@ export function sourceOperations(deps: SourceDeps) {
     });
     if (!updated) throw errors.notFound('Source');
     await deps.onSourceChanged(source.id);
-    // The contract: a rebind, a new seed or new generator settings regenerate (the old data serves meanwhile).
-    const reseeded = updated.seed !== source.seed;
-    const reconfigured = body.generatorConfig !== undefined && !isDeepStrictEqual(updated.generatorConfig, source.generatorConfig);
-    if (rebind || reseeded || reconfigured) {
+    if (rebind) {
       await queue(updated, updated.schemaVersionId, updated.seed);
       deps.onQueued();
     }

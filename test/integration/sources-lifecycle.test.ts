@@ -1,4 +1,4 @@
-// More of the sources surface: rebinding, a new seed or new generator settings regenerate, admin source-key paths, the per-source OpenAPI
+// More of the sources surface: rebinding regenerates (a new seed or settings wait for the next regeneration), admin source-key paths, the per-source OpenAPI
 // document passes the linter, and secrets stay out of logs.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,7 +63,7 @@ describe('rebinding a source', () => {
     expect(columns.map((column) => column.column_name)).toContain('nickname');
   });
 
-  it('regenerates on a new seed or new generator settings, and not when they stay the same', async () => {
+  it('keeps a new seed and new generator settings for the next regeneration, which uses them', async () => {
     const api = t.client(t.teamKey);
     const path = { projectId, sourceId };
     const jobs = async () => (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs', { params: { path } })).data!;
@@ -71,20 +71,18 @@ describe('rebinding a source', () => {
     const before = (await jobs()).length;
     const current = (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } })).data!;
 
-    // The same settings again: nothing to regenerate.
-    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { seed: current.seed, generatorConfig: current.generatorConfig, name: 'Renamed' } });
+    // Clients change settings and then regenerate (or not): an update alone queues nothing.
+    const updated = await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', {
+      params: { path },
+      body: { seed: 'another seed', generatorConfig: { ...current.generatorConfig, rowCounts: { users: 6, posts: 4 } } },
+    });
+    expect(updated.data!.seed).toBe('another seed');
     expect(await jobs()).toHaveLength(before);
 
-    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { seed: 'another seed' } });
-    const reseeded = await waitForLatestJob(t, projectId, sourceId);
+    await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path }, body: {} });
+    const job = await waitForLatestJob(t, projectId, sourceId);
     expect(await jobs()).toHaveLength(before + 1);
-    expect(reseeded.seed).toBe('another seed');
-    expect(reseeded.status).toBe('succeeded');
-
-    await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { generatorConfig: { ...current.generatorConfig, rowCounts: { users: 6, posts: 4 } } } });
-    const reconfigured = await waitForLatestJob(t, projectId, sourceId);
-    expect(await jobs()).toHaveLength(before + 2);
-    expect(reconfigured.status).toBe('succeeded');
+    expect(job.seed).toBe('another seed');
     const counted = await withTarget('postgres', t.database.url, (query) => query(`SELECT count(*)::int AS count FROM "${current.config.schema}"."users"`));
     expect(counted[0]?.count).toBe(6);
   });

@@ -571,8 +571,9 @@ export interface paths {
          * Update a source
          * @description Partially updates a source. Name, description, rate limit and `requireAuth` take
          *     effect at once. Rebinding `schemaVersionId` (to a version of a schema of this
-         *     project) queues a regeneration, as does changing `seed` or `generatorConfig`; the
-         *     old data keeps serving until the new data is swapped in.
+         *     project) queues a regeneration; the old data keeps serving until the new data is
+         *     swapped in. A new `seed` or `generatorConfig` is stored and used by the next
+         *     regeneration (`POST …/regenerate`, or a rebind); the update alone queues none.
          */
         patch: operations["updateSource"];
         trace?: never;
