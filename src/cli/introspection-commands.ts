@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { SchemaConfig } from '../contract.ts';
+import type { SchemaConfig, SourceKind } from '../contract.ts';
 import { loadConfig } from '../config.ts';
-import { dialectOfKind } from '../dialects/index.ts';
+import { DIALECTS, dialectOfKind } from '../dialects/index.ts';
 import { introspectSql } from '../introspection/ddl-import.ts';
 import { describeDifferences, diffConfigs } from '../introspection/diff-config.ts';
 import { introspectDatabase, type IntrospectedConfig } from '../introspection/introspect.ts';
@@ -47,9 +47,9 @@ function tableList(value: string): string[] {
   return names;
 }
 
-function engine(value: string): 'postgres' | 'mysql' {
-  if (value === 'postgres' || value === 'mysql') return value;
-  throw new InvalidArgumentError(`"${value}" is not a dialect: use postgres or mysql`);
+function engine(value: string): SourceKind {
+  if (Object.hasOwn(DIALECTS, value)) return value as SourceKind;
+  throw new InvalidArgumentError(`"${value}" is not a dialect: use ${Object.keys(DIALECTS).join(' or ')}`);
 }
 
 function namespaceOf(options: NamespaceOptions): string | undefined {

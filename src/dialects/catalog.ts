@@ -1,6 +1,7 @@
 // The catalog model: what a dialect reads from a database's own catalog (pg_catalog,
 // information_schema) for introspection, as plain data in engine-neutral terms. Each dialect
 // normalises its types and CHECK clauses into it; src/introspection maps it to a schema config.
+import type { SourceKind } from '../contract.ts';
 
 /**
  * A column type in engine-neutral terms. `declared` on the column keeps the database's own spelling
@@ -110,7 +111,7 @@ export interface CatalogTable {
 
 /** One namespace (a PostgreSQL schema or a MySQL database) as the database describes it. */
 export interface Catalog {
-  engine: 'postgres' | 'mysql';
+  engine: SourceKind;
   namespace: string;
   /** Whether the namespace exists; when it does not, `tables` is empty and `namespaces` lists the others. */
   exists: boolean;

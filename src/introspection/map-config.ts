@@ -3,6 +3,7 @@
 // comments, keys, indexes, CHECK rules and foreign keys are carried over where the config can say
 // them, and everything else becomes a warning naming table.column and what was done instead.
 import type { Catalog, CatalogCheck, CatalogColumn, CatalogTable, CheckRule } from '../dialects/catalog.ts';
+import { dialectOfKind } from '../dialects/index.ts';
 import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
 import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig } from '../generation/validate-config.ts';
@@ -48,7 +49,7 @@ export function mapCatalog(catalog: Catalog, options: MapOptions = {}): Introspe
     formatVersion: 1,
     metadata: {
       name: catalog.namespace,
-      description: `Introspected from ${options.sourceLabel ?? `${catalog.engine === 'postgres' ? 'PostgreSQL schema' : 'MySQL database'} ${catalog.namespace}`}`,
+      description: `Introspected from ${options.sourceLabel ?? `${dialectOfKind(catalog.engine).facts.label} ${dialectOfKind(catalog.engine).facts.namespaceField} ${catalog.namespace}`}`,
       tags: ['introspected'],
     },
     entities: mapped.map((table) => table.entity),
