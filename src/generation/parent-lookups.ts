@@ -48,28 +48,7 @@ export class ParentLookups {
 
   #index(name: string, keys: KeyPool): (key: RowValue) => number | undefined {
     let index = this.#indexes.get(name);
-    if (index) return index;
-    const size = keys.size;
-    const first = size > 0 ? keys.at(0) : null;
-    const step = size > 1 ? (keys.at(1) as number) - (first as number) : 1;
-    let arithmetic = typeof first === 'number' && Number.isSafeInteger(first) && Number.isSafeInteger(step) && step !== 0;
-    for (let row = 2; arithmetic && row < size; row++) arithmetic = keys.at(row) === (first as number) + row * step;
-    if (arithmetic) {
-      const start = first as number;
-      index = (key) => {
-        if (typeof key !== 'number') return undefined;
-        const row = (key - start) / step;
-        return Number.isInteger(row) && row >= 0 && row < size ? row : undefined;
-      };
-    } else {
-      const rows = new Map<RowValue, number>();
-      for (let row = 0; row < size; row++) {
-        const key = keys.at(row);
-        if (key !== null && !rows.has(key)) rows.set(key, row);
-      }
-      index = (key) => rows.get(key);
-    }
-    this.#indexes.set(name, index);
+    if (!index) this.#indexes.set(name, (index = rowIndexOf(keys)));
     return index;
   }
 
@@ -86,4 +65,30 @@ export class ParentLookups {
     byConverter.set(convert, column);
     return column;
   }
+}
+
+/**
+ * Key value → row index of a parent's key column: arithmetic when the keys step evenly (integer
+ * ids), else a Map built once (the first row of a key wins).
+ */
+export function rowIndexOf(keys: KeyPool): (key: RowValue) => number | undefined {
+  const size = keys.size;
+  const first = size > 0 ? keys.at(0) : null;
+  const step = size > 1 ? (keys.at(1) as number) - (first as number) : 1;
+  let arithmetic = typeof first === 'number' && Number.isSafeInteger(first) && Number.isSafeInteger(step) && step !== 0;
+  for (let row = 2; arithmetic && row < size; row++) arithmetic = keys.at(row) === (first as number) + row * step;
+  if (arithmetic) {
+    const start = first as number;
+    return (key) => {
+      if (typeof key !== 'number') return undefined;
+      const row = (key - start) / step;
+      return Number.isInteger(row) && row >= 0 && row < size ? row : undefined;
+    };
+  }
+  const rows = new Map<RowValue, number>();
+  for (let row = 0; row < size; row++) {
+    const key = keys.at(row);
+    if (key !== null && !rows.has(key)) rows.set(key, row);
+  }
+  return (key) => rows.get(key);
 }

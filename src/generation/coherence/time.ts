@@ -6,6 +6,7 @@ import type { RowValue } from '../../dialects/dialect.ts';
 import type { Entity, Field, FieldType } from '../config-types.ts';
 import type { KeyPool, ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
+import { rowIndexOf } from '../parent-lookups.ts';
 import { DAY_MS, formatDay, formatInstant, localDay, weekdayOf } from '../values/dates.ts';
 import { referenceTarget } from '../table-spec.ts';
 
@@ -158,16 +159,11 @@ export function laterProgram(options: {
 
 /** The parent's created-like value of the parent a row references (by its key), through the parent's pools. */
 export function parentTimeLookup(keys: KeyPool, times: KeyPool): (key: RowValue | undefined) => RowValue | undefined {
-  let index: Map<unknown, number> | undefined;
+  let rowOf: ((key: RowValue) => number | undefined) | undefined;
   return (key) => {
     if (key === null || key === undefined) return undefined;
-    // Integer keys counting from 1 (the usual primary key) need no map.
-    if (typeof key === 'number' && Number.isInteger(key) && key >= 1 && key <= keys.size && keys.at(key - 1) === key) return times.at(key - 1);
-    if (!index) {
-      index = new Map();
-      for (let i = 0; i < keys.size; i++) index.set(keys.at(i), i);
-    }
-    const at = index.get(key);
-    return at === undefined ? undefined : times.at(at);
+    // Built on first use: the parent's keys are complete by the time its children are made.
+    const row = (rowOf ??= rowIndexOf(keys))(key);
+    return row === undefined ? undefined : times.at(row);
   };
 }
