@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import { defaultTargets, type Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
+import { serverFor } from './http/runtime-lane.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
 import { Metrics } from './metrics/metrics.ts';
 import type { OperationHandlers } from './operation.ts';
@@ -237,7 +238,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
 
   startup.app = performance.now();
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, () => resolve(listening));
+    const listening = serverFor(app).listen(config.port, () => resolve(listening));
     listening.once('error', reject);
     listening.on('clientError', answerClientError);
   });

@@ -15,6 +15,7 @@ import { studioRouter } from './studio.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { assertBodyDepth } from '../json-depth.ts';
 import { requestContext } from './request-context.ts';
+import { serveRuntimeLane, type LaneRoute } from './runtime-lane.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { TeamStore } from '../store/teams.ts';
@@ -64,17 +65,11 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'extended');
 
   const table = operationTable(document);
-  app.use(requestContext(deps.logger, requestMetrics(deps.metrics, table)));
-  app.use(securityHeaders);
-  app.use(cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
-  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  // The request validator fills schema defaults into bodies; handlers get the body as sent, so a
-  // PATCH never resets what the client left out and stored configs are exactly what was posted.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.body !== null && typeof req.body === 'object') assertBodyDepth(req.body);
-    res.locals.body = req.body === undefined ? undefined : structuredClone(req.body);
-    next();
-  });
+  // Every request's first middlewares; the runtime lane (below) runs the same ones, in the same order.
+  const context = requestContext(deps.logger, requestMetrics(deps.metrics, table));
+  const corsHeaders = cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 });
+  const jsonBody = express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.use(context, securityHeaders, corsHeaders, jsonBody, bodyAsSent);
 
   const auth = authenticators(deps);
   const validators = createValidators(document, config);
@@ -88,12 +83,20 @@ export function createApp(deps: AppDeps): express.Express {
   // check every parameter, field, operator, value and body against them, with messages that name the
   // table's fields), and the generic pass cost as much CPU as the rest of a list request. Runtime
   // responses are still validated against the contract wherever responses are (tests, development).
+  //
+  // Its requests skip Express's router altogether (runtime-lane.ts): the lane runs each route's whole
+  // chain, the application's first middlewares included. The router below still holds the same
+  // routes for the requests the lane leaves to Express (preflights, HEAD, odd URLs), answered as ever.
   const runtime = express.Router();
   const runtimeResponses = validators.runtimeResponses ? [validators.runtimeResponses] : [];
+  const lane: LaneRoute[] = [];
   for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
     const handler = handlerOf(deps.operations, operation);
-    const bodyType = operation.method === 'post' || operation.method === 'patch' ? [requireJsonBody] : [];
-    runtime[operation.method](operation.expressPath, ...auth(operation), ...bodyType, ...runtimeResponses, handle(handler, config, deps.shutdown));
+    const withBody = operation.method === 'post' || operation.method === 'patch';
+    const chain = [...auth(operation), ...(withBody ? [requireJsonBody] : []), ...runtimeResponses, handle(handler, config, deps.shutdown)];
+    runtime[operation.method](operation.expressPath, ...chain);
+    const first = [context, securityHeaders, corsHeaders, ...(withBody ? [jsonBody, bodyAsSent] : [])];
+    lane.push({ method: operation.method, expressPath: operation.expressPath, chain: [...first, ...chain] });
   }
   app.use(runtime);
 
@@ -135,7 +138,9 @@ export function createApp(deps: AppDeps): express.Express {
   }
 
   app.use(notFoundHandler);
-  app.use(errorHandler(config.bodyLimit));
+  const answerError = errorHandler(config.bodyLimit);
+  app.use(answerError);
+  serveRuntimeLane(app, lane, answerError);
   return app;
 }
 
@@ -344,6 +349,16 @@ async function streamEvents(req: Request, res: Response, events: NonNullable<Rep
 /** A runtime write's body must be JSON (the management API's validator answers the same 415). */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   if (!req.is(['application/json', 'application/*+json'])) throw errors.unsupportedMediaType(req.get('content-type') ?? '');
+  next();
+}
+
+/**
+ * The request validator fills schema defaults into bodies; handlers get the body as sent, so a PATCH
+ * never resets what the client left out and stored configs are exactly what was posted.
+ */
+function bodyAsSent(req: Request, res: Response, next: NextFunction) {
+  if (req.body !== null && typeof req.body === 'object') assertBodyDepth(req.body);
+  res.locals.body = req.body === undefined ? undefined : structuredClone(req.body);
   next();
 }
 

@@ -19,8 +19,10 @@ export function requestMetrics(metrics: Metrics, table: OperationSpec[]) {
     metrics.httpRequest(req.method, operation?.path, res.statusCode, seconds);
     const source = res.locals.runtime as RuntimeSource | undefined;
     if (operation && source) {
-      // /runtime/{sourceId}/{table}[/{id}]: the source is the authenticated one; the table counts if it is one of its own.
-      const table = decodedSegment(req.path, 3);
+      // /runtime/{sourceId}/{table}[/{id}]: the source is the authenticated one; the table counts if it
+      // is one of its own. Its route's parameters, unless the router took them back on an error.
+      const routed = req.params?.table;
+      const table = typeof routed === 'string' ? routed : decodedSegment(req.path, 3);
       if (source.config.entities.some((entity) => entity.id === table)) metrics.runtimeQuery(source.source.id, table, operation.operationId, res.statusCode);
     }
   };
