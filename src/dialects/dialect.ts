@@ -330,8 +330,8 @@ export interface TargetConnection extends SqlExecutor {
   countRows(namespace: string, table: string): Promise<number>;
   /**
    * The rows of one SELECT in batches of about `batchRows`, without holding them all (exports of a
-   * whole table): a cursor on PostgreSQL (each fetch a statement of its own, under the query
-   * timeout), a streamed result on MySQL (one long statement, so on a connection without it). Rows
+   * whole table): a cursor on PostgreSQL, a streamed result on MySQL, both one long statement, so on
+   * a connection without the query timeout (the client's pace sets their length). Rows
    * come as `query` returns them; leaving the loop early closes the cursor or the stream.
    */
   streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;

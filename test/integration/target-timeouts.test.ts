@@ -81,6 +81,24 @@ describe('the dialects limit runtime statements', () => {
         await connection.close();
       }
     }, 30_000);
+
+    it.skipIf(kind === 'mysql' && !mysqlUrl)(`${kind}: a streamed export outlives the query timeout: its batches come quickly, the whole takes longer`, async () => {
+      const connection = await connect(url()!, { queryTimeoutMs: QUERY_TIMEOUT_MS });
+      try {
+        // 600 rows, 3 ms each: about 1.8 s in all, each batch of 20 about 60 ms.
+        const sql =
+          kind === 'postgres'
+            ? 'SELECT g AS n, pg_sleep(0.003) AS s FROM generate_series(1, 600) g'
+            : 'WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 600) SELECT n, SLEEP(0.003) AS s FROM seq';
+        const started = Date.now();
+        let rows = 0;
+        for await (const batch of connection.streamRows(sql, [], 20)) rows += batch.length;
+        expect(rows).toBe(600);
+        expect(Date.now() - started).toBeGreaterThan(QUERY_TIMEOUT_MS);
+      } finally {
+        await connection.close();
+      }
+    }, 30_000);
   }
 });
 

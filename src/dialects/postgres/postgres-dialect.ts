@@ -129,7 +129,10 @@ export class PostgresConnection implements TargetConnection {
   }
 
   async *streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>> {
-    const client = await this.runtimePool.connect();
+    // Not on the runtime pool: a cursor's fetches are one statement to PostgreSQL's statement_timeout
+    // (no Sync between them) and one query to pg's query_timeout, so an export longer than the query
+    // timeout would be cut however quickly each batch comes (as on MySQL, a connection without it).
+    const client = await this.pool.connect();
     const cursor = client.query(new Cursor<Record<string, unknown>>(sql, params));
     let broken: Error | undefined;
     try {
