@@ -59,7 +59,7 @@ export interface Reply<K extends OperationId = OperationId> {
   /** A live `text/event-stream` instead of a body; ends when the client disconnects (signal aborts). */
   events?: (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
   /** A streamed file instead of a body (a table export): its media type and its text in pieces. */
-  stream?: { contentType: string; chunks: AsyncIterable<string> };
+  stream?: { contentType: string; chunks: AsyncIterable<string | Uint8Array> };
 }
 
 /** The handler of operation `K`. */

@@ -183,6 +183,12 @@ export interface Dialect {
   /** ORDER BY term(s) where null sorts as the largest value (last ascending, first descending) on every dialect. */
   orderBy(expr: string, direction: SortDirection, nullable: boolean): string;
   /**
+   * SQL whose text is exactly what the runtime API answers for the column `expr` (null stays null;
+   * dates as ISO YYYY-MM-DD), for exports the database writes itself (TargetConnection.copyOut);
+   * undefined for a type whose rendering SQL cannot reproduce byte for byte (JSON numbers, json).
+   */
+  exportText?(column: ColumnSpec, expr: string): string | undefined;
+  /**
    * Statements run in a write transaction that serialise key generation on `table` (a qualified,
    * quoted name) and whose last one reads `MAX(column)` as `max`: PostgreSQL locks the table in
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
@@ -335,6 +341,11 @@ export interface TargetConnection extends SqlExecutor {
    * come as `query` returns them; leaving the loop early closes the cursor or the stream.
    */
   streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;
+  /**
+   * The output of a `COPY … TO STDOUT` statement as it comes (PostgreSQL), on a connection without
+   * the query timeout; leaving the loop early drops the connection, which ends the COPY.
+   */
+  copyOut?(sql: string): AsyncIterable<Uint8Array>;
   /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool. */
   poolStats?(): PoolStats[];
   /**

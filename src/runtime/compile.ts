@@ -68,17 +68,48 @@ export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan,
 
 /** An export's one SELECT: projection, filters and order; LIMIT/OFFSET only when asked. */
 export function compileExport(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable): CompiledQuery {
+  const clauses = exportClauses(dialect, namespace, plan, table, (field) => dialect.quoteIdentifier(field));
+  return { sql: `SELECT ${columnList(dialect, plan.fields)}${clauses.sql}`, params: clauses.params };
+}
+
+/**
+ * The export as the database's own CSV (`COPY (…) TO STDOUT (FORMAT csv)`, rows ending in LF), when
+ * it can write exactly the file compileExport's rows would make: every column rendered in SQL as the
+ * API renders it (dialect.exportText), no parameters (COPY takes none: a filtered or paged export
+ * reads through a cursor), and two columns at least (PostgreSQL quotes a lone `\.`, the file does not).
+ */
+export function compileCsvCopy(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable): string | undefined {
+  if (!dialect.exportText || plan.fields.length < 2) return undefined;
+  const from = qualifiedTable(dialect, namespace, table.name);
+  // The select list's expressions are unnamed; sorting names the table's columns, qualified, so an
+  // ORDER BY never reads a rendered (text) output column in place of the column itself.
+  const texts: string[] = [];
+  for (const field of plan.fields) {
+    const column = table.byName.get(field);
+    if (!column) return undefined;
+    // Dates come as ISO text; the other output formats are left to the cursor's rows.
+    const text = column.type === 'date' && column.outputFormat !== 'iso' ? undefined : dialect.exportText(column, `${from}.${dialect.quoteIdentifier(field)}`);
+    if (text === undefined) return undefined;
+    texts.push(text);
+  }
+  const clauses = exportClauses(dialect, namespace, plan, table, (field) => `${from}.${dialect.quoteIdentifier(field)}`);
+  if (clauses.params.length > 0) return undefined;
+  return `COPY (SELECT ${texts.join(', ')}${clauses.sql}) TO STDOUT (FORMAT csv)`;
+}
+
+/** ` FROM … WHERE … ORDER BY … LIMIT … OFFSET …` of an export, sorting by `column(field)`. */
+function exportClauses(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable, column: (field: string) => string): CompiledQuery {
   const params = new SqlParams(dialect);
   const where = compileWhere(dialect, table, plan.filters, params);
   const order = plan.sort
     .map(({ field, direction }) => {
-      const column = knownColumn(table, field);
-      return dialect.orderBy(dialect.comparable(dialect.quoteIdentifier(field), column), direction, column.nullable);
+      const spec = knownColumn(table, field);
+      return dialect.orderBy(dialect.comparable(column(field), spec), direction, spec.nullable);
     })
     .join(', ');
   // MySQL takes OFFSET only after a LIMIT: an offset alone gets the largest safe one.
   const page = plan.limit !== undefined || plan.offset > 0 ? ` LIMIT ${params.plain(plan.limit ?? Number.MAX_SAFE_INTEGER)} OFFSET ${params.plain(plan.offset)}` : '';
-  return { sql: `SELECT ${columnList(dialect, plan.fields)} FROM ${qualifiedTable(dialect, namespace, table.name)}${where}${order ? ` ORDER BY ${order}` : ''}${page}`, params: params.values };
+  return { sql: ` FROM ${qualifiedTable(dialect, namespace, table.name)}${where}${order ? ` ORDER BY ${order}` : ''}${page}`, params: params.values };
 }
 
 /** The row a plan's filters on the whole primary key select: no order, no page (there is one row at most). */

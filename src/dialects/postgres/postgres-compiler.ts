@@ -1,5 +1,6 @@
 // PostgreSQL compile hooks of the runtime query engine: numbered placeholders with explicit casts,
 // ILIKE, IS DISTINCT FROM, code-point ordering of text, and the table lock of key generation.
+import { unhandledFieldType } from '../../contract.ts';
 import type { ColumnSpec, ColumnType, RowValue, SortDirection } from '../dialect.ts';
 import { postgresParameter } from './postgres-loader.ts';
 import { postgresParameterType } from './postgres-ddl.ts';
@@ -65,6 +66,40 @@ export function postgresDistinctFrom(left: string, right: string): string {
 /** Text compares by code point ("C"), as MySQL's utf8mb4_bin does, whatever the database's collation. */
 export function postgresComparable(expr: string, column: ColumnSpec): string {
   return TEXTUAL[column.type] ? `${expr} COLLATE "C"` : expr;
+}
+
+/**
+ * A column's text as the runtime API renders it (src/runtime/shape.ts, temporal.ts), for COPY: the
+ * same string operations on the same driver text (the sessions are in UTC), so the bytes agree.
+ * Datetimes of years 1–9999 become ISO UTC with milliseconds (to_char's MS truncates, as reading
+ * the text does); any other (infinity, BC, year 10000 on) stays the text, as the API leaves it.
+ */
+export function postgresExportText(column: ColumnSpec, expr: string): string | undefined {
+  switch (column.type) {
+    case 'integer':
+    case 'string':
+    case 'text':
+    case 'enum':
+      return `${expr}::text`;
+    case 'uuid':
+      return `lower(${expr}::text)`;
+    case 'boolean':
+      return `CASE WHEN ${expr} THEN 'true' WHEN NOT ${expr} THEN 'false' END`;
+    case 'datetime':
+      return (
+        `CASE WHEN ${expr} >= '0001-01-01 00:00:00+00' AND ${expr} < '10000-01-01 00:00:00+00' ` +
+        `THEN to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ELSE ${expr}::text END`
+      );
+    case 'date':
+      return `left(${expr}::text, 10)`;
+    case 'time':
+      return `left(${expr}::text, 8)`;
+    case 'number':
+    case 'json':
+      // JavaScript's number text (exponents, digits) and JSON.stringify of sorted keys: not in SQL.
+      return undefined;
+  }
+  return unhandledFieldType(column.type);
 }
 
 /** PostgreSQL already sorts null as the largest value (NULLS LAST ascending, NULLS FIRST descending). */

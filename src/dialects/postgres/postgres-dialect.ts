@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Catalog } from '../catalog.ts';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
@@ -14,6 +15,7 @@ import {
   postgresDistinctFrom,
   postgresLike,
   postgresMaxKeyStatements,
+  postgresExportText,
   postgresOrderBy,
   postgresPlaceholder,
   postgresRuntimeParameter,
@@ -50,6 +52,7 @@ export const postgresDialect: Dialect = {
   distinctFrom: postgresDistinctFrom,
   comparable: postgresComparable,
   orderBy: postgresOrderBy,
+  exportText: postgresExportText,
   maxKeyStatements: postgresMaxKeyStatements,
   connect: (url, options) => connectPostgres(url, options),
   mapError: mapPostgresError,
@@ -152,6 +155,24 @@ export class PostgresConnection implements TargetConnection {
     } finally {
       await cursor.close().catch((error: unknown) => (broken ??= error instanceof Error ? error : new Error(String(error))));
       client.release(broken);
+    }
+  }
+
+  async *copyOut(sql: string): AsyncIterable<Uint8Array> {
+    // Like streamRows, on the pool without the query timeout: one statement for the whole table.
+    const client = await this.pool.connect();
+    let finished = false;
+    let broken: Error | undefined;
+    try {
+      for await (const chunk of client.query(copyTo(sql)) as AsyncIterable<Buffer>) yield chunk;
+      finished = true;
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      // A COPY TO cannot be stopped on its connection: one left unfinished (the reader went away)
+      // ends with the connection, which release(error) closes instead of returning to the pool.
+      client.release(finished ? undefined : (broken ?? new Error('COPY TO STDOUT abandoned by its reader')));
     }
   }
 
