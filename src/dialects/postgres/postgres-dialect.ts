@@ -113,6 +113,36 @@ function createPool(url: string, statementTimeoutMs = 0): pg.Pool {
   return pool;
 }
 
+/**
+ * Names for the prepared statements of the runtime's reads (SELECTs through `query`): a statement
+ * is parsed and planned once per connection instead of on every request, the larger share of a
+ * read by key's time in PostgreSQL. Bounded: past MAX_PREPARED different texts (filters make many),
+ * new ones run unnamed, so no connection holds more than that many plans.
+ */
+class PreparedNames {
+  private static readonly MAX_PREPARED = 256;
+  private readonly names = new Map<string, string>();
+
+  nameOf(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < PreparedNames.MAX_PREPARED && sql.startsWith('SELECT ')) {
+      this.names.set(sql, (name = `sds_read_${this.names.size + 1}`));
+    }
+    return name;
+  }
+}
+
+/** A prepared statement whose table changed its column types under it (a regeneration): "cached plan must not change result type". */
+function isStalePlan(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
+}
+
+/** Makes pg parse `name` again on this client's connection (it remembers what it prepared). */
+function forgetParsed(client: pg.PoolClient, name: string): void {
+  const parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+  if (parsed) delete parsed[name];
+}
+
 export class PostgresConnection implements TargetConnection {
   readonly dialect = postgresDialect;
   /** Generation's connections (loads, DDL, swaps): no statement timeout. */
@@ -120,6 +150,8 @@ export class PostgresConnection implements TargetConnection {
   /** The runtime API's connections (query, transaction): with the query timeout, if any (else the same pool). */
   private readonly runtimePool: pg.Pool;
   private readonly loadIdleTimeoutMs: number;
+  /** The runtime's reads as prepared statements, so each is parsed and planned once per connection. */
+  private readonly statements = new PreparedNames();
 
   constructor(url: string, options: ConnectOptions = {}) {
     this.pool = createPool(url);
@@ -177,7 +209,27 @@ export class PostgresConnection implements TargetConnection {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
-    return (await this.runtimePool.query(sql, params)).rows as T[];
+    const name = this.statements.nameOf(sql);
+    if (name === undefined) return (await this.runtimePool.query(sql, params)).rows as T[];
+    const client = await this.runtimePool.connect();
+    let broken: Error | undefined;
+    try {
+      try {
+        return (await client.query({ name, text: sql, values: params })).rows as T[];
+      } catch (error) {
+        if (!isStalePlan(error)) throw error;
+        // The table was regenerated with other column types: prepare the statement anew.
+        await client.query(`DEALLOCATE ${quotePostgresIdentifier(name)}`);
+        forgetParsed(client, name);
+        return (await client.query({ name, text: sql, values: params })).rows as T[];
+      }
+    } catch (error) {
+      // As pool.query does: a client whose query failed leaves the pool (a timed-out one must).
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {

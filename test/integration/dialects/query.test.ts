@@ -71,6 +71,20 @@ for (const target of DIALECTS) {
       expect(await connection.transaction((tx) => tx.query(`SELECT COUNT(*) AS n FROM ${name()}`, []))).toHaveLength(1);
     });
 
+    it('reads the same statement again after its table is replaced with other column types (a regeneration)', async () => {
+      const other = `${dialect.quoteIdentifier(namespace)}.${dialect.quoteIdentifier('swapped')}`;
+      const read = `SELECT ${dialect.quoteIdentifier('v')} FROM ${other} WHERE ${dialect.quoteIdentifier('k')} = ${p(1)}`;
+      await connection.query(`CREATE TABLE ${other} (${dialect.quoteIdentifier('k')} integer, ${dialect.quoteIdentifier('v')} integer)`, []);
+      await connection.query(`INSERT INTO ${other} VALUES (1, 10)`, []);
+      // More reads than the pool has connections, so every pooled connection has prepared it.
+      for (let read_ = 0; read_ < 12; read_++) expect(await connection.query(read, [1])).toEqual([{ v: 10 }]);
+      await connection.query(`DROP TABLE ${other}`, []);
+      await connection.query(`CREATE TABLE ${other} (${dialect.quoteIdentifier('k')} integer, ${dialect.quoteIdentifier('v')} text)`, []);
+      await connection.query(`INSERT INTO ${other} VALUES (1, 'ten')`, []);
+      const reads = await Promise.all(Array.from({ length: 12 }, () => connection.query(read, [1])));
+      expect(reads).toEqual(Array.from({ length: 12 }, () => [{ v: 'ten' }]));
+    });
+
     it('compiles the runtime hooks', () => {
       const column = table.columns[0]!;
       expect(dialect.like('x', p(1), true)).toBe(target.name === 'postgres' ? "x ILIKE $1 ESCAPE '!'" : "LOWER(x) LIKE LOWER(?) ESCAPE '!'");
