@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps): express.Express {
     const withBody = operation.method === 'post' || operation.method === 'patch';
     const chain = [...auth(operation), ...(withBody ? [requireJsonBody] : []), ...runtimeResponses, handle(handler, config, deps.shutdown)];
     runtime[operation.method](operation.expressPath, ...chain);
-    const first = [context, securityHeaders, corsHeaders, ...(withBody ? [jsonBody, bodyAsSent] : [])];
+    const first = [context, securityHeaders, actualRequestCors, ...(withBody ? [jsonBody, bodyAsSent] : [])];
     lane.push({ method: operation.method, expressPath: operation.expressPath, chain: [...first, ...chain] });
   }
   app.use(runtime);
@@ -359,6 +359,22 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
 function bodyAsSent(req: Request, res: Response, next: NextFunction) {
   if (req.body !== null && typeof req.body === 'object') assertBodyDepth(req.body);
   res.locals.body = req.body === undefined ? undefined : structuredClone(req.body);
+  next();
+}
+
+const EXPOSED_HEADER_LIST = EXPOSED_HEADERS.join(',');
+
+/**
+ * What the cors middleware above writes on a request that is not a preflight (the only kind the
+ * runtime lane takes), without its per-request option resolution: the caller's origin reflected,
+ * `Vary: Origin`, the exposed headers (test/integration/runtime-http.test.ts compares the two).
+ */
+function actualRequestCors(req: Request, res: Response, next: NextFunction) {
+  const origin = req.headers.origin;
+  if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
+  const vary = res.getHeader('Vary');
+  res.setHeader('Vary', vary ? `${String(vary)}, Origin` : 'Origin');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADER_LIST);
   next();
 }
 

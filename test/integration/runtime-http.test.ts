@@ -120,6 +120,21 @@ describe('browsers', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(response.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Remaining/);
   });
+
+  it('gets the same CORS headers from the runtime lane as from the cors middleware (Express serves what the lane leaves)', async () => {
+    const corsHeaders = (response: Response) =>
+      Object.fromEntries(['access-control-allow-origin', 'vary', 'access-control-expose-headers', 'access-control-allow-credentials'].map((name) => [name, response.headers.get(name)]));
+    for (const headers of [{ origin: 'http://localhost:5173' }, {} as Record<string, string>]) {
+      const init = { headers: { 'x-api-key': main.key.key, ...headers } };
+      const byLane = await fetch(`${t.url}/runtime/${main.source.id}/users?limit=1`, init);
+      // A parameter that does not decode: the lane leaves it to Express's router, which answers 400.
+      const byExpress = await fetch(`${t.url}/runtime/${main.source.id}/%E0%A4%A`, init);
+      expect(byLane.status).toBe(200);
+      expect(byExpress.status).toBe(400);
+      expect(corsHeaders(byLane)).toEqual(corsHeaders(byExpress));
+      expect(corsHeaders(byLane)['access-control-allow-origin']).toBe(headers.origin ?? null);
+    }
+  });
 });
 
 describe('CRUD through the typed client', () => {
