@@ -14,7 +14,7 @@ import { planRead, type ReadPlan } from './plan.ts';
 import { parseRowId } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import type { ListEnvelope, JsonRow } from './shape.ts';
-import { buildRuntimeTables, type RuntimeTables, type TableContext } from './tables.ts';
+import { buildRuntimeTables, type RuntimeTable, type RuntimeTables, type TableContext } from './tables.ts';
 import { createRow, deleteRow, updateRow } from './write.ts';
 
 export type { ListEnvelope, JsonRow } from './shape.ts';
@@ -43,6 +43,7 @@ export interface RuntimeOptions {
 export class Runtime {
   readonly countCache: CountCache;
   private readonly tablesByConfig = new WeakMap<SchemaConfig, RuntimeTables>();
+  private readonly plansByTable = new WeakMap<RuntimeTable, Map<string, ReadPlan>>();
   private readonly onWrite: (sourceId: string) => void;
 
   constructor(options: RuntimeOptions = {}) {
@@ -60,7 +61,7 @@ export class Runtime {
   /** A page of `table` as `{data, meta: {pagination: {offset, limit, total}}}`; totals are cached per source. */
   async list(source: SourceData, table: string, rawQuery: string): Promise<ListEnvelope> {
     const context = this.context(source, table);
-    const plan = planRead(parseQuery(rawQuery), context.table, context.tables);
+    const plan = this.listPlan(context, rawQuery);
     const cache = this.countCache;
     const epoch = cache.epoch(source.id);
     const key = (where: { sql: string; params: unknown[] }) => CountCache.key(source.id, `${source.namespace}.${table}`, where.sql, where.params);
@@ -120,8 +121,37 @@ export class Runtime {
     this.onWrite(source.id);
   }
 
+  /**
+   * The plan of a list query, parsed and planned once per table and query string: clients repeat
+   * their queries (pages, polling), and a plan depends on nothing else (the table objects are made
+   * anew when a source's config changes). Plans are frozen, as they are shared; a query that fails
+   * to plan throws each time. At most PLANS_PER_TABLE per table, the oldest dropped first.
+   */
+  private listPlan(context: TableContext, rawQuery: string): ReadPlan {
+    let plans = this.plansByTable.get(context.table);
+    if (!plans) this.plansByTable.set(context.table, (plans = new Map()));
+    let plan = plans.get(rawQuery);
+    if (!plan) {
+      plan = deepFreeze(planRead(parseQuery(rawQuery), context.table, context.tables));
+      if (plans.size >= PLANS_PER_TABLE) plans.delete(plans.keys().next().value!);
+      plans.set(rawQuery, plan);
+    }
+    return plan;
+  }
+
   private context(source: SourceData, table: string): TableContext {
     const tables = this.tables(source.config);
     return { connection: source.connection, namespace: source.namespace, table: tables.get(table), tables };
   }
+}
+
+const PLANS_PER_TABLE = 200;
+
+/** `value` and everything it holds, frozen. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -41,6 +41,18 @@ for (const target of DIALECTS) {
     });
     afterAll(() => source?.drop());
 
+    it('answers a repeated list query alike (its plan is kept), and a bad one with the same error each time', async () => {
+      const query = 'filters[role][$eq]=admin&sort=id:desc&limit=5&fields=id,role';
+      const first = await source.list('authors', query);
+      expect(first.data.length).toBeGreaterThan(0);
+      expect(first.data.every((row) => row.role === 'admin')).toBe(true);
+      expect(await source.list('authors', query)).toEqual(first);
+      const bad = 'filters[nope][$eq]=1';
+      const error = await failure(source.list('authors', bad));
+      expect(error.status).toBe(400);
+      expect(await failure(source.list('authors', bad))).toEqual(error);
+    });
+
     it('lists every table with the pagination envelope', async () => {
       expect((await source.list('authors')).meta.pagination).toEqual({ offset: 0, limit: 25, total: 30 });
       expect(authors.map((row) => row.id)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
