@@ -261,7 +261,8 @@ function ancestors(config: SchemaConfig, entityId: string): string[] {
   const found = new Set<string>([entityId]);
   const queue = [entityId];
   while (queue.length > 0) {
-    const entity = config.entities.find((candidate) => candidate.id === queue.shift());
+    const id = queue.shift();
+    const entity = config.entities.find((candidate) => candidate.id === id);
     for (const field of entity?.fields ?? []) {
       const parent = referenceTarget(field)?.entity;
       if (parent !== undefined && !found.has(parent)) {
