@@ -21,6 +21,8 @@ interface FormatSpec {
   description: string;
   /** `table`: one file per table; `script`: one SQL script for the whole namespace. */
   layout: 'table' | 'script';
+  /** Each row's encoding is text (a file is its rows' text between a head and a tail). */
+  rowText: boolean;
   /** Text formats of one table (row by row); absent for binary or script formats. */
   text?: (columns: readonly ColumnSpec[]) => TextTableFormat;
   /**
@@ -37,6 +39,7 @@ export const FILE_FORMATS = {
     extension: 'csv',
     description: 'CSV (RFC 4180) with a header row; NULL is an empty field, the empty string ""',
     layout: 'table',
+    rowText: true,
     text: (columns) => ({ head: csvHeader(columns), encode: csvRowEncoder(columns) }),
     values: csvValuesEncoder,
     mediaType: 'text/csv',
@@ -45,6 +48,7 @@ export const FILE_FORMATS = {
     extension: 'jsonl',
     description: 'JSON Lines: one JSON object a row, values as the runtime API renders them',
     layout: 'table',
+    rowText: true,
     text: (columns) => ({ head: '', encode: jsonlRowEncoder(columns) }),
     values: jsonlValuesEncoder,
     mediaType: 'application/x-ndjson',
@@ -53,11 +57,13 @@ export const FILE_FORMATS = {
     extension: 'parquet',
     description: 'Apache Parquet, typed columns, snappy-compressed row groups',
     layout: 'table',
+    rowText: false,
   },
   sql: {
     extension: 'sql',
     description: 'one SQL script per namespace for psql -f or mysql <: tables, data, then keys, indexes and foreign keys',
     layout: 'script',
+    rowText: true,
   },
 } as const satisfies Record<string, FormatSpec>;
 
