@@ -38,6 +38,14 @@ export function jsonlValuesEncoder(columns: readonly RuntimeColumn[]): (values: 
   };
 }
 
+/** What JSON.stringify escapes in a string: quote, backslash, control characters, and (lone) surrogates. */
+const JSON_ESCAPES = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** JSON.stringify(text): a string with nothing to escape (most) is only quoted, twice as fast. */
+function jsonString(text: string): string {
+  return JSON_ESCAPES.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
 function jsonCell(column: RuntimeColumn): (value: RowValue) => string {
   const render = valueRenderer(column);
   const rendered = (value: RowValue) => (value === null ? 'null' : JSON.stringify(render(value)));
@@ -51,7 +59,7 @@ function jsonCell(column: RuntimeColumn): (value: RowValue) => string {
     case 'string':
     case 'text':
     case 'enum':
-      return (value) => (typeof value === 'string' ? JSON.stringify(value) : rendered(value));
+      return (value) => (typeof value === 'string' ? jsonString(value) : rendered(value));
     case 'json':
     case 'date':
     case 'datetime':

@@ -87,7 +87,7 @@ describe('values encoders', () => {
     ['undefined', columns.map(() => undefined as unknown as RowValue)],
     ['text to quote and escape', [-7, -0.05, -0, false, 'Doe, "Jr."', 'line\r\nbreak', '', '2024-01-31 00:00:00', '01/31/2024', '2024-01-31 12:00:00.5+02', '12:00:00.123', 'x', 'text, "quoted"']],
     ['values of other types', [2n ** 70n, Number.NaN, Infinity, 1, 42, 7, 'b', new Date(Date.UTC(2024, 0, 31)), new Date(Date.UTC(2024, 0, 31)), new Date(Date.UTC(2024, 0, 31, 12)), 'x', 'y', [1, 'two', null]]],
-    ['numbers as strings, booleans as numbers and text', ['12', '3.5', '1e3', 't', 'x', 'y', 'z', '2024-02-29', '2024-02-29', '2024-02-29T00:00:00Z', '23:59:59', 'u', 'null']],
+    ['numbers as strings, booleans as numbers and text', ['12', '3.5', '1e3', 't', 'back\\slash \ud83d\ude00 lone \ud800', 'tab\tbell\u0007', 'z', '2024-02-29', '2024-02-29', '2024-02-29T00:00:00Z', '23:59:59', 'u', 'null']],
     ['booleans as 0 and 1', [9007199254740993n, 1e21, 5e-324, 0, 'a', 'b', 'a', null, null, null, null, null, null]],
   ];
   for (const format of TEXT_FORMATS) {
