@@ -1,6 +1,10 @@
 // Files benchmark (issue 15), two parts, baselines measured in the same run:
 // - generate: the 610k-row config (bench-configs.ts) to each file format with one worker, against
-//   the in-memory generator alone making the same rows; then CSV with 1 and 2 workers.
+//   the in-memory generator alone making the same rows; then CSV with 1 and 2 workers. Both sides run
+//   in a fresh process (sds generate --out; bench-files-baseline.ts) timed from planning to the last
+//   row: the process start-up (loading modules, faker's locales) is printed apart, not counted on
+//   either side. The baseline's rate in this (warm) process and the rate of making and encoding the
+//   CSV without writing it are printed too, to show where the file side's time goes.
 // - export: CSV of a table of 1M rows through the runtime API (streamed from a cursor), against
 //   psql's \copy of the same query to CSV, each read by a client process of its own (psql, curl) into /dev/null, with the RSS of this process (sds runs in it) sampled.
 // Usage: see USAGE below, or npm run bench:files -- --help
@@ -63,7 +67,14 @@ const MB = 1e6;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const REFERENCE_DATE = '2026-01-01';
 
-/** Rows per second of the in-memory generator making every row of the config, nothing written. */
+/** The in-memory generator in a process of its own: `generate` alone, or `encode` as CSV too (bench-files-baseline.ts). */
+async function coldBaseline(configFile: string, mode: 'generate' | 'encode'): Promise<{ rows: number; seconds: number; wall: number }> {
+  const started = performance.now();
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/bench-files-baseline.ts', configFile, mode]);
+  return { ...(JSON.parse(stdout) as { rows: number; seconds: number }), wall: (performance.now() - started) / 1000 };
+}
+
+/** Rows per second of the in-memory generator making every row of the config in this process (warm after round 1), nothing written. */
 function inMemoryRate(scale: number): { rows: number; seconds: number } {
   const config = generationBenchConfig(scale, 'bench-files');
   const plan = planGeneration(config, { referenceDate: REFERENCE_DATE });
@@ -83,20 +94,29 @@ async function generatePart(options: Options): Promise<void> {
   const table: string[] = [];
   try {
     for (let round = 1; round <= options.rounds; round++) {
-      const memory = inMemoryRate(options.scale);
+      const warm = inMemoryRate(options.scale);
+      const memory = await coldBaseline(configFile, 'generate');
       const memoryRate = memory.rows / memory.seconds;
-      table.push(`round ${round}  in-memory generator       ${fmt(memoryRate).padStart(9)} rows/s  (${memory.seconds.toFixed(2)} s)`);
+      table.push(
+        `round ${round}  in-memory generator       ${fmt(memoryRate).padStart(9)} rows/s  (${memory.seconds.toFixed(2)} s; its process ${memory.wall.toFixed(2)} s; ` +
+          `warm in this process ${fmt(warm.rows / warm.seconds)} rows/s)  load ${fmtLoad()}`,
+      );
+      const encoded = await coldBaseline(configFile, 'encode');
+      table.push(`round ${round}  in-memory + CSV encoding  ${fmt(encoded.rows / encoded.seconds).padStart(9)} rows/s  (${encoded.seconds.toFixed(2)} s, not written)`);
       const csvRates = new Map<number, number>();
       for (const format of options.formats) {
         for (const workers of format === 'csv' ? [1, 2] : [1]) {
           const out = path.join(folder, `${format}-${workers}`);
+          const started = performance.now();
           const summary = await generateWithCli(configFile, out, format, workers);
+          const wall = (performance.now() - started) / 1000;
           const seconds = summary.durationMs / 1000;
           const rate = summary.rowsWritten / seconds;
           if (format === 'csv') csvRates.set(workers, rate);
           table.push(
             `round ${round}  ${format.padEnd(7)} ${workers} worker${workers === 1 ? ' ' : 's'} (${summary.workers} used) ${fmt(rate).padStart(9)} rows/s  ` +
-              `${(summary.bytesGenerated / MB / seconds).toFixed(1).padStart(6)} MB/s  ${(rate / memoryRate).toFixed(2)}× in-memory  (${(summary.bytesGenerated / MB).toFixed(0)} MB, ${seconds.toFixed(2)} s)`,
+              `${(summary.bytesGenerated / MB / seconds).toFixed(1).padStart(6)} MB/s  ${(rate / memoryRate).toFixed(2)}× in-memory  (${(summary.bytesGenerated / MB).toFixed(0)} MB, ${seconds.toFixed(2)} s; ` +
+              `its process ${wall.toFixed(2)} s)`,
           );
           fs.rmSync(out, { recursive: true, force: true });
         }

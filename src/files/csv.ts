@@ -1,9 +1,11 @@
 // CSV (RFC 4180): a header row of field ids, then one line per row, fields separated by commas and
 // lines by CRLF. A field is quoted when it holds a comma, a quote (doubled), CR or LF, or is the empty
 // string; NULL is an empty, unquoted field, so `""` and NULL stay apart (as PostgreSQL's CSV does).
-import type { ColumnSpec } from '../dialects/dialect.ts';
+import type { ColumnSpec, RowValue, RowValues } from '../dialects/dialect.ts';
 import { unhandledFieldType } from '../contract.ts';
-import type { JsonValue } from '../runtime/shape.ts';
+import { valueRenderer, type JsonValue } from '../runtime/shape.ts';
+import type { RuntimeColumn } from '../runtime/tables.ts';
+import { numberText } from './number-text.ts';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -52,4 +54,46 @@ export function csvRowEncoder(columns: readonly ColumnSpec[]): (values: readonly
     }
     return `${line}\r\n`;
   };
+}
+
+/**
+ * One row of column values (as the generator makes them, or as a read casts them back) as the CSV
+ * line csvRowEncoder makes of their rendering (shape.ts valueRenderer). The types rows hold most
+ * (numbers, booleans, strings) are rendered inline, everything else through valueRenderer.
+ */
+export function csvValuesEncoder(columns: readonly RuntimeColumn[]): (values: RowValues) => string {
+  const cells = columns.map(csvCell);
+  const count = cells.length;
+  return (values) => {
+    let line = count > 0 ? cells[0]!(values[0] ?? null) : '';
+    for (let index = 1; index < count; index++) line += `,${cells[index]!(values[index] ?? null)}`;
+    return `${line}\r\n`;
+  };
+}
+
+function csvCell(column: RuntimeColumn): (value: RowValue) => string {
+  const render = valueRenderer(column);
+  const field = fieldEncoder(column);
+  const rendered = (value: RowValue) => {
+    const json = render(value);
+    return json === null ? '' : field(json);
+  };
+  switch (column.type) {
+    case 'integer':
+    case 'number':
+      return (value) => (typeof value === 'number' ? numberText(value) : rendered(value));
+    case 'boolean':
+      return (value) => (value === true ? 'true' : value === false ? 'false' : rendered(value));
+    case 'string':
+    case 'text':
+    case 'enum':
+      return (value) => (typeof value === 'string' ? csvField(value) : rendered(value));
+    case 'json':
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'uuid':
+      return rendered;
+  }
+  return unhandledFieldType(column.type);
 }

@@ -1,9 +1,13 @@
 // Where a generated file goes: a file on disk, optionally gzip-compressed, written with
-// backpressure so memory stays flat whatever the file's size.
+// backpressure so memory stays flat whatever the file's size. Writes run on libuv's threads while
+// the caller makes the next chunk; a few chunks may wait (WRITE_AHEAD_BYTES) before it waits.
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
+
+/** Bytes handed over and not yet written before `write` waits: a few chunks (byte-chunks.ts). */
+const WRITE_AHEAD_BYTES = 4 << 20;
 
 export class FileSink {
   readonly #file: fs.WriteStream;
@@ -15,10 +19,10 @@ export class FileSink {
     readonly path: string,
     gzip: boolean,
   ) {
-    this.#file = fs.createWriteStream(path);
+    this.#file = fs.createWriteStream(path, { highWaterMark: WRITE_AHEAD_BYTES });
     this.#file.on('error', (error) => (this.#failure ??= error));
     if (gzip) {
-      const compress = zlib.createGzip();
+      const compress = zlib.createGzip({ writableHighWaterMark: WRITE_AHEAD_BYTES } as zlib.ZlibOptions);
       compress.on('error', (error) => (this.#failure ??= error));
       compress.pipe(this.#file);
       this.#head = compress;
@@ -39,13 +43,16 @@ export class FileSink {
     return this.#uncompressed;
   }
 
-  /** Writes a chunk; waits only while the stream's buffer is full. */
-  async write(chunk: string | Uint8Array): Promise<void> {
+  /**
+   * Writes a chunk; waits only while the stream's buffer is full. `written` is called once the
+   * chunk's bytes are no longer needed (its buffer may then be reused).
+   */
+  async write(chunk: string | Uint8Array, written?: () => void): Promise<void> {
     if (this.#failure) throw this.#failure;
     if (chunk.length === 0) return;
     this.#uncompressed += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     // once() rejects if the stream errors while waiting.
-    if (!this.#head.write(chunk)) await once(this.#head, 'drain');
+    if (!this.#head.write(chunk, written && ((error) => error || written()))) await once(this.#head, 'drain');
     if (this.#failure) throw this.#failure;
   }
 

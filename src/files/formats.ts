@@ -2,14 +2,16 @@
 // holds one table (a file per table: csv, jsonl, parquet) or a whole namespace (sql, a script that
 // builds it). `sds generate --format`, `sds export --format` and the runtime API's export media
 // types come from this table.
-import type { ColumnSpec } from '../dialects/dialect.ts';
+import type { ColumnSpec, RowValues } from '../dialects/dialect.ts';
 import type { JsonValue } from '../runtime/shape.ts';
-import { csvHeader, csvRowEncoder } from './csv.ts';
-import { jsonlRowEncoder } from './jsonl.ts';
+import type { RuntimeColumn } from '../runtime/tables.ts';
+import { csvHeader, csvRowEncoder, csvValuesEncoder } from './csv.ts';
+import { jsonlRowEncoder, jsonlValuesEncoder } from './jsonl.ts';
 
 /** A text format of one table: its first lines, and one row's text. */
 export interface TextTableFormat {
   head: string;
+  /** A row of rendered values (JSON, as the runtime API answers them). */
   encode(values: readonly JsonValue[]): string;
 }
 
@@ -19,8 +21,15 @@ interface FormatSpec {
   description: string;
   /** `table`: one file per table; `script`: one SQL script for the whole namespace. */
   layout: 'table' | 'script';
+  /** Each row's encoding is text (a file is its rows' text between a head and a tail). */
+  rowText: boolean;
   /** Text formats of one table (row by row); absent for binary or script formats. */
   text?: (columns: readonly ColumnSpec[]) => TextTableFormat;
+  /**
+   * Text formats: a row of column values (generated, or cast back from a database), the same text
+   * `text(columns).encode` makes of their rendering, without rendering each value first.
+   */
+  values?: (columns: readonly RuntimeColumn[]) => (values: RowValues) => string;
   /** The HTTP media type, for formats the runtime API streams. */
   mediaType?: string;
 }
@@ -30,25 +39,31 @@ export const FILE_FORMATS = {
     extension: 'csv',
     description: 'CSV (RFC 4180) with a header row; NULL is an empty field, the empty string ""',
     layout: 'table',
+    rowText: true,
     text: (columns) => ({ head: csvHeader(columns), encode: csvRowEncoder(columns) }),
+    values: csvValuesEncoder,
     mediaType: 'text/csv',
   },
   jsonl: {
     extension: 'jsonl',
     description: 'JSON Lines: one JSON object a row, values as the runtime API renders them',
     layout: 'table',
+    rowText: true,
     text: (columns) => ({ head: '', encode: jsonlRowEncoder(columns) }),
+    values: jsonlValuesEncoder,
     mediaType: 'application/x-ndjson',
   },
   parquet: {
     extension: 'parquet',
     description: 'Apache Parquet, typed columns, snappy-compressed row groups',
     layout: 'table',
+    rowText: false,
   },
   sql: {
     extension: 'sql',
     description: 'one SQL script per namespace for psql -f or mysql <: tables, data, then keys, indexes and foreign keys',
     layout: 'script',
+    rowText: true,
   },
 } as const satisfies Record<string, FormatSpec>;
 

@@ -17,12 +17,12 @@ import type { ProgressEvent } from '../generation/run.ts';
 import { buildRuntimeTables } from '../runtime/tables.ts';
 import { FileSink } from './file-sink.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
-import { RangeWorkers } from './range-workers.ts';
+import { RangeWorkers, type RangeMade, type RangeSpan } from './range-workers.ts';
 import { tableEncoder } from './table-encoders.ts';
 import { TableWriter } from './table-writer.ts';
 
-/** Rows a worker makes at a time: a few MB of text. */
-const RANGE_ROWS = 20_000;
+/** Rows a thread makes at a time: about a MB of text. */
+const RANGE_ROWS = 10_000;
 /** Entities with fewer rows are made on the main thread: starting workers would cost more. */
 const PARALLEL_MIN_ROWS = 50_000;
 
@@ -37,10 +37,18 @@ export interface FileGenerationOptions extends GenerationOptions {
   /** Compress each file with gzip (`.gz` is added to its name). */
   gzip?: boolean;
   /**
-   * Worker threads that make rows in parallel (default: the machine's cores, up to 8); 1 makes every
-   * row on this thread. The files are byte-identical whatever the number.
+   * Threads that make rows in parallel (default: the machine's cores, up to 8): this one, which also
+   * writes, and `workers - 1` worker threads; 1 makes every row on this thread. The files are
+   * byte-identical whatever the number.
    */
   workers?: number;
+  /** Rows of each range a thread makes (default 10,000). */
+  rangeRows?: number;
+  /**
+   * Leave every range of text formats to the worker threads, as for Parquet (whose rows this thread
+   * encodes): tests compare their bytes with this thread's.
+   */
+  rangesOnWorkers?: boolean;
   /** Entities with fewer rows are made on this thread (default 50,000). */
   parallelMinRows?: number;
   onProgress?: (event: ProgressEvent) => void;
@@ -66,7 +74,7 @@ export interface FileGenerationSummary {
   format: FileFormat;
   seed: string;
   generatorVersion: string;
-  /** Worker threads used (1: none). */
+  /** Threads that made rows (1: this one alone). */
   workers: number;
   files: WrittenFile[];
   entities: { id: string; rowsPlanned: number; rowsWritten: number }[];
@@ -99,28 +107,26 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   const written = new Map<string, number>();
   let bytesGenerated = 0;
 
-  const { parallel, recomputable, rowLimits } = parallelEntities(config, plan);
+  const { parallel, recomputable, rowLimits, assumedRows } = parallelEntities(config, plan);
   const workerCount = options.report ? 1 : Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
   // Workers start at once when some entity will use them (loading faker and the generator takes a
   // second or more per thread): they get ready while this thread makes the entities before it.
   const worthWorkers = (entityId: string) => workerCount >= 2 && parallel.has(entityId) && (rowLimits.get(entityId) ?? 0) >= minRows;
-  let starting: Promise<RangeWorkers> | undefined;
   let workers: RangeWorkers | undefined;
+  let usedWorkers = false;
   if (plan.entities.some((entity) => worthWorkers(entity.id))) {
-    starting = RangeWorkers.start(workerCount, {
+    workers = RangeWorkers.start(workerCount - 1, {
       config,
       options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate, generatorVersion: plan.version },
       format: options.format,
       dialect: dialectKind,
       namespace,
     });
-    // Awaited when first needed; a failure to start is thrown there.
-    starting.catch(() => {});
   }
-  const workersFor = async (entityId: string): Promise<RangeWorkers | undefined> => {
-    if (!starting || !worthWorkers(entityId)) return undefined;
-    workers = await starting;
+  const workersFor = (entityId: string): RangeWorkers | undefined => {
+    if (!workers || !worthWorkers(entityId)) return undefined;
+    usedWorkers = true;
     // The workers recompute the keys of every recomputable entity made so far (all of them, by the
     // time deferred columns are written), as many rows as this thread made or assumed.
     workers.assume(
@@ -130,44 +136,123 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     );
     return workers;
   };
+  const rangeRows = options.rangeRows ?? RANGE_ROWS;
+  /** Ranges of a text format this thread makes while workers make others, encoded by `writer`. */
+  const localMaker = (writer: TableWriter) =>
+    !spec.rowText || options.rangesOnWorkers
+      ? undefined
+      : (range: RangeSpan): RangeMade => ({ id: -1, ...writer.encodeRange(generator.rangeRows(range.entity, range.from, range.to, true), range.from) });
+
+  const script = spec.layout === 'script' ? await FileSink.open(path.join(options.out, `${namespace}.${spec.extension}${suffix}`), options.gzip === true) : undefined;
+  /** Files being written, removed when the generation fails. */
+  const open = new Set<FileSink>(script ? [script] : []);
+  const record = (entityId: string, table: TableFile) => {
+    written.set(entityId, table.rows);
+    if (table.file) {
+      bytesGenerated += table.bytesIn;
+      files.push(table.file);
+    }
+  };
+  /** One entity's rows into its file (or the script): `fill` writes them. */
+  const writeTable = async (entityId: string, fill: (writer: TableWriter) => Promise<void>, started?: (writer: TableWriter) => void): Promise<TableFile> => {
+    const entity = plan.entities.find((candidate) => candidate.id === entityId)!;
+    const sink = script ?? (await FileSink.open(path.join(options.out, `${entityId}.${spec.extension}${suffix}`), options.gzip === true));
+    open.add(sink);
+    const encoder = tableEncoder(options.format, tables.get(entityId), { dialect, namespace, createdBy: `sds ${plan.generatorVersion}` });
+    emit({ type: 'entity.started', entity: entityId, rowsPlanned: entity.rowCount });
+    const progress = (count: number) => emit({ type: 'entity.progress', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: count });
+    const writer = new TableWriter(sink, encoder, progress, options.signal);
+    started?.(writer);
+    try {
+      await writer.begin();
+      await fill(writer);
+      const rows = await writer.finish();
+      emit({ type: 'entity.completed', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: rows });
+      if (script) return { rows, bytesIn: 0 };
+      const bytesIn = sink.bytesIn;
+      const file = { path: sink.path, entity: entityId, rows, bytes: await sink.close() };
+      open.delete(sink);
+      return { rows, bytesIn, file };
+    } catch (error) {
+      if (!script) {
+        open.delete(sink);
+        await sink.discard();
+      }
+      throw error;
+    }
+  };
+  const writeRanges = async (writer: TableWriter, pool: RangeWorkers, entityId: string, total: number, local: () => LocalMaker, signal?: AbortSignal) => {
+    for await (const range of pool.ranges(entityId, total, rangeRows, local, signal)) {
+      if ('chunks' in range) await writer.writeEncoded(range.chunks, range.rows);
+      else await writer.write(range.values);
+    }
+  };
+  const writeEntity = async (entityId: string) => {
+    const pool = workersFor(entityId);
+    record(
+      entityId,
+      await writeTable(entityId, async (writer) => {
+        if (!pool) await writer.write(generator.completeRows(entityId, true));
+        else {
+          const local = localMaker(writer);
+          await writeRanges(writer, pool, entityId, generator.rowLimit(entityId), () => local);
+        }
+      }),
+    );
+  };
+
+  // Entities workers make into files of their own start at once, while this thread makes the
+  // entities before them, assuming the rows their parents will have (the probe's: all planned rows
+  // unless a unique pool runs out). When this thread gets to such an entity, it checks that its
+  // parents made those rows and joins in; otherwise the file is made again.
+  const early = new Map<string, EarlyTable>();
+  if (workers && spec.layout === 'table') {
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const entity of plan.entities.filter((candidate) => worthWorkers(candidate.id) && candidate.deferredColumns.length === 0)) {
+      const parents = ancestors(config, entity.id);
+      const told = new Map(plan.entities.filter((other) => other.id !== entity.id && parents.includes(other.id)).map((other) => [other.id, assumedRows.get(other.id)!]));
+      const table: EarlyTable = { told, abort: new AbortController(), joined: false, result: Promise.resolve(undefined) };
+      const pool = workers;
+      table.result = previous.then(() => {
+        if (table.abort.signal.aborted) return undefined;
+        usedWorkers = true;
+        pool.assume([...told].map(([other, produced]) => ({ entity: other, produced })));
+        return writeTable(
+          entity.id,
+          (writer) => writeRanges(writer, pool, entity.id, rowLimits.get(entity.id)!, () => (table.joined && table.writer ? localMaker(table.writer) : undefined), table.abort.signal),
+          (writer) => (table.writer = writer),
+        );
+      });
+      table.result.catch(() => {});
+      previous = table.result.catch(() => {});
+      early.set(entity.id, table);
+    }
+  }
+  const writeJoined = async (entityId: string) => {
+    const table = early.get(entityId);
+    const valid = table && [...table.told].every(([other, produced]) => generator.produced.get(other) === produced) && generator.rowLimit(entityId) === rowLimits.get(entityId);
+    if (table && valid) {
+      table.joined = true;
+      workers!.poke();
+      const made = await table.result;
+      if (made) return record(entityId, made);
+    } else if (table) {
+      table.abort.abort(new Error(`${entityId} is made again: its parents made fewer rows than assumed`));
+      await table.result.catch(() => {});
+    }
+    await writeEntity(entityId);
+  };
 
   // Entities with deferred columns wait until every entity exists; their keys feed later entities,
   // so they are generated (or assumed) in plan order, and made again, complete, when written.
   const later = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
-  const script = spec.layout === 'script' ? await FileSink.open(path.join(options.out, `${namespace}.${spec.extension}${suffix}`), options.gzip === true) : undefined;
-  let open: FileSink | undefined = script;
   try {
     if (script) await script.write(dialect.dump.begin(namespace) + dialect.dump.createTables(namespace, plan.entities.map((entity) => entity.table)));
-    const writeEntity = async (entityId: string) => {
-      const entity = plan.entities.find((candidate) => candidate.id === entityId)!;
-      const sink = script ?? (open = await FileSink.open(path.join(options.out, `${entityId}.${spec.extension}${suffix}`), options.gzip === true));
-      const encoder = tableEncoder(options.format, tables.get(entityId), { dialect, namespace, createdBy: `sds ${plan.generatorVersion}` });
-      emit({ type: 'entity.started', entity: entityId, rowsPlanned: entity.rowCount });
-      const progress = (count: number) => emit({ type: 'entity.progress', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: count });
-      const pool = await workersFor(entityId);
-      const writer = new TableWriter(sink, encoder, progress, options.signal);
-      await writer.begin();
-      if (!pool) await writer.write(generator.completeRows(entityId, true));
-      else {
-        for await (const range of pool.ranges(entityId, generator.rowLimit(entityId), RANGE_ROWS)) {
-          if ('text' in range) await writer.writeEncoded(range.text, range.rows);
-          else await writer.write(range.values);
-        }
-      }
-      const rows = await writer.finish();
-      written.set(entityId, rows);
-      emit({ type: 'entity.completed', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: rows });
-      if (!script) {
-        bytesGenerated += sink.bytesIn;
-        files.push({ path: sink.path, entity: entityId, rows, bytes: await sink.close() });
-        open = undefined;
-      }
-    };
     for (const entity of plan.entities) {
       if (parallel.has(entity.id)) {
         // Its rows are recomputable from their index: later entities draw its keys without it being made here.
         generator.assumeGenerated(entity.id, true);
-        if (entity.deferredColumns.length === 0) await writeEntity(entity.id);
+        if (entity.deferredColumns.length === 0) await writeJoined(entity.id);
       } else if (entity.deferredColumns.length > 0) {
         for (const batch of generator.rows(entity.id, 1_000)) {
           void batch;
@@ -182,13 +267,15 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
       await script.write(dialect.dump.finish(namespace, plan.entities.map((entity) => entity.table)));
       bytesGenerated += script.bytesIn;
       files.push({ path: script.path, rows: [...written.values()].reduce((sum, rows) => sum + rows, 0), bytes: await script.close() });
-      open = undefined;
+      open.delete(script);
     }
   } catch (error) {
-    await open?.discard();
+    for (const table of early.values()) table.abort.abort(error);
+    await Promise.all([...early.values()].map((table) => table.result.catch(() => {})));
+    await Promise.all([...open].map((sink) => sink.discard()));
     throw error;
   } finally {
-    await (workers ?? (await starting?.catch(() => undefined)))?.close();
+    await workers?.close();
   }
 
   const entities = plan.entities.map((entity) => ({ id: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written.get(entity.id) ?? 0 }));
@@ -196,7 +283,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     format: options.format,
     seed: plan.seed,
     generatorVersion: plan.generatorVersion,
-    workers: workers?.size ?? 1,
+    workers: usedWorkers ? workerCount : 1,
     files,
     entities,
     rowsWritten: entities.reduce((sum, entity) => sum + entity.rowsWritten, 0),
@@ -205,6 +292,29 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     durationMs: performance.now() - started,
     ...(generator.audit ? { coherence: generator.audit.report() } : {}),
   };
+}
+
+/** One entity's file, written. */
+interface TableFile {
+  rows: number;
+  /** Bytes before compression (0 in a script). */
+  bytesIn: number;
+  /** Undefined in a script. */
+  file?: WrittenFile;
+}
+
+type LocalMaker = ((range: RangeSpan) => RangeMade) | undefined;
+
+/** An entity whose file workers started before this thread got to it (see generateFiles). */
+interface EarlyTable {
+  /** The rows its parents were assumed to make. */
+  told: Map<string, number>;
+  abort: AbortController;
+  /** This thread got to it, found the parents as assumed, and makes ranges too. */
+  joined: boolean;
+  writer?: TableWriter;
+  /** Undefined when it never started (aborted first). */
+  result: Promise<TableFile | undefined>;
 }
 
 /** Worker threads by default: the machine's cores, up to 8. */
@@ -220,7 +330,10 @@ function defaultWorkers(): number {
  *   entity it takes values from recomputable, and for deferred columns, their targets too.
  * The rest is made in order on the main thread, as a database load makes it.
  */
-function parallelEntities(config: SchemaConfig, plan: GenerationPlan): { parallel: Set<string>; recomputable: Set<string>; rowLimits: Map<string, number> } {
+function parallelEntities(
+  config: SchemaConfig,
+  plan: GenerationPlan,
+): { parallel: Set<string>; recomputable: Set<string>; rowLimits: Map<string, number>; assumedRows: Map<string, number> } {
   const probe = new DataGenerator(config, plan);
   const recomputable = new Set<string>();
   const parallel = new Set<string>();
@@ -253,7 +366,9 @@ function parallelEntities(config: SchemaConfig, plan: GenerationPlan): { paralle
       parallel.delete(entity.id);
     }
   }
-  return { parallel, recomputable, rowLimits };
+  /** The rows the probe assumed each recomputable entity makes. */
+  const assumedRows = new Map([...recomputable].map((id) => [id, probe.produced.get(id)!]));
+  return { parallel, recomputable, rowLimits, assumedRows };
 }
 
 /** The entity and every entity it takes values from, directly or through others (deferred references left out). */
@@ -261,7 +376,8 @@ function ancestors(config: SchemaConfig, entityId: string): string[] {
   const found = new Set<string>([entityId]);
   const queue = [entityId];
   while (queue.length > 0) {
-    const entity = config.entities.find((candidate) => candidate.id === queue.shift());
+    const id = queue.shift();
+    const entity = config.entities.find((candidate) => candidate.id === id);
     for (const field of entity?.fields ?? []) {
       const parent = referenceTarget(field)?.entity;
       if (parent !== undefined && !found.has(parent)) {

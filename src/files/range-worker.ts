@@ -1,15 +1,15 @@
 // A worker thread that makes ranges of an entity's rows (DataGenerator.rangeRows) and encodes
-// them: text formats as the text the file holds, other formats as the rows' values for the main
-// thread to encode. Every worker builds the same plan from the same inputs, so a row's values are
-// the same whichever thread makes it.
+// them: text formats as the bytes the file holds (UTF-8 chunks whose buffers are transferred, not
+// copied), other formats as the rows' values for the main thread to encode. Every worker builds the
+// same plan from the same inputs, so a row's values are the same whichever thread makes it.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../dialects/dialect.ts';
-import { dialectOfKind } from '../dialects/index.ts';
 import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { buildRuntimeTables } from '../runtime/tables.ts';
-import type { FileFormat } from './formats.ts';
+import { BufferPool, ByteChunks } from './byte-chunks.ts';
+import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { tableEncoder, type TableEncoder } from './table-encoders.ts';
 
 export interface RangeWorkerSetup {
@@ -36,25 +36,26 @@ export interface AssumeMessage {
 }
 
 export type RangeResult =
-  | { id: number; rows: number; text: string }
+  | { id: number; rows: number; chunks: Uint8Array[] }
   | { id: number; rows: number; values: RowValues[] }
   | { id: number; error: string };
 
-/** Formats whose row text a worker writes; the others get the rows' values. */
-const TEXT_FORMATS: ReadonlySet<FileFormat> = new Set(['csv', 'jsonl', 'sql']);
-
-function serve(setup: RangeWorkerSetup): void {
+async function serve(setup: RangeWorkerSetup): Promise<void> {
   const plan = planGeneration(setup.config, setup.options);
   const generator = new DataGenerator(setup.config, plan);
   const tables = buildRuntimeTables(setup.config);
-  const dialect = dialectOfKind(setup.dialect);
+  // Only SQL scripts need a dialect: the drivers the dialects import are not loaded otherwise.
+  const dialect = setup.format === 'sql' ? (await import('../dialects/index.ts')).dialectOfKind(setup.dialect) : undefined;
   const encoders = new Map<string, TableEncoder>();
   const encoderOf = (entity: string) => {
     let encoder = encoders.get(entity);
     if (!encoder) encoders.set(entity, (encoder = tableEncoder(setup.format, tables.get(entity), { dialect, namespace: setup.namespace })));
     return encoder;
   };
-  const text = TEXT_FORMATS.has(setup.format);
+  // Formats whose rows are text get their bytes; the others the rows' values.
+  const text = FILE_FORMATS[setup.format].rowText;
+  // Chunks leave with their buffers (transferred), so the pool only ever allocates.
+  const pool = new BufferPool();
 
   parentPort!.on('message', (message: RangeTask | AssumeMessage) => {
     if ('assume' in message) {
@@ -65,10 +66,11 @@ function serve(setup: RangeWorkerSetup): void {
     try {
       if (text) {
         const encoder = encoderOf(task.entity);
-        let out = '';
+        const chunks = new ByteChunks(pool);
         let index = task.from;
-        for (const values of generator.rangeRows(task.entity, task.from, task.to, true)) out += encoder.row(values, index++) as string;
-        parentPort!.postMessage({ id: task.id, rows: index - task.from, text: out } satisfies RangeResult);
+        for (const values of generator.rangeRows(task.entity, task.from, task.to, true)) chunks.add(encoder.row(values, index++) as string);
+        const bytes = chunks.take(true);
+        parentPort!.postMessage({ id: task.id, rows: index - task.from, chunks: bytes } satisfies RangeResult, bytes.map((chunk) => chunk.buffer as ArrayBuffer));
       } else {
         const values = [...generator.rangeRows(task.entity, task.from, task.to)];
         parentPort!.postMessage({ id: task.id, rows: values.length, values } satisfies RangeResult);
@@ -80,4 +82,4 @@ function serve(setup: RangeWorkerSetup): void {
   parentPort!.postMessage({ ready: true });
 }
 
-serve(workerData.setup as RangeWorkerSetup);
+await serve(workerData.setup as RangeWorkerSetup);

@@ -1,5 +1,6 @@
-// A pool of range workers (range-worker.ts): an entity's rows cut into ranges, made in parallel,
-// handed back in order. At most two ranges per worker are in flight, so memory stays bounded.
+// A pool of range workers (range-worker.ts): an entity's rows cut into ranges, made in parallel
+// (the calling thread may make some too), handed back in order. A bounded window of ranges is made
+// or under way at a time, so memory stays bounded.
 import { Worker } from 'node:worker_threads';
 import type { AssumeMessage, RangeResult, RangeTask, RangeWorkerSetup } from './range-worker.ts';
 
@@ -16,118 +17,167 @@ function workerStart(): { entry: URL; module: URL } {
   return { entry: module, module };
 }
 
-interface Pending {
-  resolve(result: RangeResult): void;
-  reject(error: Error): void;
+/** A range to make: rows `from` to `to` (exclusive) of an entity. */
+export type RangeSpan = Pick<RangeTask, 'entity' | 'from' | 'to'>;
+export type RangeMade = Extract<RangeResult, { rows: number }>;
+
+/** Ranges a worker is given ahead, so it never waits for the main thread to hand it the next. */
+const WORKER_AHEAD = 3;
+
+interface Slot {
+  worker: Worker;
+  /** Planned, listening for ranges. */
+  ready: boolean;
+  inFlight: number;
 }
 
 export class RangeWorkers {
-  readonly #workers: Worker[];
-  readonly #pending = new Map<number, Pending>();
-  readonly #assumed = new Set<string>();
+  readonly #slots: Slot[];
+  readonly #pending = new Map<number, { slot: Slot; deliver(result: RangeResult): void }>();
+  /** What the workers were told each entity made. */
+  readonly #assumed = new Map<string, number>();
   #nextId = 0;
-  #nextWorker = 0;
   #failure: Error | undefined;
+  /** Callers of `ranges` waiting for a worker's message. */
+  #waiting: (() => void)[] = [];
 
   private constructor(workers: Worker[]) {
-    this.#workers = workers;
-    for (const worker of workers) {
-      worker.on('message', (message: RangeResult) => {
-        const pending = this.#pending.get(message.id);
-        if (!pending) return;
-        this.#pending.delete(message.id);
-        if ('error' in message) pending.reject(new Error(message.error));
-        else pending.resolve(message);
+    this.#slots = workers.map((worker) => ({ worker, ready: false, inFlight: 0 }));
+    for (const slot of this.#slots) {
+      slot.worker.on('message', (message: RangeResult | { ready: true }) => {
+        if ('ready' in message) slot.ready = true;
+        else {
+          const pending = this.#pending.get(message.id);
+          if (!pending) return;
+          this.#pending.delete(message.id);
+          pending.slot.inFlight--;
+          pending.deliver(message);
+        }
+        this.#notify();
       });
-      worker.on('error', (error) => this.#fail(error));
-      worker.on('exit', (code) => code !== 0 && this.#fail(new Error(`a generation worker stopped (exit code ${code})`)));
+      slot.worker.on('error', (error) => this.#fail(error));
+      slot.worker.on('exit', (code) => code !== 0 && this.#fail(new Error(`a generation worker stopped (exit code ${code})`)));
     }
-  }
-
-  /** Starts `count` workers and waits until each has planned the generation. */
-  static async start(count: number, setup: RangeWorkerSetup): Promise<RangeWorkers> {
-    const { entry, module } = workerStart();
-    const workers = Array.from({ length: count }, () => new Worker(entry, { workerData: { module: module.href, setup } }));
-    try {
-      await Promise.all(
-        workers.map(
-          (worker) =>
-            new Promise<void>((resolve, reject) => {
-              const ready = (message: { ready?: boolean }) => {
-                if (message.ready) {
-                  worker.off('message', ready);
-                  resolve();
-                }
-              };
-              worker.on('message', ready);
-              worker.once('error', reject);
-              worker.once('exit', (code) => reject(new Error(`a generation worker stopped while starting (exit code ${code})`)));
-            }),
-        ),
-      );
-    } catch (error) {
-      await Promise.all(workers.map((worker) => worker.terminate()));
-      throw error;
-    }
-    return new RangeWorkers(workers);
-  }
-
-  get size(): number {
-    return this.#workers.length;
   }
 
   /**
-   * Tells every worker about entities whose keys later rows draw (in plan order; each once): their
-   * rows are recomputed from the index, `produced` of them. Workers take messages in order, so this
-   * holds for every range asked for after it.
+   * Starts `count` workers; each takes ranges once it has planned the generation (loading faker and
+   * the generator takes a while: `ranges` meanwhile lets the calling thread make them). A worker
+   * that fails to start fails the ranges asked for.
+   */
+  static start(count: number, setup: RangeWorkerSetup): RangeWorkers {
+    const { entry, module } = workerStart();
+    return new RangeWorkers(Array.from({ length: count }, () => new Worker(entry, { workerData: { module: module.href, setup } })));
+  }
+
+  /** Worker threads. */
+  get size(): number {
+    return this.#slots.length;
+  }
+
+  /**
+   * Tells every worker about entities whose keys later rows draw (in plan order; each once, or again
+   * with another count): their rows are recomputed from the index, `produced` of them. Workers take
+   * messages in order (those sent while a worker starts wait for it), so this holds for every range
+   * asked for after it.
    */
   assume(entities: { entity: string; produced: number }[]): void {
     for (const { entity, produced } of entities) {
-      if (this.#assumed.has(entity)) continue;
-      this.#assumed.add(entity);
-      for (const worker of this.#workers) worker.postMessage({ assume: entity, produced } satisfies AssumeMessage);
+      if (this.#assumed.get(entity) === produced) continue;
+      this.#assumed.set(entity, produced);
+      for (const { worker } of this.#slots) worker.postMessage({ assume: entity, produced } satisfies AssumeMessage);
     }
   }
 
-  /** The rows 0 … total of an entity in ranges of `rangeRows`, in order. */
-  async *ranges(entity: string, total: number, rangeRows: number): AsyncGenerator<Extract<RangeResult, { rows: number }>> {
+  /**
+   * The rows 0 … total of an entity in ranges of `rangeRows`, in order. Ready workers get the next
+   * ranges (a few each, ahead); while `local` gives a maker, the calling thread makes ranges too,
+   * whenever none is waiting for it and fewer than `window` ranges are made or under way past the one
+   * to yield next (`poke` when it starts giving one). `signal` stops it.
+   */
+  async *ranges(
+    entity: string,
+    total: number,
+    rangeRows: number,
+    local?: () => ((range: RangeSpan) => RangeMade) | undefined,
+    signal?: AbortSignal,
+  ): AsyncGenerator<RangeMade> {
     const count = Math.ceil(total / rangeRows);
-    const window = this.#workers.length * 2;
-    const inFlight: Promise<RangeResult>[] = [];
-    let submitted = 0;
-    const submit = () => {
-      const from = submitted * rangeRows;
-      const result = this.#run({ id: this.#nextId++, entity, from, to: Math.min(total, from + rangeRows) });
-      // Awaited in order below; a consumer that stops early must not leave it unhandled.
-      result.catch(() => {});
-      inFlight.push(result);
-      submitted++;
-    };
-    while (submitted < count && inFlight.length < window) submit();
-    for (let index = 0; index < count; index++) {
-      const result = await inFlight.shift()!;
-      if (submitted < count) submit();
-      if ('error' in result) throw new Error(result.error);
-      yield result;
+    const poke = () => this.poke();
+    signal?.addEventListener('abort', poke);
+    try {
+      yield* this.#ranges(entity, count, total, rangeRows, local, signal);
+    } finally {
+      signal?.removeEventListener('abort', poke);
+    }
+  }
+
+  /** Wakes `ranges` waiting for a worker: its `local` may give a maker now, or its signal stop it. */
+  poke(): void {
+    this.#notify();
+  }
+
+  async *#ranges(
+    entity: string,
+    count: number,
+    total: number,
+    rangeRows: number,
+    local: (() => ((range: RangeSpan) => RangeMade) | undefined) | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<RangeMade> {
+    // Threads finish ranges out of order: the window lets each run on while the range to yield next is
+    // still under way elsewhere.
+    const window = (this.#slots.length + (local ? 1 : 0)) * 4;
+    const span = (index: number): RangeSpan => ({ entity, from: index * rangeRows, to: Math.min(total, (index + 1) * rangeRows) });
+    const made = new Map<number, RangeResult | undefined>();
+    let next = 0;
+    let assigned = 0;
+    const room = () => assigned < count && assigned < next + window;
+    while (next < count) {
+      if (this.#failure) throw this.#failure;
+      signal?.throwIfAborted();
+      for (const slot of this.#slots) {
+        while (slot.ready && slot.inFlight < WORKER_AHEAD && room()) {
+          const index = assigned++;
+          made.set(index, undefined);
+          this.#run(slot, { id: this.#nextId++, ...span(index) }, (result) => made.set(index, result));
+        }
+      }
+      const head = made.get(next);
+      const maker = local?.();
+      if (head) {
+        made.delete(next++);
+        if ('error' in head) throw new Error(head.error);
+        yield head;
+      } else if (maker && room()) {
+        const index = assigned++;
+        made.set(index, maker(span(index)));
+        // Let the event loop deliver what workers sent (a worker ready, ranges made) meanwhile.
+        await new Promise((resolve) => setImmediate(resolve));
+      } else {
+        await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      }
     }
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.#workers.map((worker) => worker.terminate()));
+    await Promise.all(this.#slots.map(({ worker }) => worker.terminate()));
   }
 
-  #run(task: RangeTask): Promise<RangeResult> {
-    if (this.#failure) return Promise.reject(this.#failure);
-    const worker = this.#workers[this.#nextWorker++ % this.#workers.length]!;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(task.id, { resolve, reject });
-      worker.postMessage(task);
-    });
+  #run(slot: Slot, task: RangeTask, deliver: (result: RangeResult) => void): void {
+    slot.inFlight++;
+    this.#pending.set(task.id, { slot, deliver });
+    slot.worker.postMessage(task);
+  }
+
+  #notify(): void {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
   }
 
   #fail(error: Error): void {
     this.#failure ??= error;
-    for (const pending of this.#pending.values()) pending.reject(error);
-    this.#pending.clear();
+    this.#notify();
   }
 }

@@ -38,8 +38,9 @@ export function tableEncoder(format: FileFormat, table: RuntimeTable, options: E
   switch (format) {
     case 'csv':
     case 'jsonl': {
-      const text = FILE_FORMATS[format].text(columns);
-      return { head: () => text.head, row: (values) => text.encode(render(values)), tail: () => '' };
+      const { head } = FILE_FORMATS[format].text(columns);
+      const encode = FILE_FORMATS[format].values(columns);
+      return { head: () => head, row: (values) => encode(values), tail: () => '' };
     }
     case 'parquet': {
       const writer = new ParquetTableWriter(columns, options.createdBy ?? 'sds');

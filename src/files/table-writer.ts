@@ -1,17 +1,18 @@
 // Writes one table into a file: its encoder's head, rows (given in any number of parts: a
 // generator's rows, ranges made by workers, batches read from an API), then its tail. Text is
-// gathered into chunks of about CHUNK_CHARS before it goes to the file.
+// encoded into large UTF-8 chunks (byte-chunks.ts) whose buffers are reused once written.
+import { setImmediate as breathe } from 'node:timers/promises';
 import type { RowValues } from '../dialects/dialect.ts';
+import { BufferPool, ByteChunks } from './byte-chunks.ts';
 import type { FileSink } from './file-sink.ts';
 import type { Encoded, TableEncoder } from './table-encoders.ts';
 
-/** Text is handed to the file in pieces of about this many characters. */
-const CHUNK_CHARS = 64 * 1024;
 /** Progress is reported every this many rows. */
 const PROGRESS_ROWS = 10_000;
 
 export class TableWriter {
-  #text = '';
+  readonly #pool: BufferPool;
+  readonly #chunks: ByteChunks;
   #rows = 0;
 
   constructor(
@@ -19,7 +20,11 @@ export class TableWriter {
     private readonly encoder: TableEncoder,
     private readonly onProgress: (rows: number) => void = () => {},
     private readonly signal?: AbortSignal,
-  ) {}
+    pool = new BufferPool(),
+  ) {
+    this.#pool = pool;
+    this.#chunks = new ByteChunks(pool);
+  }
 
   /** Rows written so far. */
   get rows(): number {
@@ -35,8 +40,13 @@ export class TableWriter {
     for (const values of rows) {
       const encoded = this.encoder.row(values, this.#rows);
       // The common case, a text row into a chunk with room, stays synchronous.
-      if (typeof encoded === 'string' && this.#text.length + encoded.length < CHUNK_CHARS) this.#text += encoded;
-      else await this.#put(encoded);
+      if (typeof encoded !== 'string') await this.#put(encoded);
+      else if (this.#chunks.add(encoded)) {
+        await this.#flush(false);
+        // A chunk (thousands of rows) at a time, let the event loop run: writes complete and free
+        // their buffers, and workers' ranges of other files are taken in.
+        await breathe();
+      }
       if (++this.#rows % PROGRESS_ROWS === 0) {
         this.signal?.throwIfAborted();
         this.onProgress(this.#rows);
@@ -44,37 +54,58 @@ export class TableWriter {
     }
   }
 
-  /** Writes text already encoded for `count` rows (a range a worker encoded). */
-  async writeEncoded(text: string, count: number): Promise<void> {
+  /**
+   * Writes bytes already encoded for `count` rows (a range a worker or `encodeRange` made). Chunks
+   * of this writer's pool go back to it once written.
+   */
+  async writeEncoded(chunks: readonly Uint8Array[], count: number): Promise<void> {
     this.signal?.throwIfAborted();
-    await this.#flush();
-    await this.sink.write(text);
+    await this.#flush(true);
+    for (const chunk of chunks) await this.#write(chunk);
     this.#rows += count;
     this.onProgress(this.#rows);
+  }
+
+  /**
+   * Text rows encoded into chunks of this writer's pool, not written: ranges this thread makes
+   * ahead of others' (they go through `writeEncoded` in their turn).
+   */
+  encodeRange(rows: Iterable<RowValues>, from: number): { chunks: Uint8Array[]; rows: number } {
+    const chunks = new ByteChunks(this.#pool);
+    let index = from;
+    for (const values of rows) {
+      const encoded = this.encoder.row(values, index++);
+      if (typeof encoded !== 'string') throw new Error('encodeRange takes text formats only');
+      chunks.add(encoded);
+    }
+    return { chunks: chunks.take(true), rows: index - from };
   }
 
   /** The tail; resolves to the rows written. */
   async finish(): Promise<number> {
     await this.#put(this.encoder.tail(this.#rows));
-    await this.#flush();
+    await this.#flush(true);
     return this.#rows;
   }
 
+  /** Text already added to the chunks, or bytes to write after them. */
   async #put(encoded: Encoded): Promise<void> {
     if (typeof encoded === 'string') {
-      this.#text += encoded;
-      if (this.#text.length >= CHUNK_CHARS) await this.#flush();
+      this.#chunks.add(encoded);
+      await this.#flush(false);
       return;
     }
     if (encoded.length === 0) return;
-    await this.#flush();
+    await this.#flush(true);
     for (const bytes of encoded) await this.sink.write(bytes);
   }
 
-  async #flush(): Promise<void> {
-    if (!this.#text) return;
-    const chunk = this.#text;
-    this.#text = '';
-    await this.sink.write(chunk);
+  /** Writes the full chunks; with `all`, the text still held too. */
+  async #flush(all: boolean): Promise<void> {
+    for (const chunk of this.#chunks.take(all)) await this.#write(chunk);
+  }
+
+  #write(chunk: Uint8Array): Promise<void> {
+    return this.sink.write(chunk, () => this.#pool.give(chunk));
   }
 }
