@@ -175,17 +175,30 @@ export function rowPlace(context: EntityContext): (row: number, attempt?: number
   if (place) return place;
   const places = placesOf(localeCountry(context.plan.locale));
   const cursor = new RandomCursor(new RandomStream(streamKey(context.plan.seed, context.entity.id, '$place')));
-  place = (row, attempt = 0) => places[Math.floor(cursor.reset(row, attempt).float() * places.length)]!;
+  const draw = (row: number, attempt: number) => places[Math.floor(cursor.reset(row, attempt).float() * places.length)]!;
+  // Every place field of a row asks in turn: the row's place is drawn once and kept.
+  let lastRow = -1;
+  let last: Place | undefined;
+  place = (row, attempt = 0) => {
+    if (attempt > 0) return draw(row, attempt);
+    if (row !== lastRow) {
+      last = draw(row, 0);
+      lastRow = row;
+    }
+    return last!;
+  };
   rowPlaces.set(context, place);
   return place;
 }
 
 /** A phone number with the place's calling code: `+1 415 555 0134`. */
 export function placePhone(place: Place, cursor: RandomCursor): string {
+  // Each group's digits drawn in turn (the first 2–9), then written as one number: it has no
+  // leading zero, so String() gives exactly those digits.
   const digits = (count: number) => {
-    let text = String(cursor.int(2, 9));
-    for (let i = 1; i < count; i++) text += String(cursor.int(0, 9));
-    return text;
+    let value = cursor.int(2, 9);
+    for (let i = 1; i < count; i++) value = value * 10 + cursor.int(0, 9);
+    return String(value);
   };
   return `+${place.phonePrefix} ${digits(3)} ${digits(3)} ${digits(4)}`;
 }
