@@ -27,8 +27,9 @@ export class PlaceTuples {
     let most = -1;
     for (let i = 0; i < columns.length; i++) {
       if (i === phone) continue;
-      const distinct = new Set(tuples.map((tuple) => tuple[i])).size;
-      if (distinct > most) [key, most] = [i, distinct];
+      const distinct = new Set<string>();
+      for (const tuple of tuples) distinct.add(tuple[i]!);
+      if (distinct.size > most) [key, most] = [i, distinct.size];
     }
     this.#key = key;
     for (const tuple of tuples) {

@@ -95,7 +95,10 @@ export class CoherenceAudit {
 
     const placeFields = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1 })).filter((place) => place.index >= 0);
     if (placeFields.length >= 2) {
-      const tuples = placesOf(localeCountry(locale)).map((place) => placeFields.map((field) => field.of(place) ?? ''));
+      // `+<calling code>` is made per place: the tuples keep one string per code.
+      const codes = new Map<string, string>();
+      const code = (text: string) => codes.get(text) ?? (codes.set(text, text), text);
+      const tuples = placesOf(localeCountry(locale)).map((place) => placeFields.map((field) => (field.phone ? code(field.of(place) ?? '') : (field.of(place) ?? ''))));
       const known = new PlaceTuples(tuples, placeFields.map((field) => field.index), placeFields.findIndex((field) => field.phone));
       add('place-in-reference', placeFields.map((field) => entity.fields[field.index]!.id).join('+'), `reference places of ${localeCountry(locale)}`, (values) => known.has(values));
     }
