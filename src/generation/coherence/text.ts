@@ -16,6 +16,8 @@ export interface EnglishWords {
   capitalAdjectives: readonly string[];
   capitalMaterials: readonly string[];
   capitalProducts: readonly string[];
+  /** How many different words `nouns` holds. */
+  distinctNouns: number;
 }
 
 const cache = new Map<string, EnglishWords>();
@@ -52,6 +54,7 @@ export function englishWords(context: EntityContext): EnglishWords {
     capitalAdjectives: lists.adjectives.map(capitalize),
     capitalMaterials: lists.materials.map(capitalize),
     capitalProducts: lists.products.map(capitalize),
+    distinctNouns: new Set(lists.nouns).size,
   };
   cache.set(key, words);
   return words;
@@ -105,7 +108,8 @@ export function productName(words: EnglishWords, cursor: RandomCursor): string {
 
 /** Comma-separated tags: `garden, river, window`. */
 export function tagsText(words: EnglishWords, cursor: RandomCursor): string {
-  const count = cursor.int(1, 4);
+  // No more tags than distinct nouns: a shorter list (the 3-word fallback) would otherwise never end.
+  const count = Math.min(cursor.int(1, 4), words.distinctNouns);
   const tags: string[] = [];
   while (tags.length < count) {
     const tag = cursor.pick(words.nouns);
