@@ -168,6 +168,11 @@ export class RandomCursor {
     return this.stream.int(this.row, this.draw++, min, max);
   }
 
+  /** A random index of a non-empty list of `length` items (the index `pick` would take). */
+  index(length: number): number {
+    return Math.floor((this.u32() / TWO_32) * length);
+  }
+
   /** A random element of a non-empty list. */
   pick<T>(items: readonly T[]): T {
     return items[Math.floor((this.u32() / TWO_32) * items.length)]!;

@@ -12,7 +12,6 @@ import type { RowValue } from '../../dialects/dialect.ts';
 import { rowPlace, placePhone, type Place } from './places.ts';
 import { englishParagraph, englishSentence, englishWords, productName, tagsText, titleText, type EnglishWords } from './text.ts';
 import { laterProgram, normalizeId, pairStart, parentTimeLink, parentTimeLookup } from './time.ts';
-import { capitalize } from '../values/strings.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMBER: FieldType[] = ['number'];
@@ -122,7 +121,7 @@ export const RULES: Rule[] = [
       if (personFields || PERSON_ENTITIES.some((word) => entity.includes(word))) return fullName(context, field, stream);
       if (COMPANY_ENTITIES.some((word) => entity.includes(word))) return composerProgram(context, 'company.name', stream);
       if (PRODUCT_ENTITIES.some((word) => entity.includes(word))) return english((w, c) => productName(w, c))(context, field, stream);
-      return english((w, c) => `${capitalize(c.pick(w.adjectives))} ${c.pick(w.nouns)}`)(context, field, stream);
+      return english((w, c) => `${c.pick(w.capitalAdjectives)} ${c.pick(w.nouns)}`)(context, field, stream);
     },
   },
 ];

@@ -20,6 +20,10 @@ interface NameLists {
   female: readonly string[];
   male: readonly string[];
   last: readonly string[];
+  /** toAsciiWord of each name, index for index: made once per locale instead of twice per row. */
+  femaleAscii: readonly string[];
+  maleAscii: readonly string[];
+  lastAscii: readonly string[];
 }
 
 const PLAIN = /^[A-Za-z]+$/;
@@ -45,11 +49,10 @@ function nameLists(context: EntityContext): NameLists {
     if (kept.length >= Math.max(20, names.length / 2)) return kept;
     return names.length > 0 ? names : fallback;
   };
-  lists = {
-    female: plain(byKey(['person', 'first_name'], 'female'), context.words.firstNames),
-    male: plain(byKey(['person', 'first_name'], 'male'), context.words.firstNames),
-    last: plain(byKey(['person', 'last_name'], 'generic'), context.words.lastNames),
-  };
+  const female = plain(byKey(['person', 'first_name'], 'female'), context.words.firstNames);
+  const male = plain(byKey(['person', 'first_name'], 'male'), context.words.firstNames);
+  const last = plain(byKey(['person', 'last_name'], 'generic'), context.words.lastNames);
+  lists = { female, male, last, femaleAscii: female.map(toAsciiWord), maleAscii: male.map(toAsciiWord), lastAscii: last.map(toAsciiWord) };
   listCache.set(context.plan.locale, lists);
   return lists;
 }
@@ -84,13 +87,21 @@ export function rowPerson(context: EntityContext): (row: number, attempt?: numbe
   const draw = (row: number, attempt: number, values: readonly RowValue[] | undefined): Person => {
     cursor.reset(row, attempt * 8);
     const drawn = cursor.chance(0.5) ? 'female' : 'male';
+    // Without a gender strategy (the usual case) there is nothing to read: the drawn sex stands.
     const given = gender >= 0 && values ? String(values[gender] ?? '') : '';
-    const sex = FEMALE.test(given) ? 'female' : MALE.test(given) ? 'male' : drawn;
+    const sex = given === '' ? drawn : FEMALE.test(given) ? 'female' : MALE.test(given) ? 'male' : drawn;
     const firsts = sex === 'female' ? lists.female : lists.male;
-    const first = cursor.pick(firsts);
+    const first = cursor.index(firsts.length);
     const middle = cursor.pick(firsts);
-    const lastName = cursor.pick(lists.last);
-    return { sex, first, middle, last: lastName, firstAscii: toAsciiWord(first), lastAscii: toAsciiWord(lastName) };
+    const lastName = cursor.index(lists.last.length);
+    return {
+      sex,
+      first: firsts[first]!,
+      middle,
+      last: lists.last[lastName]!,
+      firstAscii: (sex === 'female' ? lists.femaleAscii : lists.maleAscii)[first]!,
+      lastAscii: lists.lastAscii[lastName]!,
+    };
   };
   person = (row, attempt = 0, values) => {
     if (attempt > 0) return draw(row, attempt, values);

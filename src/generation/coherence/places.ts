@@ -4,6 +4,7 @@
 // (`zipcodes`), cities of other countries with their province, coordinates and time zone
 // (`city-timezones`, SimpleMaps), and each country's name, calling code and currency (`countries-list`).
 // The locale decides the country (en → US, en_GB → GB, de → DE…).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
 import type { EntityContext } from '../program.ts';
@@ -37,7 +38,7 @@ interface CityRecord {
   timezone: string;
 }
 
-interface ZipRecord {
+export interface ZipRecord {
   zip: string;
   latitude: number;
   longitude: number;
@@ -65,6 +66,28 @@ function titleCase(text: string): string {
   return text.toLowerCase().replace(/\b[a-z]/g, (letter) => letter.toUpperCase()).replace(/\bOf\b/g, 'of');
 }
 
+const FIVE_DIGITS = /^\d{5}$/;
+
+/**
+ * US ZIP codes of `zipcodes` with its state names by abbreviation, and how they were read. Its codes
+ * module is one JSON object literal on the line `exports.codes = {…};`: parsed as JSON it loads
+ * several times faster than require() compiles it (and skips the Canadian codes, unused here), which
+ * every first generation of a process waited for. Any other layout falls back to require().
+ */
+export function usZipCodes(): { codes: Record<string, ZipRecord>; abbr: Record<string, string>; via: 'json' | 'require' } {
+  try {
+    const abbr = (require('zipcodes/lib/states.js') as { abbr: Record<string, string> }).abbr;
+    const text = readFileSync(require.resolve('zipcodes/lib/codes.js'), 'utf8');
+    const prefix = 'exports.codes = ';
+    const end = text.indexOf(';\n');
+    if (abbr && text.startsWith(prefix) && end > 0) return { codes: JSON.parse(text.slice(prefix.length, end)) as Record<string, ZipRecord>, abbr, via: 'json' };
+  } catch {
+    // another layout: the package's own entry point below
+  }
+  const zipcodes = require('zipcodes') as { codes: Record<string, ZipRecord>; states: { abbr: Record<string, string> } };
+  return { codes: zipcodes.codes, abbr: zipcodes.states.abbr, via: 'require' };
+}
+
 let cities: CityRecord[] | undefined;
 const byCountry = new Map<string, Place[]>();
 
@@ -82,7 +105,7 @@ export function placesOf(countryCode: string): readonly Place[] {
   const currency = country.currency[0] ?? '';
   const own = cities.filter((city) => city.iso2 === countryCode && city.city && city.province);
   if (countryCode === 'US') {
-    const zipcodes = require('zipcodes') as { codes: Record<string, ZipRecord>; states: { abbr: Record<string, string> } };
+    const zipcodes = usZipCodes();
     // A state's time zone: the one most of its cities have (a few states span two).
     const zones = new Map<string, Map<string, number>>();
     for (const city of own) {
@@ -91,16 +114,21 @@ export function placesOf(countryCode: string): readonly Place[] {
       zones.set(city.province.toUpperCase(), counts);
     }
     const cityZone = new Map(own.map((city) => [`${city.city.toUpperCase()}|${city.province.toUpperCase()}`, city.timezone]));
+    // Per state, worked out once: its usual zone and its name (one string shared by its places).
+    const stateZone = new Map([...zones].map(([state, counts]) => [state, [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0]]));
+    const stateTitles = new Map<string, string>();
     places = [];
     for (const zip of Object.values(zipcodes.codes)) {
-      const stateName = zipcodes.states.abbr[zip.state];
-      const stateZones = stateName ? zones.get(stateName) : undefined;
-      if (zip.country !== 'US' || !zip.city || !stateName || !stateZones) continue;
-      const timeZone = cityZone.get(`${zip.city.toUpperCase()}|${stateName}`) ?? [...stateZones].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+      const stateName = zipcodes.abbr[zip.state];
+      const usualZone = stateName ? stateZone.get(stateName) : undefined;
+      if (zip.country !== 'US' || !zip.city || !stateName || usualZone === undefined) continue;
+      const timeZone = cityZone.get(`${zip.city.toUpperCase()}|${stateName}`) ?? usualZone;
+      let state = stateTitles.get(stateName);
+      if (state === undefined) stateTitles.set(stateName, (state = titleCase(stateName)));
       places.push({
         country: country.name,
         countryCode,
-        state: titleCase(stateName),
+        state,
         stateCode: zip.state,
         city: zip.city,
         postalCode: zip.zip,
@@ -111,7 +139,9 @@ export function placesOf(countryCode: string): readonly Place[] {
         timeZone,
       });
     }
-    places.sort((a, b) => a.postalCode!.localeCompare(b.postalCode!));
+    // Five-digit codes order the same by code unit as by localeCompare, which costs more.
+    if (places.every((place) => FIVE_DIGITS.test(place.postalCode!))) places.sort((a, b) => (a.postalCode! < b.postalCode! ? -1 : a.postalCode! > b.postalCode! ? 1 : 0));
+    else places.sort((a, b) => a.postalCode!.localeCompare(b.postalCode!));
   } else {
     places = own
       .map((city) => ({
@@ -145,17 +175,30 @@ export function rowPlace(context: EntityContext): (row: number, attempt?: number
   if (place) return place;
   const places = placesOf(localeCountry(context.plan.locale));
   const cursor = new RandomCursor(new RandomStream(streamKey(context.plan.seed, context.entity.id, '$place')));
-  place = (row, attempt = 0) => places[Math.floor(cursor.reset(row, attempt).float() * places.length)]!;
+  const draw = (row: number, attempt: number) => places[Math.floor(cursor.reset(row, attempt).float() * places.length)]!;
+  // Every place field of a row asks in turn: the row's place is drawn once and kept.
+  let lastRow = -1;
+  let last: Place | undefined;
+  place = (row, attempt = 0) => {
+    if (attempt > 0) return draw(row, attempt);
+    if (row !== lastRow) {
+      last = draw(row, 0);
+      lastRow = row;
+    }
+    return last!;
+  };
   rowPlaces.set(context, place);
   return place;
 }
 
 /** A phone number with the place's calling code: `+1 415 555 0134`. */
 export function placePhone(place: Place, cursor: RandomCursor): string {
+  // Each group's digits drawn in turn (the first 2–9), then written as one number: it has no
+  // leading zero, so String() gives exactly those digits.
   const digits = (count: number) => {
-    let text = String(cursor.int(2, 9));
-    for (let i = 1; i < count; i++) text += String(cursor.int(0, 9));
-    return text;
+    let value = cursor.int(2, 9);
+    for (let i = 1; i < count; i++) value = value * 10 + cursor.int(0, 9);
+    return String(value);
   };
   return `+${place.phonePrefix} ${digits(3)} ${digits(3)} ${digits(4)}`;
 }

@@ -7,6 +7,7 @@ import type { RowValue } from '../../dialects/dialect.ts';
 import type { Entity, SchemaConfig } from '../config-types.ts';
 import type { GenerationPlan } from '../plan.ts';
 import { localeCountry, placesOf, type Place } from './places.ts';
+import { ParentTimes, PlaceTuples } from './report-lookups.ts';
 import { normalizeId, pairStart, parentTimeLink } from './time.ts';
 import { formatDay, localDay } from '../values/dates.ts';
 
@@ -40,6 +41,19 @@ const PLACE_FIELDS: [string[], (place: Place) => string | undefined][] = [
   [['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone'], (place) => `+${place.phonePrefix}`],
 ];
 
+/** toLowerCase, remembered: rows repeat the names of a short list, so most rows lower-case nothing. */
+function lowerCase(): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    let lower = known.get(text);
+    if (lower === undefined) {
+      if (known.size >= 10_000) known.clear();
+      known.set(text, (lower = text.toLowerCase()));
+    }
+    return lower;
+  };
+}
+
 const free = (entity: Entity, ids: string[]) => entity.fields.findIndex((field) => !field.generation?.strategy && !field.references && ids.includes(normalizeId(field.id)));
 const text = (value: RowValue | undefined) => (typeof value === 'string' ? value : undefined);
 
@@ -49,13 +63,14 @@ export class CoherenceAudit {
   readonly #parentTimes = new Map<string, { key: number; time: number; times: ParentTimes }>();
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
+    const rowsOf = (entityId: string) => plan.entities.find((candidate) => candidate.id === entityId)?.rowCount ?? 0;
     for (const entityPlan of plan.entities) {
       const entity = config.entities.find((candidate) => candidate.id === entityPlan.id);
-      if (entity) this.#checks.set(entity.id, this.#checksOf(entity, config, entityPlan.deferredColumns, entityPlan.locale, entityPlan.timezone));
+      if (entity) this.#checks.set(entity.id, this.#checksOf(entity, config, entityPlan.deferredColumns, entityPlan.locale, entityPlan.timezone, rowsOf));
     }
   }
 
-  #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string): Check[] {
+  #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string, rowsOf: (entityId: string) => number): Check[] {
     const checks: Check[] = [];
     const add = (rule: CoherenceRuleName, field: string, against: string, test: Check['test']) =>
       checks.push({ count: { rule, entity: entity.id, field, against, rows: 0, holding: 0 }, test });
@@ -67,32 +82,25 @@ export class CoherenceAudit {
       entity.fields.forEach((field, index) => {
         const derived = !field.generation?.strategy && field.type === 'string' && (DERIVED.includes(normalizeId(field.id)) || field.format === 'email');
         if (!derived) return;
+        const lower = lowerCase();
         add('names-in-email', field.id, names, (values) => {
           const value = text(values[index])?.toLowerCase();
           const firstName = first >= 0 ? text(values[first]) : '';
           const lastName = last >= 0 ? text(values[last]) : '';
           if (value === undefined || firstName === undefined || lastName === undefined) return undefined;
-          return value.startsWith(firstName.slice(0, 1).toLowerCase()) && value.includes(lastName.toLowerCase());
+          return value.startsWith(firstName.slice(0, 1).toLowerCase()) && value.includes(lower(lastName));
         });
       });
     }
 
     const placeFields = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1 })).filter((place) => place.index >= 0);
     if (placeFields.length >= 2) {
-      const keyOf = (parts: (string | undefined)[]) => parts.join('\u0000');
-      const known = new Set(placesOf(localeCountry(locale)).map((place) => keyOf(placeFields.map((field) => field.of(place)))));
-      add('place-in-reference', placeFields.map((field) => entity.fields[field.index]!.id).join('+'), `reference places of ${localeCountry(locale)}`, (values) => {
-        let key = '';
-        for (let i = 0; i < placeFields.length; i++) {
-          const field = placeFields[i]!;
-          const value = values[field.index];
-          if (typeof value !== 'string') return undefined;
-          // A phone number counts by its calling code (`+1 415 555 0134` → `+1`).
-          const space = field.phone ? value.indexOf(' ') : -1;
-          key += (i === 0 ? '' : '\u0000') + (space >= 0 ? value.slice(0, space) : value);
-        }
-        return known.has(key);
-      });
+      // `+<calling code>` is made per place: the tuples keep one string per code.
+      const codes = new Map<string, string>();
+      const code = (text: string) => codes.get(text) ?? (codes.set(text, text), text);
+      const tuples = placesOf(localeCountry(locale)).map((place) => placeFields.map((field) => (field.phone ? code(field.of(place) ?? '') : (field.of(place) ?? ''))));
+      const known = new PlaceTuples(tuples, placeFields.map((field) => field.index), placeFields.findIndex((field) => field.phone));
+      add('place-in-reference', placeFields.map((field) => entity.fields[field.index]!.id).join('+'), `reference places of ${localeCountry(locale)}`, (values) => known.has(values));
     }
 
     entity.fields.forEach((field, index) => {
@@ -113,15 +121,16 @@ export class CoherenceAudit {
         this.#parentTimes.set(slot, {
           key: parent.fields.findIndex((other) => other.id === link.parentKey),
           time: parent.fields.findIndex((other) => other.id === link.parentTime),
-          times: new ParentTimes(),
+          times: new ParentTimes(rowsOf(link.parent)),
         });
       }
       const times = this.#parentTimes.get(slot)!.times;
+      const compare = (a: string, b: string) => compareTimes(a, b, zone);
       add('child-after-parent', field.id, `${link.parent}.${link.parentTime}`, (values) => {
         const child = values[index];
-        const parentTime = times.get(values[link.reference]!);
-        if (typeof child !== 'string' || parentTime === undefined) return undefined;
-        return compareTimes(child, parentTime, zone) >= 0;
+        if (typeof child !== 'string') return undefined;
+        const order = times.compare(values[link.reference]!, child, compare);
+        return order === undefined ? undefined : order >= 0;
       });
     });
     return checks;
@@ -156,22 +165,6 @@ export class CoherenceAudit {
   /** Counts per rule, entity and field, in plan order. */
   report(): CoherenceCount[] {
     return [...this.#checks.values()].flat().map((check) => ({ ...check.count }));
-  }
-}
-
-/** Parents' times by key: integer keys (the usual primary key) in an array, others in a map. */
-class ParentTimes {
-  readonly #byInteger: (string | undefined)[] = [];
-  readonly #byKey = new Map<unknown, string>();
-
-  set(key: RowValue, time: string): void {
-    if (typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < 2 ** 31) this.#byInteger[key] = time;
-    else this.#byKey.set(key, time);
-  }
-
-  get(key: RowValue): string | undefined {
-    if (typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < 2 ** 31) return this.#byInteger[key];
-    return this.#byKey.get(key);
   }
 }
 

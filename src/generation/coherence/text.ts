@@ -12,6 +12,12 @@ export interface EnglishWords {
   adverbs: readonly string[];
   materials: readonly string[];
   products: readonly string[];
+  /** The same lists capitalised, index for index (a pick from them is the capitalised pick). */
+  capitalAdjectives: readonly string[];
+  capitalMaterials: readonly string[];
+  capitalProducts: readonly string[];
+  /** How many different words `nouns` holds. */
+  distinctNouns: number;
 }
 
 const cache = new Map<string, EnglishWords>();
@@ -26,7 +32,7 @@ export function englishWords(context: EntityContext): EnglishWords {
     const simple = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && /^[a-z]+$/.test(item)) : [];
     return simple.length > 0 ? simple : fallback;
   };
-  words = {
+  const lists = {
     adjectives: list(['word', 'adjective'], ['quick', 'bright', 'quiet']),
     nouns: list(['word', 'noun'], ['garden', 'river', 'window']),
     verbs: list(['word', 'verb'], ['build', 'share', 'find']),
@@ -41,8 +47,15 @@ export function englishWords(context: EntityContext): EnglishWords {
   };
   const materials = commerce(['commerce', 'product_name', 'material']);
   const products = commerce(['commerce', 'product_name', 'product']);
-  if (materials.length) words.materials = materials;
-  if (products.length) words.products = products;
+  if (materials.length) lists.materials = materials;
+  if (products.length) lists.products = products;
+  words = {
+    ...lists,
+    capitalAdjectives: lists.adjectives.map(capitalize),
+    capitalMaterials: lists.materials.map(capitalize),
+    capitalProducts: lists.products.map(capitalize),
+    distinctNouns: new Set(lists.nouns).size,
+  };
   cache.set(key, words);
   return words;
 }
@@ -57,7 +70,7 @@ const TITLE_PATTERNS: ((w: EnglishWords, c: RandomCursor) => string)[] = [
   (w, c) => `How to ${c.pick(w.verbs)} ${an(c.pick(w.adjectives))} ${c.pick(w.nouns)}`,
   (w, c) => `${c.int(3, 12)} ways to ${c.pick(w.verbs)} your ${c.pick(w.nouns)}`,
   (w, c) => `Why every ${c.pick(w.nouns)} needs ${an(c.pick(w.adjectives))} ${c.pick(w.nouns)}`,
-  (w, c) => `${capitalize(c.pick(w.adjectives))} ${c.pick(w.nouns)} and the ${c.pick(w.nouns)}`,
+  (w, c) => `${c.pick(w.capitalAdjectives)} ${c.pick(w.nouns)} and the ${c.pick(w.nouns)}`,
   (w, c) => `A guide to ${c.pick(w.adjectives)} ${c.pick(w.nouns)}s`,
 ];
 
@@ -77,7 +90,8 @@ const SENTENCE_PATTERNS: ((w: EnglishWords, c: RandomCursor) => string)[] = [
 
 /** One English-like sentence ending with a full stop. */
 export function englishSentence(words: EnglishWords, cursor: RandomCursor): string {
-  return `${capitalize(cursor.pick(SENTENCE_PATTERNS)(words, cursor))}.`;
+  // Every pattern opens with a capitalised word of its own, so the sentence needs no capitalize().
+  return `${cursor.pick(SENTENCE_PATTERNS)(words, cursor)}.`;
 }
 
 /** `count` sentences. */
@@ -89,12 +103,13 @@ export function englishParagraph(words: EnglishWords, cursor: RandomCursor, coun
 
 /** A product name: `Rustic Wooden Chair`. */
 export function productName(words: EnglishWords, cursor: RandomCursor): string {
-  return `${capitalize(cursor.pick(words.adjectives))} ${capitalize(cursor.pick(words.materials))} ${capitalize(cursor.pick(words.products))}`;
+  return `${cursor.pick(words.capitalAdjectives)} ${cursor.pick(words.capitalMaterials)} ${cursor.pick(words.capitalProducts)}`;
 }
 
 /** Comma-separated tags: `garden, river, window`. */
 export function tagsText(words: EnglishWords, cursor: RandomCursor): string {
-  const count = cursor.int(1, 4);
+  // No more tags than distinct nouns: a shorter list (the 3-word fallback) would otherwise never end.
+  const count = Math.min(cursor.int(1, 4), words.distinctNouns);
   const tags: string[] = [];
   while (tags.length < count) {
     const tag = cursor.pick(words.nouns);

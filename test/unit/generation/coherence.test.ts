@@ -13,7 +13,7 @@ import { generateFiles } from '../../../src/files/generate-files.ts';
 import { RULES, ruleOf } from '../../../src/generation/coherence/defaults.ts';
 import { dayOfText, instantOf, pairStart } from '../../../src/generation/coherence/time.ts';
 import { formatDay, formatInstant } from '../../../src/generation/values/dates.ts';
-import { generate } from '../../helpers/generate-in-memory.ts';
+import { config as configOf, entity, generate } from '../../helpers/generate-in-memory.ts';
 import { coherentConfig } from '../../fixtures/coherent-config.ts';
 
 const V2 = { generatorVersion: 2 } as const;
@@ -51,6 +51,20 @@ describe('generator version 2', () => {
       run.objects('customers').filter((row) => String(row.email).startsWith(String(row.firstName)[0]!.toLowerCase()) && String(row.email).includes(String(row.lastName).toLowerCase())).length;
     expect(related(two)).toBe(300);
     expect(related(one)).toBeLessThan(30);
+  });
+
+  it('ends tags in a locale whose English word lists fall back to three nouns (it used to loop forever on a fourth)', () => {
+    const tagged = configOf(entity('posts', 200, [{ id: 'tags', type: 'string', maxLength: 200 }]));
+    tagged.generationDefaults = { ...tagged.generationDefaults, locale: 'de' };
+    const rows = generate(tagged, V2).objects('posts');
+    expect(rows).toHaveLength(200);
+    const counts = new Set<number>();
+    for (const row of rows) {
+      const tags = String(row.tags).split(', ');
+      expect(new Set(tags).size, String(row.tags)).toBe(tags.length);
+      counts.add(tags.length);
+    }
+    expect([...counts].sort()).toEqual([1, 2, 3]);
   });
 
   it('gives names of the gender a strategy sets', () => {
