@@ -317,9 +317,14 @@ interface EarlyTable {
   result: Promise<TableFile | undefined>;
 }
 
-/** Worker threads by default: the machine's cores, up to 8. */
+/**
+ * Threads by default: the machine's cores, up to 8; one on a machine of two cores or fewer, where a
+ * worker's start-up (faker's locales, about half a second) costs more than the second core gives
+ * (bench:files on 2 cores: 2 threads 0.65–0.70× of 1).
+ */
 function defaultWorkers(): number {
-  return Math.min(8, os.availableParallelism());
+  const cores = os.availableParallelism();
+  return cores <= 2 ? 1 : Math.min(8, cores);
 }
 
 /**
