@@ -83,17 +83,18 @@ export function compileCsvCopy(dialect: Dialect, namespace: string, plan: Export
   const from = qualifiedTable(dialect, namespace, table.name);
   // The select list's expressions are unnamed; sorting names the table's columns, qualified, so an
   // ORDER BY never reads a rendered (text) output column in place of the column itself.
+  const qualified = (field: string) => `${from}.${dialect.quoteIdentifier(field)}`;
+  const clauses = exportClauses(dialect, namespace, plan, table, qualified);
+  if (clauses.params.length > 0) return undefined;
   const texts: string[] = [];
   for (const field of plan.fields) {
     const column = table.byName.get(field);
     if (!column) return undefined;
     // Dates come as ISO text; the other output formats are left to the cursor's rows.
-    const text = column.type === 'date' && column.outputFormat !== 'iso' ? undefined : dialect.exportText(column, `${from}.${dialect.quoteIdentifier(field)}`);
+    const text = column.type === 'date' && column.outputFormat !== 'iso' ? undefined : dialect.exportText(column, qualified(field));
     if (text === undefined) return undefined;
     texts.push(text);
   }
-  const clauses = exportClauses(dialect, namespace, plan, table, (field) => `${from}.${dialect.quoteIdentifier(field)}`);
-  if (clauses.params.length > 0) return undefined;
   return `COPY (SELECT ${texts.join(', ')}${clauses.sql}) TO STDOUT (FORMAT csv)`;
 }
 

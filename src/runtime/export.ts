@@ -11,7 +11,7 @@ import type { ParsedQuery } from './parse-query.ts';
 import { planExport, type ExportPlan } from './plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { columnReader, type JsonValue } from './shape.ts';
-import type { TableContext } from './tables.ts';
+import type { RuntimeColumn, TableContext } from './tables.ts';
 
 /** The formats a table can be exported in through the runtime API. */
 export type ExportFormat = 'csv' | 'jsonl';
@@ -63,7 +63,7 @@ export function exportTable(context: TableContext, parsed: ParsedQuery, format: 
   const text = FILE_FORMATS[format].text(columns);
   const { connection } = context;
   const copy = format === 'csv' && connection.copyOut ? compileCsvCopy(connection.dialect, context.namespace, plan, context.table) : undefined;
-  const rows = copy === undefined ? encodedRows(context, plan, text.encode) : copiedRows(context, connection.copyOut!(copy));
+  const rows = copy === undefined ? encodedRows(context, plan, columns, text.encode) : copiedRows(context, connection.copyOut!(copy));
   async function* chunks(): AsyncGenerator<string | Uint8Array> {
     if (text.head) yield text.head;
     yield* rows;
@@ -72,10 +72,15 @@ export function exportTable(context: TableContext, parsed: ParsedQuery, format: 
 }
 
 /** Rows through the dialect's cursor, shaped and encoded here, a batch per piece. */
-async function* encodedRows(context: TableContext, plan: ExportPlan, encode: (values: readonly JsonValue[]) => string): AsyncGenerator<string> {
+async function* encodedRows(
+  context: TableContext,
+  plan: ExportPlan,
+  columns: RuntimeColumn[],
+  encode: (values: readonly JsonValue[]) => string,
+): AsyncGenerator<string> {
   const query = compileExport(context.connection.dialect, context.namespace, plan, context.table);
   // What shapeRow does for each row, without the object it builds.
-  const readers = plan.fields.map((field) => columnReader(context.table.byName.get(field)!));
+  const readers = columns.map(columnReader);
   const values: JsonValue[] = new Array<JsonValue>(readers.length).fill(null);
   try {
     for await (const batch of context.connection.streamRows(query.sql, query.params, EXPORT_BATCH_ROWS)) {
