@@ -141,6 +141,7 @@ export class GenerationWorker {
     let targetDialect: Dialect | undefined;
     const started = performance.now();
     let kind: FinishedJob['kind'] | undefined;
+    let progress: JobProgress | undefined;
     try {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
@@ -149,7 +150,8 @@ export class GenerationWorker {
       targetDialect = dialectOfKind(source.kind);
       kind = source.kind;
       const connection = await targets.connect(toLocation(source));
-      const progress = new JobProgress(job, jobs, this.progressEveryMs);
+      const recorder = new JobProgress(job, jobs, this.progressEveryMs);
+      progress = recorder;
       const { runGeneration } = await generationEngine();
       const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
         seed: job.seed,
@@ -159,7 +161,7 @@ export class GenerationWorker {
         generatorVersion: source.generatorConfig.generatorVersion ?? 1,
         atomic: true,
         signal: abort.signal,
-        onProgress: (event) => progress.record(event),
+        onProgress: (event) => recorder.record(event),
       });
       targetDialect = undefined;
       if (!(await sources.find(source.id))) {
@@ -167,7 +169,7 @@ export class GenerationWorker {
         await connection.dropNamespace(toLocation(source).namespace);
         return;
       }
-      await progress.flush(summary.generatorVersion);
+      await recorder.flush(summary.generatorVersion);
       await this.deps.db.transaction(async (client) => {
         const finished = await jobs.succeed(job.id, summary.warnings, client);
         await sources.recordGeneration(
@@ -194,6 +196,8 @@ export class GenerationWorker {
     } catch (error) {
       if (kind) this.deps.onFinished?.({ status: 'failed', kind, rowsInserted: 0, durationMs: performance.now() - started });
       const message = describeFailure(error, targetDialect);
+      // Progress events still queued go first: job.failed is the job's last event.
+      await progress?.close();
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
       const failed = await jobs.fail(job.id, message).catch(() => undefined);
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
@@ -205,7 +209,7 @@ export class GenerationWorker {
 }
 
 /** Keeps the job row and event log up to date without a write per batch. */
-class JobProgress {
+export class JobProgress {
   private readonly entities = new Map<string, JobEntity>();
   private lastEvent = new Map<string, number>();
 
@@ -216,7 +220,7 @@ class JobProgress {
   ) {}
 
   record(event: ProgressEvent): void {
-    if (event.type === 'phase') return;
+    if (event.type === 'phase' || this.closed) return;
     const entity = this.entities.get(event.entity) ?? { id: event.entity, rowsPlanned: event.rowsPlanned, rowsInserted: 0 };
     this.entities.set(event.entity, entity);
     entity.rowsPlanned = event.rowsPlanned;
@@ -234,6 +238,17 @@ class JobProgress {
       await this.writeTotals();
     });
   }
+
+  /**
+   * Takes no more events (a load still winding down may report after the run failed) and resolves
+   * once every queued write has been made, or has failed: progress writes never throw.
+   */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.writes;
+  }
+
+  private closed = false;
 
   /** Waits for queued writes, then writes the final totals. */
   async flush(generatorVersion?: string): Promise<void> {

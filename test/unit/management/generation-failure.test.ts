@@ -2,7 +2,8 @@
 // the server's address or credentials (a source's connection string is a secret).
 import { describe, expect, it } from 'vitest';
 import { mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
-import { describeFailure } from '../../../src/management/generation-worker.ts';
+import { describeFailure, JobProgress } from '../../../src/management/generation-worker.ts';
+import type { GenerationJob, JobStore } from '../../../src/store/jobs.ts';
 
 const socketError = (code: string, message: string) => Object.assign(new Error(message), { code, errno: -1, syscall: 'connect' });
 
@@ -24,5 +25,30 @@ describe('describeFailure', () => {
   it('keeps other failures as they are, with credentials scrubbed', () => {
     expect(describeFailure(new Error('relation "x" does not exist'), postgresDialect)).toBe('relation "x" does not exist');
     expect(describeFailure(new Error('cannot use postgres://me:hunter2@db/x'))).toBe('cannot use postgres://***@db/x');
+  });
+});
+
+describe('JobProgress', () => {
+  it('writes the events queued before close() by the time it resolves, and none recorded after', async () => {
+    const written: string[] = [];
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+    const jobs = {
+      addEvent: async (_job: unknown, type: string) => {
+        await slow();
+        written.push(type);
+      },
+      progress: async () => {
+        await slow();
+        written.push('totals');
+      },
+    } as unknown as JobStore;
+    const progress = new JobProgress({ id: 'job' } as GenerationJob, jobs, 0);
+    progress.record({ type: 'entity.started', entity: 'users', rowsPlanned: 10 });
+    progress.record({ type: 'entity.progress', entity: 'users', rowsPlanned: 10, rowsWritten: 5 });
+    await progress.close();
+    expect(written).toEqual(['entity.started', 'totals', 'entity.progress', 'totals']);
+    progress.record({ type: 'entity.progress', entity: 'users', rowsPlanned: 10, rowsWritten: 8 });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(written).toHaveLength(4);
   });
 });
