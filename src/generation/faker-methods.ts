@@ -1,6 +1,7 @@
 // Faker's modules and methods a config may name in a `faker` strategy (`person.firstName`), from
 // the pinned @faker-js/faker. Validation imports this; the runtime API never does.
-import { faker } from '@faker-js/faker';
+// The en locale's entry point: the same Faker as the main entry's `faker`, without loading every locale.
+import { faker } from '@faker-js/faker/locale/en';
 
 const fakerModules = faker as unknown as Record<string, unknown>;
 const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));

@@ -1,8 +1,8 @@
 // Faker without per-value seeding: one Faker per locale, all sharing a Randomizer backed by the
 // counter-based PRNG. Before each value the randomizer is pointed at (stream, row, first draw), so a
 // faker value is a pure function of its key and row, and costs no `faker.seed()` call.
-import type { LocaleDefinition, Randomizer } from '@faker-js/faker';
-import { Faker, allLocales } from '@faker-js/faker';
+import type { Faker, Randomizer } from '@faker-js/faker';
+import { fakerClass, isFakerLocale, mergedDefinitions } from './faker-locales.ts';
 import type { RandomStream } from './random.ts';
 import { mix } from './random.ts';
 
@@ -73,7 +73,7 @@ export function localeChain(locale: string): string[] {
   for (let n = parts.length; n > 0; n--) chain.push(parts.slice(0, n).join('_'));
   if (!chain.includes('en')) chain.push('en');
   chain.push('base');
-  return chain.filter((name) => name in allLocales);
+  return chain.filter(isFakerLocale);
 }
 
 export class FakerPool {
@@ -89,8 +89,9 @@ export class FakerPool {
   faker(locale: string): Faker {
     let faker = this.#fakers.get(locale);
     if (!faker) {
-      const definitions = localeChain(locale).map((name) => (allLocales as Record<string, LocaleDefinition>)[name]!);
+      const definitions = localeChain(locale).map(mergedDefinitions);
       const referenceMs = this.#referenceMs;
+      const Faker = fakerClass();
       faker = new Faker({ locale: definitions, randomizer: this.randomizer, config: { defaultRefDate: () => new Date(referenceMs) } });
       this.#fakers.set(locale, faker);
     }

@@ -2,9 +2,8 @@
 // resolves them), read once per locale, for the default values of common field ids. Composing from
 // lists with the counter PRNG is several times faster than faker methods that parse patterns per
 // call (fullName, email, company name…), the hot spot DESIGN.md measured.
-import type { LocaleDefinition } from '@faker-js/faker';
-import { allLocales } from '@faker-js/faker';
 import { localeChain } from '../faker-pool.ts';
+import { mergedDefinitions } from '../faker-locales.ts';
 import type { Composer } from './locale-patterns.ts';
 import { PatternCompiler } from './locale-patterns.ts';
 
@@ -35,7 +34,7 @@ export class LocaleWords {
   readonly colors: readonly string[];
 
   private constructor(locale: string) {
-    const chain = localeChain(locale).map((name) => (allLocales as Record<string, LocaleDefinition>)[name] as Record<string, unknown>);
+    const chain = localeChain(locale).map((name) => mergedDefinitions(name) as Record<string, unknown>);
     this.patterns = new PatternCompiler(chain);
     const list = (path: string[], fallback: string[]): string[] => {
       const value = this.patterns.entry(path);
