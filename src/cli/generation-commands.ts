@@ -191,7 +191,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--format <format>', `file format with --out: ${FILE_FORMAT_NAMES.join(', ')}`, fileFormat, 'csv')
     .option('--dialect <engine>', 'SQL dialect of --format sql: postgres or mysql', sourceKind, 'postgres')
     .option('--gzip', 'compress each file with gzip')
-    .option('--workers <n>', 'threads that make rows with --out, this one and n-1 worker threads (default: the cores, up to 8; 1 on 2 cores or fewer); the files are the same for any number', positiveInteger)
+    .option('--workers <n>', 'threads that make rows with --out, this one and n-1 worker threads (default: the cores, up to 8); the files are the same for any number', positiveInteger)
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
     .option('--seed <seed>', 'seed (overrides the config)')
     .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
