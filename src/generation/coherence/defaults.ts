@@ -10,7 +10,7 @@ import { RandomCursor, type RandomStream } from '../random.ts';
 import { genderSource, rowPerson, personEmail, personUsername, type Person } from './person.ts';
 import type { RowValue } from '../../dialects/dialect.ts';
 import { rowPlace, placePhone, type Place } from './places.ts';
-import { englishParagraph, englishSentence, englishWords, productName, tagsText, titleText, type EnglishWords } from './text.ts';
+import { englishParagraph, englishSentence, productName, tagsText, textWords, titleText, twoWordName, type TextWords } from './text.ts';
 import { laterProgram, normalizeId, pairStart, parentTimeLink, parentTimeLookup } from './time.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
@@ -45,8 +45,8 @@ const personDeps = (context: EntityContext) => {
 const person = (make: (person: Person, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false) =>
   rowProgram(rowPerson, make, ownRetries, personDeps);
 const place = (make: (place: Place) => unknown): Make => rowProgram(rowPlace, (subject) => make(subject));
-const english = (make: (words: EnglishWords, cursor: RandomCursor, field: Field) => string): Make => (context, field, stream) => {
-  const words = englishWords(context);
+const english = (make: (words: TextWords, cursor: RandomCursor, field: Field) => string): Make => (context, field, stream) => {
+  const words = textWords(context);
   const cursor = new RandomCursor(stream);
   return { at: (row, _values, attempt) => make(words, cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), field) };
 };
@@ -121,7 +121,7 @@ export const RULES: Rule[] = [
       if (personFields || PERSON_ENTITIES.some((word) => entity.includes(word))) return fullName(context, field, stream);
       if (COMPANY_ENTITIES.some((word) => entity.includes(word))) return composerProgram(context, 'company.name', stream);
       if (PRODUCT_ENTITIES.some((word) => entity.includes(word))) return english((w, c) => productName(w, c))(context, field, stream);
-      return english((w, c) => `${c.pick(w.capitalAdjectives)} ${c.pick(w.nouns)}`)(context, field, stream);
+      return english((w, c) => twoWordName(w, c))(context, field, stream);
     },
   },
 ];
