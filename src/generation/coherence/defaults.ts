@@ -1,4 +1,4 @@
-// Coherent defaults of generator version 2 for fields without a strategy, matched by field id (case,
+// Coherent defaults of generator version 2 and later for fields without a strategy, matched by field id (case,
 // `_` and `-` ignored; ids ending in a listed name such as `contactEmail` or `billingCity` count too).
 // Fields of one row share the row's person (names, email, username, gender) and place (country to
 // time zone); end fields of time pairs follow their start; child times follow their parent's.
@@ -90,7 +90,7 @@ export const RULES: Rule[] = [
   {
     ids: ['zip', 'zipcode', 'postalcode', 'postcode'],
     types: TEXT,
-    what: "the row's place: postal code (US ZIP codes; elsewhere the locale's pattern)",
+    what: "the row's place: postal code (US ZIP codes; version 3 also FR, AU, FI; elsewhere the locale's pattern)",
     make: (context, field, stream) => {
       const zip = composerProgram(context, 'location.zipCode', stream);
       const of = rowPlace(context);
@@ -102,15 +102,15 @@ export const RULES: Rule[] = [
   { ids: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone', 'fax'], types: TEXT, what: "`+<calling code of the row's country> …` (also `format: phone`)", make: phone },
   { ids: ['currency', 'currencycode'], types: TEXT, what: "the row's place: its country's currency (ISO 4217)", make: place((p) => p.currency) },
   { ids: ['timezone', 'tz'], types: TEXT, what: "the row's place: IANA time zone", make: place((p) => p.timeZone) },
-  { ids: ['title', 'headline', 'subject', 'heading'], types: TEXT, what: 'an English-like headline', make: english((w, c) => titleText(w, c)) },
+  { ids: ['title', 'headline', 'subject', 'heading'], types: TEXT, what: 'an English-like headline (version 3: the locale’s own words where it has them)', make: english((w, c) => titleText(w, c)) },
   { ids: ['productname'], types: TEXT, what: 'a product name (`Rustic Wooden Chair`)', make: english((w, c) => productName(w, c)) },
   {
     ids: ['description', 'summary', 'bio', 'about', 'body', 'content', 'comment', 'comments', 'notes', 'note', 'message', 'review', 'details'],
     types: TEXT,
-    what: 'English-like sentences (one for `string`, 2–5 for `text`)',
+    what: 'English-like sentences, or the locale’s own words in version 3 where it has them (one for `string`, 2–5 for `text`)',
     make: prose,
   },
-  { ids: ['tags', 'keywords', 'labels'], types: TEXT, what: 'comma-separated English nouns', make: english((w, c) => tagsText(w, c)) },
+  { ids: ['tags', 'keywords', 'labels'], types: TEXT, what: 'comma-separated nouns (English; version 3: the locale’s own where it has them)', make: english((w, c) => tagsText(w, c)) },
   {
     ids: ['name'],
     types: TEXT,
