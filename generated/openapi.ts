@@ -1643,14 +1643,16 @@ export interface components {
          * @description Generator version: the same version, schema version, seed and row counts give the same rows,
          *     forever. Version 2 makes fields without a strategy coherent within a row and across references
          *     (names, email and username agree; places come from reference data; start/end style pairs are
-         *     ordered; text fits the field's name; children come after their parents). A new source records
-         *     the newest version (2) unless given one; a source created before versions existed has none
+         *     ordered; text fits the field's name; children come after their parents). Version 3 writes that
+         *     text in the locale's language where faker has enough words for it, and gives rows of France,
+         *     Australia and Finland real postal codes with their city, region and coordinates. A new source
+         *     records the newest version (3) unless given one; a source created before versions existed has none
          *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
          *     Previews use the newest unless given one. Updating `generatorConfig` without it keeps the
          *     source's version.
          * @enum {integer}
          */
-        GeneratorVersion: 1 | 2;
+        GeneratorVersion: 1 | 2 | 3;
         /** @description Record of a successful generation. */
         GenerationAudit: {
             /** Format: uuid */

@@ -42,13 +42,13 @@ const MB = 1024 * 1024;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2] [--config default|coherent|options]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2|3] [--config default|coherent|options]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
-  --generator-version N  1 or 2 (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
+  --generator-version N  1, 2 or 3 (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
   --help         this text

@@ -1,17 +1,18 @@
 // Rows per second of the in-memory generator for 10-field faker-heavy entities, against a bare
-// counter-PRNG loop in the same run. Run: npm run bench:generator -- [rows] [batchSize…]
+// counter-PRNG loop in the same run; the defaults by field id under generator versions 1 (the
+// library's default), 2 and 3. Run: npm run bench:generator -- [rows] [batchSize…]
 // (default 200000 rows, batches of 1000 and 5000). Large batches stay alive across young-generation
 // collections, so they cost GC time: see the batch-size lines, or run node with --max-semi-space-size=64.
 import type { SchemaConfig } from '../src/generation/config-types.ts';
 import { DataGenerator } from '../src/generation/generator.ts';
-import { planGeneration } from '../src/generation/plan.ts';
+import { planGeneration, type GeneratorVersion } from '../src/generation/plan.ts';
 import { mix } from '../src/generation/random.ts';
 import { LocaleWords } from '../src/generation/values/words.ts';
 import { answerHelp } from './bench-usage.ts';
 
 answerHelp(`Usage: npm run bench:generator -- [rows] [batchSize…]
-Rows per second of the in-memory generator (10-field entities: defaults by field id, explicit faker
-strategies) against a bare counter-PRNG loop in the same run.
+Rows per second of the in-memory generator (10-field entities: defaults by field id under generator
+versions 1, 2 and 3, explicit faker strategies) against a bare counter-PRNG loop in the same run.
   rows        rows per entity (default 200000)
   batchSize…  batch sizes to compare (default 1000 5000)
   --help      this text`);
@@ -80,9 +81,9 @@ function measure(run: () => void): Rate {
   return { wall: ROWS / ((performance.now() - started) / 1000), cpu: ROWS / ((used.user + used.system) / 1e6) };
 }
 
-function generate(fields: FieldList, batchSize: number): Rate {
+function generate(fields: FieldList, batchSize: number, generatorVersion: GeneratorVersion = 1): Rate {
   const schema = config(fields);
-  const generator = new DataGenerator(schema, planGeneration(schema, { referenceDate: '2026-01-01' }));
+  const generator = new DataGenerator(schema, planGeneration(schema, { referenceDate: '2026-01-01', generatorVersion }));
   return measure(() => {
     let rows = 0;
     for (const batch of generator.rows('users', batchSize)) rows += batch.length;
@@ -117,14 +118,18 @@ function baselineLoop(batchSize: number, lists: (readonly string[])[]): void {
 
 const format = (rate: Rate) => `${Math.round(rate.wall).toLocaleString('en-US').padStart(10)} rows/s wall, ${Math.round(rate.cpu).toLocaleString('en-US').padStart(10)} rows/CPU-s`;
 const ratio = (base: Rate, rate: Rate) => `${(base.cpu / rate.cpu).toFixed(0)}× the baseline's CPU time`;
-generate(byName.slice(0, 4), 1_000); // warm-up: JIT and locale data
+for (const version of [1, 2, 3] as const) generate(byName.slice(0, 4), 1_000, version); // warm-up: JIT and locale data
 console.log(`${ROWS.toLocaleString('en-US')} rows per run, node ${process.version}`);
 for (const batchSize of BATCHES) {
   const base = baseline(batchSize);
   const named = generate(byName, batchSize);
+  const two = generate(byName, batchSize, 2);
+  const three = generate(byName, batchSize, 3);
   const faker = generate(explicit, batchSize);
   console.log(`batches of ${batchSize}:`);
   console.log(`  baseline: bare PRNG picking from word lists ${format(base)}`);
   console.log(`  10 fields, defaults by field id             ${format(named)}  (${ratio(base, named)})`);
+  console.log(`  the same, generator version 2 (coherent)    ${format(two)}  (${ratio(base, two)})`);
+  console.log(`  the same, generator version 3               ${format(three)}  (${ratio(base, three)})`);
   console.log(`  10 fields, explicit faker strategies        ${format(faker)}  (${ratio(base, faker)})`);
 }

@@ -12,7 +12,7 @@ import { dateRangeProgram, timeProgram } from './values/date-programs.ts';
 import { jsonObject, uuidProgram } from './values/tokens.ts';
 import { paragraphText, wordsText } from './values/strings.ts';
 import { coherentDefault } from './coherence/defaults.ts';
-import { englishParagraph, englishWords } from './coherence/text.ts';
+import { englishParagraph, shortPhrase, textWords } from './coherence/text.ts';
 
 /** Plain strings up to this maxLength are codes (letters and digits) rather than words. */
 const CODE_LENGTH = 10;
@@ -28,17 +28,17 @@ export function defaultProgram(context: EntityContext, field: Field, stream: Ran
   return versionOneDefault(context, field, stream);
 }
 
-/** Version 2: English-like words where version 1 wrote lorem (text fields, roomy plain strings); undefined elsewhere. */
+/** Version 2: English-like words where version 1 wrote lorem (text fields, roomy plain strings); version 3: the locale's words where it has enough; undefined elsewhere. */
 function englishDefault(context: EntityContext, field: Field, stream: RandomStream): ValueProgram | undefined {
   if (field.type === 'text' && !namedDefault(context, field, stream)) {
-    const words = englishWords(context);
+    const words = textWords(context);
     return cursorProgram(stream, (cursor) => englishParagraph(words, cursor, cursor.int(1, 4)));
   }
   if (field.type !== 'string' || (field.format !== undefined && field.format !== 'plain') || namedDefault(context, field, stream)) return undefined;
   const room = (field.maxLength ?? Number.POSITIVE_INFINITY) - (field.prefix?.length ?? 0) - (field.suffix?.length ?? 0);
   if (room <= CODE_LENGTH) return undefined;
-  const words = englishWords(context);
-  return cursorProgram(stream, (cursor) => (cursor.chance(0.5) ? cursor.pick(words.nouns) : `${cursor.pick(words.adjectives)} ${cursor.pick(words.nouns)}`));
+  const words = textWords(context);
+  return cursorProgram(stream, (cursor) => shortPhrase(words, cursor));
 }
 
 /** Version 1's default of a field, which never changes. */

@@ -10,13 +10,15 @@ import { RandomStream, streamKey } from './random.ts';
 /**
  * Generator versions: same version + seed + config → same rows, forever. Version 1 is the original
  * generator; version 2 adds coherent defaults (a row's names, email and username agree, places come
- * from reference data, time pairs are ordered, children come after their parents). A source keeps
- * the version it was created with until its owner moves it (generatorConfig.generatorVersion).
+ * from reference data, time pairs are ordered, children come after their parents); version 3 writes
+ * text in the locale's language where faker has the words for it and gives the places of the
+ * countries with postal reference data (FR, AU, FI) real postal codes. A source keeps the version it
+ * was created with until its owner moves it (generatorConfig.generatorVersion).
  */
-export const GENERATOR_VERSIONS = [1, 2] as const;
+export const GENERATOR_VERSIONS = [1, 2, 3] as const;
 export type GeneratorVersion = (typeof GENERATOR_VERSIONS)[number];
 /** What new sources, previews and the CLI use unless told otherwise. */
-export const LATEST_GENERATOR_VERSION: GeneratorVersion = 2;
+export const LATEST_GENERATOR_VERSION: GeneratorVersion = 3;
 
 /** The full name of a generator version, recorded in each job and audit (faker's version is part of it). */
 export function generatorVersionName(version: GeneratorVersion): string {

@@ -1,4 +1,4 @@
-// Generator versions of sources: a new source records the newest version (2) unless told one, keeps
+// Generator versions of sources: a new source records the newest version (3) unless told one, keeps
 // it through updates of its generatorConfig, and its audit names it; a source stored before versions
 // existed (no generatorVersion) regenerates with version 1, byte for byte what version 1 gives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,11 +38,11 @@ async function digests(namespace: string): Promise<Record<string, string>> {
 }
 
 describe('generator versions of sources', () => {
-  it('a new source records version 2 and its audit and job name it; version 1 on request gives other data', async () => {
+  it('a new source records version 3 and its audit and job name it; version 1 on request gives other data', async () => {
     const latest = await createSource('Latest', { rowCounts: ROWS });
-    expect(latest.source.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 2 });
-    expect(latest.job.generatorVersion).toBe(generatorVersionName(2));
-    expect(latest.source.generationAudit!.generatorVersion).toBe(generatorVersionName(2));
+    expect(latest.source.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 3 });
+    expect(latest.job.generatorVersion).toBe(generatorVersionName(3));
+    expect(latest.source.generationAudit!.generatorVersion).toBe(generatorVersionName(3));
 
     const first = await createSource('First', { rowCounts: ROWS, generatorVersion: 1 });
     expect(first.source.generatorConfig.generatorVersion).toBe(1);
@@ -79,7 +79,7 @@ describe('generator versions of sources', () => {
     const api = t.client(t.teamKey);
     const { response } = await api.POST('/public/v1/projects/{projectId}/sources', {
       params: { path: { projectId } },
-      body: { name: 'Future', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { generatorVersion: 3 as never } },
+      body: { name: 'Future', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { generatorVersion: 4 as never } },
     });
     expect(response.status).toBe(400);
   });

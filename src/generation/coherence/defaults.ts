@@ -1,4 +1,4 @@
-// Coherent defaults of generator version 2 for fields without a strategy, matched by field id (case,
+// Coherent defaults of generator version 2 and later for fields without a strategy, matched by field id (case,
 // `_` and `-` ignored; ids ending in a listed name such as `contactEmail` or `billingCity` count too).
 // Fields of one row share the row's person (names, email, username, gender) and place (country to
 // time zone); end fields of time pairs follow their start; child times follow their parent's.
@@ -10,7 +10,7 @@ import { RandomCursor, type RandomStream } from '../random.ts';
 import { genderSource, rowPerson, personEmail, personUsername, type Person } from './person.ts';
 import type { RowValue } from '../../dialects/dialect.ts';
 import { rowPlace, placePhone, type Place } from './places.ts';
-import { englishParagraph, englishSentence, englishWords, productName, tagsText, titleText, type EnglishWords } from './text.ts';
+import { englishParagraph, englishSentence, productName, tagsText, textWords, titleText, twoWordName, type TextWords } from './text.ts';
 import { laterProgram, normalizeId, pairStart, parentTimeLink, parentTimeLookup } from './time.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
@@ -45,8 +45,8 @@ const personDeps = (context: EntityContext) => {
 const person = (make: (person: Person, cursor: RandomCursor, attempt: number, context: EntityContext) => unknown, ownRetries = false) =>
   rowProgram(rowPerson, make, ownRetries, personDeps);
 const place = (make: (place: Place) => unknown): Make => rowProgram(rowPlace, (subject) => make(subject));
-const english = (make: (words: EnglishWords, cursor: RandomCursor, field: Field) => string): Make => (context, field, stream) => {
-  const words = englishWords(context);
+const english = (make: (words: TextWords, cursor: RandomCursor, field: Field) => string): Make => (context, field, stream) => {
+  const words = textWords(context);
   const cursor = new RandomCursor(stream);
   return { at: (row, _values, attempt) => make(words, cursor.reset(row, attempt * DRAWS_PER_ATTEMPT), field) };
 };
@@ -90,7 +90,7 @@ export const RULES: Rule[] = [
   {
     ids: ['zip', 'zipcode', 'postalcode', 'postcode'],
     types: TEXT,
-    what: "the row's place: postal code (US ZIP codes; elsewhere the locale's pattern)",
+    what: "the row's place: postal code (US ZIP codes; version 3 also FR, AU, FI; elsewhere the locale's pattern)",
     make: (context, field, stream) => {
       const zip = composerProgram(context, 'location.zipCode', stream);
       const of = rowPlace(context);
@@ -102,15 +102,15 @@ export const RULES: Rule[] = [
   { ids: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone', 'fax'], types: TEXT, what: "`+<calling code of the row's country> …` (also `format: phone`)", make: phone },
   { ids: ['currency', 'currencycode'], types: TEXT, what: "the row's place: its country's currency (ISO 4217)", make: place((p) => p.currency) },
   { ids: ['timezone', 'tz'], types: TEXT, what: "the row's place: IANA time zone", make: place((p) => p.timeZone) },
-  { ids: ['title', 'headline', 'subject', 'heading'], types: TEXT, what: 'an English-like headline', make: english((w, c) => titleText(w, c)) },
+  { ids: ['title', 'headline', 'subject', 'heading'], types: TEXT, what: 'an English-like headline (version 3: the locale’s own words where it has them)', make: english((w, c) => titleText(w, c)) },
   { ids: ['productname'], types: TEXT, what: 'a product name (`Rustic Wooden Chair`)', make: english((w, c) => productName(w, c)) },
   {
     ids: ['description', 'summary', 'bio', 'about', 'body', 'content', 'comment', 'comments', 'notes', 'note', 'message', 'review', 'details'],
     types: TEXT,
-    what: 'English-like sentences (one for `string`, 2–5 for `text`)',
+    what: 'English-like sentences, or the locale’s own words in version 3 where it has them (one for `string`, 2–5 for `text`)',
     make: prose,
   },
-  { ids: ['tags', 'keywords', 'labels'], types: TEXT, what: 'comma-separated English nouns', make: english((w, c) => tagsText(w, c)) },
+  { ids: ['tags', 'keywords', 'labels'], types: TEXT, what: 'comma-separated nouns (English; version 3: the locale’s own where it has them)', make: english((w, c) => tagsText(w, c)) },
   {
     ids: ['name'],
     types: TEXT,
@@ -121,7 +121,7 @@ export const RULES: Rule[] = [
       if (personFields || PERSON_ENTITIES.some((word) => entity.includes(word))) return fullName(context, field, stream);
       if (COMPANY_ENTITIES.some((word) => entity.includes(word))) return composerProgram(context, 'company.name', stream);
       if (PRODUCT_ENTITIES.some((word) => entity.includes(word))) return english((w, c) => productName(w, c))(context, field, stream);
-      return english((w, c) => `${c.pick(w.capitalAdjectives)} ${c.pick(w.nouns)}`)(context, field, stream);
+      return english((w, c) => twoWordName(w, c))(context, field, stream);
     },
   },
 ];

@@ -3,12 +3,16 @@
 // maintained npm packages (never hand-typed): US ZIP codes with their city, state and coordinates
 // (`zipcodes`), cities of other countries with their province, coordinates and time zone
 // (`city-timezones`, SimpleMaps), and each country's name, calling code and currency (`countries-list`).
-// The locale decides the country (en → US, en_GB → GB, de → DE…).
+// The locale decides the country (en → US, en_GB → GB, de → DE…). Version 3 gives the places of
+// France, Australia and Finland real postal codes with their city, region and coordinates
+// (postal-places.ts); other countries keep version 2's places.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
+import type { GeneratorVersion } from '../plan.ts';
 import type { EntityContext } from '../program.ts';
 import { RandomCursor, RandomStream, streamKey } from '../random.ts';
+import { POSTAL_SOURCES } from './postal-places.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -18,7 +22,7 @@ export interface Place {
   state: string;
   stateCode: string;
   city: string;
-  /** Absent where the reference data has no postal codes (outside the US). */
+  /** Absent where the reference data has no postal codes (version 2 outside the US; version 3 outside the US, FR, AU and FI). */
   postalCode?: string;
   latitude: number;
   longitude: number;
@@ -90,9 +94,19 @@ export function usZipCodes(): { codes: Record<string, ZipRecord>; abbr: Record<s
 
 let cities: CityRecord[] | undefined;
 const byCountry = new Map<string, Place[]>();
+const postalByCountry = new Map<string, Place[]>();
 
-/** Every place of a country in the reference data (cached), in a stable order. */
-export function placesOf(countryCode: string): readonly Place[] {
+/** The countries whose places have real postal codes in a generator version. */
+export function postalCountries(version: GeneratorVersion): string[] {
+  return version >= 3 ? ['US', ...Object.keys(POSTAL_SOURCES)] : version >= 2 ? ['US'] : [];
+}
+
+/**
+ * Every place of a country in the reference data of a generator version (cached), in a stable
+ * order. Version 3 differs from version 2 only in the countries of POSTAL_SOURCES.
+ */
+export function placesOf(countryCode: string, version: GeneratorVersion = 2): readonly Place[] {
+  if (version >= 3 && POSTAL_SOURCES[countryCode]) return postalPlacesOf(countryCode);
   let places = byCountry.get(countryCode);
   if (places) return places;
   const country = (countries as Record<string, { name: string; phone: number[]; currency: string[] }>)[countryCode];
@@ -167,13 +181,51 @@ export function placesOf(countryCode: string): readonly Place[] {
   return places;
 }
 
+/** A country's postal places of version 3: postal code, city, region and coordinates of one reference, the rest from its country. */
+function postalPlacesOf(countryCode: string): readonly Place[] {
+  let places = postalByCountry.get(countryCode);
+  if (places) return places;
+  const country = (countries as Record<string, { name: string; phone: number[]; currency: string[] }>)[countryCode]!;
+  const phonePrefix = String(country.phone[0] ?? '');
+  const currency = country.currency[0] ?? '';
+  const zoneOf = timeZones(countryCode);
+  places = POSTAL_SOURCES[countryCode]!.places()
+    .map((place) => ({ country: country.name, countryCode, ...place, phonePrefix, currency, timeZone: zoneOf(place.city, place.state) }))
+    .sort((a, b) => (a.postalCode < b.postalCode ? -1 : a.postalCode > b.postalCode ? 1 : a.city < b.city ? -1 : a.city > b.city ? 1 : a.latitude - b.latitude));
+  postalByCountry.set(countryCode, places);
+  return places;
+}
+
+/**
+ * The time zone of a city of a country by the cities of `city-timezones`: that city's (by name and
+ * state, else by name when the country has one city of that name), else the one most cities of its
+ * state have (where the data names states alike), else the one most of the country's cities have.
+ */
+function timeZones(countryCode: string): (city: string, state: string) => string {
+  const own = (require('city-timezones') as { cityMapping: CityRecord[] }).cityMapping.filter((city) => city.iso2 === countryCode && city.city && city.timezone);
+  for (const file of Object.keys(require.cache)) if (file.includes('/node_modules/city-timezones/')) delete require.cache[file];
+  const usual = (list: readonly CityRecord[]) => {
+    const counts = new Map<string, number>();
+    for (const city of list) counts.set(city.timezone, (counts.get(city.timezone) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+  };
+  const country = usual(own) ?? 'UTC';
+  const states = new Map<string, CityRecord[]>();
+  for (const city of own) states.set(city.province, [...(states.get(city.province) ?? []), city]);
+  const stateZone = new Map([...states].map(([state, list]) => [state, usual(list)!]));
+  const byCityState = new Map(own.map((city) => [`${city.city}|${city.province}`, city.timezone]));
+  const names = new Map<string, string | null>();
+  for (const city of own) names.set(city.city, names.has(city.city) && names.get(city.city) !== city.timezone ? null : city.timezone);
+  return (city, state) => byCityState.get(`${city}|${state}`) ?? names.get(city) ?? stateZone.get(state) ?? country;
+}
+
 const rowPlaces = new WeakMap<EntityContext, (row: number) => Place>();
 
 /** The place of each row of the entity: one per row, from the row's own stream (like its person); another for a unique field's retry. */
 export function rowPlace(context: EntityContext): (row: number, attempt?: number) => Place {
   let place = rowPlaces.get(context);
   if (place) return place;
-  const places = placesOf(localeCountry(context.plan.locale));
+  const places = placesOf(localeCountry(context.plan.locale), context.version);
   const cursor = new RandomCursor(new RandomStream(streamKey(context.plan.seed, context.entity.id, '$place')));
   const draw = (row: number, attempt: number) => places[Math.floor(cursor.reset(row, attempt).float() * places.length)]!;
   // Every place field of a row asks in turn: the row's place is drawn once and kept.

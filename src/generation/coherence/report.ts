@@ -1,11 +1,12 @@
 // The coherence report: per rule, entity and field, how many generated rows hold the rule — measured
 // on the rows as they are made, not claimed. Rules: an email or username built from the row's names;
-// a row's place fields (country, code, state, city, postal code, phone prefix) forming a tuple of the
-// reference data; the end of a time pair not before its start; a child's time not before its
-// referenced parent's created-like time. Rows where a side is null are not counted.
+// a row's place fields (country, code, state, city, postal code where the reference data has postal
+// codes, phone prefix) forming a tuple of the reference data of the run's generator version; the end
+// of a time pair not before its start; a child's time not before its referenced parent's
+// created-like time. Rows where a side is null are not counted.
 import type { RowValue } from '../../dialects/dialect.ts';
 import type { Entity, SchemaConfig } from '../config-types.ts';
-import type { GenerationPlan } from '../plan.ts';
+import type { GenerationPlan, GeneratorVersion } from '../plan.ts';
 import { localeCountry, placesOf, type Place } from './places.ts';
 import { ParentTimes, PlaceTuples } from './report-lookups.ts';
 import { normalizeId, pairStart, parentTimeLink } from './time.ts';
@@ -66,11 +67,11 @@ export class CoherenceAudit {
     const rowsOf = (entityId: string) => plan.entities.find((candidate) => candidate.id === entityId)?.rowCount ?? 0;
     for (const entityPlan of plan.entities) {
       const entity = config.entities.find((candidate) => candidate.id === entityPlan.id);
-      if (entity) this.#checks.set(entity.id, this.#checksOf(entity, config, entityPlan.deferredColumns, entityPlan.locale, entityPlan.timezone, rowsOf));
+      if (entity) this.#checks.set(entity.id, this.#checksOf(entity, config, entityPlan.deferredColumns, entityPlan.locale, entityPlan.timezone, plan.version, rowsOf));
     }
   }
 
-  #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string, rowsOf: (entityId: string) => number): Check[] {
+  #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string, version: GeneratorVersion, rowsOf: (entityId: string) => number): Check[] {
     const checks: Check[] = [];
     const add = (rule: CoherenceRuleName, field: string, against: string, test: Check['test']) =>
       checks.push({ count: { rule, entity: entity.id, field, against, rows: 0, holding: 0 }, test });
@@ -93,12 +94,17 @@ export class CoherenceAudit {
       });
     }
 
-    const placeFields = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1 })).filter((place) => place.index >= 0);
+    const places = placesOf(localeCountry(locale), version);
+    // A postal code is part of the tuple where the reference data has postal codes (the US; in
+    // version 3 also FR, AU, FI); elsewhere it follows the locale's pattern and is not checked.
+    const postal = places.some((place) => place.postalCode !== undefined);
+    const placeFields = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1, postal: ids.includes('postalcode') }))
+      .filter((place) => place.index >= 0 && (postal || !place.postal));
     if (placeFields.length >= 2) {
       // `+<calling code>` is made per place: the tuples keep one string per code.
       const codes = new Map<string, string>();
       const code = (text: string) => codes.get(text) ?? (codes.set(text, text), text);
-      const tuples = placesOf(localeCountry(locale)).map((place) => placeFields.map((field) => (field.phone ? code(field.of(place) ?? '') : (field.of(place) ?? ''))));
+      const tuples = places.map((place) => placeFields.map((field) => (field.phone ? code(field.of(place) ?? '') : (field.of(place) ?? ''))));
       const known = new PlaceTuples(tuples, placeFields.map((field) => field.index), placeFields.findIndex((field) => field.phone));
       add('place-in-reference', placeFields.map((field) => entity.fields[field.index]!.id).join('+'), `reference places of ${localeCountry(locale)}`, (values) => known.has(values));
     }

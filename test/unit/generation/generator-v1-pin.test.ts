@@ -1,9 +1,9 @@
 // Generator version 1 is frozen: these digests of the example configs and the every-option config,
 // made in memory with a fixed reference date, must never change. A change here means an existing
 // source would regenerate different data after an upgrade: put new behaviour behind a new version.
-// Version 2's digests are pinned too, against dependency upgrades that would change its data.
+// Versions 2 and 3 are pinned too, against dependency upgrades that would change their data.
 import { describe, expect, it } from 'vitest';
-import { inMemoryDigests, pinnedConfigs, V1_PINS, V2_PINS } from '../../fixtures/generator-v1-pins.ts';
+import { inMemoryDigests, pinnedConfigs, v3PinnedConfigs, V1_PINS, V2_PINS, V3_PINS } from '../../fixtures/generator-v1-pins.ts';
 import { coherentConfig } from '../../fixtures/coherent-config.ts';
 
 describe('generator version 1 is pinned', () => {
@@ -28,4 +28,24 @@ describe('generator version 2 is pinned', () => {
       expect(inMemoryDigests(config, { generatorVersion: 2 })).toEqual(V2_PINS[name]);
     });
   }
+});
+
+describe('generator version 3 is pinned', () => {
+  const configs = v3PinnedConfigs();
+
+  it('pins version 2’s configs and the coherent config in de, fr, en_AU, fi and zh_CN', () => {
+    expect(Object.keys(V3_PINS).sort()).toEqual(Object.keys(configs).sort());
+  });
+
+  for (const [name, config] of Object.entries(configs)) {
+    it(`${name}: version 3 gives the pinned rows`, () => {
+      expect(inMemoryDigests(config, { generatorVersion: 3 })).toEqual(V3_PINS[name]);
+    });
+  }
+
+  it('gives the rows of version 2 for `en` configs (text and places changed elsewhere only)', () => {
+    for (const name of Object.keys(V2_PINS)) expect(V3_PINS[name], name).toEqual(V2_PINS[name]);
+    const fr = v3PinnedConfigs()['coherent-fr']!;
+    expect(inMemoryDigests(fr, { generatorVersion: 3 }).customers).not.toBe(inMemoryDigests(fr, { generatorVersion: 2 }).customers);
+  });
 });
