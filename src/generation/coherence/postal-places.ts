@@ -13,7 +13,7 @@
 // Each package's data is read only when a row of its country needs it, then released.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { allLocales } from '@faker-js/faker';
+import { mergedDefinitions } from '../faker-locales.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -199,7 +199,8 @@ const NOT_AUSTRALIAN = new Set(['9999', '6798', '6799']);
 
 /** Australian delivery-area postcodes with their suburb (title-cased), state and coordinates. */
 function australianPlaces(): PostalPlace[] {
-  const location = allLocales.en_AU.location as { state?: string[]; state_abbr?: string[] };
+  // en_AU's own states (its data merged with en's holds en_AU's entries where it has them).
+  const location = mergedDefinitions('en_AU').location as { state?: string[]; state_abbr?: string[] };
   const names = location.state && location.state_abbr?.length === location.state.length ? new Map(location.state_abbr.map((code, i) => [code, location.state![i]!])) : new Map<string, string>();
   const seen = new Set<string>();
   const places: PostalPlace[] = [];

@@ -4,7 +4,7 @@
 // lower-case ASCII (adjectives, nouns, verbs, adverbs). Version 3 writes in the locale's language
 // where faker has enough words of it (German, French, Danish, Hungarian, Portuguese, Indonesian,
 // Korean, Persian, Chinese…) and in English from faker's `en` lists elsewhere (localeTextWords).
-import { allLocales, type LocaleDefinition } from '@faker-js/faker';
+import { mergedDefinitions } from '../faker-locales.ts';
 import { localeChain } from '../faker-pool.ts';
 import type { EntityContext } from '../program.ts';
 import type { RandomCursor } from '../random.ts';
@@ -119,8 +119,12 @@ export function usableWord(word: unknown): word is string {
 
 type Path = readonly [string, string, string?];
 
+/**
+ * The entry at `path` of a locale's data merged with its fallbacks' (faker-locales.ts): the
+ * locale's own entry where it has one, else its first fallback's that has.
+ */
 function entryOf(locale: string, path: Path): unknown {
-  let value: unknown = ((allLocales as Record<string, LocaleDefinition>)[locale] as Record<string, Record<string, unknown> | undefined>)[path[0]]?.[path[1]];
+  let value: unknown = (mergedDefinitions(locale) as Record<string, Record<string, unknown> | undefined>)[path[0]]?.[path[1]];
   if (path[2] !== undefined) value = (value as Record<string, unknown> | undefined)?.[path[2]];
   return value;
 }
@@ -151,7 +155,8 @@ export function localeTextWords(locale: string): TextWords {
   const first = (path: Path): { own: boolean; items: string[]; raw: unknown[] } => {
     for (const name of chain) {
       const value = entryOf(name, path);
-      if (Array.isArray(value) && value.length > 0) return { own: name !== 'en', items: [...new Set(value.filter(usableWord))], raw: value };
+      // A merged entry that is `en`'s very list came from `en`: the locale has none of its own.
+      if (Array.isArray(value) && value.length > 0) return { own: name !== 'en' && value !== entryOf('en', path), items: [...new Set(value.filter(usableWord))], raw: value };
     }
     return { own: false, items: [], raw: [] };
   };
