@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { placesOf, postalCountries } from '../../../src/generation/coherence/places.ts';
-import { readGeoCities, type GeoCity } from '../../../src/generation/coherence/postal-places.ts';
+import { readGeoCities, type GeoCity } from '../../../src/generation/coherence/geo-cities.ts';
 
 const require = createRequire(import.meta.url);
 
