@@ -5,7 +5,7 @@
 // (`city-timezones`, SimpleMaps), and each country's name, calling code and currency (`countries-list`).
 // The locale decides the country (en → US, en_GB → GB, de → DE…). Version 3 gives the places of
 // France, Australia, Finland and Germany real postal codes with their city, region and coordinates
-// (postal-places.ts); other countries keep version 2's places.
+// (postal-places.ts), and German ones their city's area code; other countries keep version 2's places.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
@@ -245,7 +245,10 @@ export function rowPlace(context: EntityContext): (row: number, attempt?: number
   return place;
 }
 
-/** A phone number with the place's calling code: `+1 415 555 0134`. */
+/**
+ * A phone number with the place's calling code, `+1 415 555 0134`; where the place has an area code,
+ * that code and a subscriber number making ten digits with it: `+49 351 4567890`, `+49 30 45678901`.
+ */
 export function placePhone(place: Place, cursor: RandomCursor): string {
   // Each group's digits drawn in turn (the first 2–9), then written as one number: it has no
   // leading zero, so String() gives exactly those digits.
@@ -254,5 +257,6 @@ export function placePhone(place: Place, cursor: RandomCursor): string {
     for (let i = 1; i < count; i++) value = value * 10 + cursor.int(0, 9);
     return String(value);
   };
+  if (place.areaCode !== undefined) return `+${place.phonePrefix} ${place.areaCode} ${digits(10 - place.areaCode.length)}`;
   return `+${place.phonePrefix} ${digits(3)} ${digits(3)} ${digits(4)}`;
 }
