@@ -62,14 +62,16 @@ const SURE_TOWN = 5000;
 export function germanPlaces(): GermanPlaces {
   const location = mergedDefinitions('de').location as { state?: string[]; state_abbr?: string[] };
   const stateCodes = new Map(location.state && location.state_abbr?.length === location.state.length ? location.state.map((state, i) => [state, location.state_abbr![i]!]) : []);
+  const stateNames = new Map([...stateCodes.keys()].map((state) => [state, state]));
   // The package's places, each with its postal codes (an entry repeated is counted once).
   const entries = new Set<string>();
   const byPlace = new Map<string, Place>();
   for (const entry of germanZipCodes()) {
-    const state = STATE_SPELLING[entry.bundesland] ?? entry.bundesland;
+    // The state as faker's data spells it (faker's string: the package's would keep its text, as below).
+    const state = stateNames.get(STATE_SPELLING[entry.bundesland] ?? entry.bundesland);
     const postalCode = String(entry.plz).padStart(5, '0');
     const key = `${entry.ort}|${entry.zusatz}|${state}`;
-    if (!stateCodes.has(state) || !/^\d{5}$/.test(postalCode) || !entry.ort || entries.has(`${postalCode}|${key}`)) continue;
+    if (state === undefined || !/^\d{5}$/.test(postalCode) || !entry.ort || entries.has(`${postalCode}|${key}`)) continue;
     entries.add(`${postalCode}|${key}`);
     const place = byPlace.get(key) ?? { ort: entry.ort, zusatz: entry.zusatz, state, codes: [] };
     if (entry.vorwahl !== null && entry.vorwahl > 0) place.areaCode ??= String(entry.vorwahl);
@@ -95,7 +97,9 @@ export function germanPlaces(): GermanPlaces {
       continue;
     }
     const [longitude, latitude] = geo.loc.coordinates;
-    for (const postalCode of place.codes) result.push({ state: place.state, stateCode: stateCodes.get(place.state)!, city, postalCode, latitude, longitude, areaCode: place.areaCode });
+    // A copy: the package's strings are slices of its whole data text (2 MB), which they would keep.
+    const name = Buffer.from(city).toString();
+    for (const postalCode of place.codes) result.push({ state: place.state, stateCode: stateCodes.get(place.state)!, city: name, postalCode, latitude, longitude, areaCode: place.areaCode });
   }
   return { places: result, entries: entries.size, dropped };
 }
