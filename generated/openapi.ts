@@ -1645,7 +1645,8 @@ export interface components {
          *     (names, email and username agree; places come from reference data; start/end style pairs are
          *     ordered; text fits the field's name; children come after their parents). Version 3 writes that
          *     text in the locale's language where faker has enough words for it, and gives rows of France,
-         *     Australia and Finland real postal codes with their city, region and coordinates. A new source
+         *     Australia, Finland and Germany real postal codes with their city, region and coordinates (and
+         *     German phone numbers their city's area code). A new source
          *     records the newest version (3) unless given one; a source created before versions existed has none
          *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
          *     Previews use the newest unless given one. Updating `generatorConfig` without it keeps the
@@ -1676,7 +1677,8 @@ export interface components {
             /**
              * @description `names-in-email`: an email or username starts with the row's first name's initial and
              *     holds its last name. `place-in-reference`: the row's country, code, state, city, postal
-             *     code and phone calling code form a tuple of the reference data. `time-pair-ordered`: the
+             *     code and phone calling code (with the area code where the reference data has one) form a
+             *     tuple of the reference data. `time-pair-ordered`: the
              *     end of a start/end style pair is not before its start. `child-after-parent`: a child's
              *     created-like time is not before its referenced parent's.
              * @enum {string}

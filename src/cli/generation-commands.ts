@@ -55,7 +55,7 @@ function generatorVersion(value: string): GeneratorVersion {
   return version as GeneratorVersion;
 }
 
-const GENERATOR_VERSION_HELP = `generator version: 1 (the original values), 2 (coherent rows) or 3 (coherent rows, text in the locale's language, real postal codes of FR, AU, FI; the default)`;
+const GENERATOR_VERSION_HELP = `generator version: 1 (the original values), 2 (coherent rows) or 3 (coherent rows, text in the locale's language, real postal codes of FR, AU, FI, DE; the default)`;
 
 function rowCounts(value: string): Record<string, number> {
   const counts: Record<string, number> = {};

@@ -12,7 +12,7 @@ import { RandomStream, streamKey } from './random.ts';
  * generator; version 2 adds coherent defaults (a row's names, email and username agree, places come
  * from reference data, time pairs are ordered, children come after their parents); version 3 writes
  * text in the locale's language where faker has the words for it and gives the places of the
- * countries with postal reference data (FR, AU, FI) real postal codes. A source keeps the version it
+ * countries with postal reference data (FR, AU, FI, DE) real postal codes. A source keeps the version it
  * was created with until its owner moves it (generatorConfig.generatorVersion).
  */
 export const GENERATOR_VERSIONS = [1, 2, 3] as const;

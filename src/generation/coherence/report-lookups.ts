@@ -13,7 +13,7 @@ export class PlaceTuples {
   readonly #key: number;
   /** Row column of each tuple position. */
   readonly #columns: readonly number[];
-  /** Tuple position of the phone field (compared by its calling code), or -1. */
+  /** Tuple position of the phone field (compared by its calling code, and area code where the place has one), or -1. */
   readonly #phone: number;
 
   /**
@@ -42,7 +42,8 @@ export class PlaceTuples {
 
   /**
    * Whether a row's place fields form a reference tuple; undefined when one of them is not a
-   * string. A phone number counts by what comes before its first space (`+1 415 555 0134` → `+1`).
+   * string. A phone number counts by its first groups, as many as the reference value has: it is
+   * that value followed by a space (`+1 415 555 0134` for `+1`, `+49 351 4567890` for `+49 351`).
    */
   has(row: readonly RowValue[]): boolean | undefined {
     const columns = this.#columns;
@@ -57,8 +58,8 @@ export class PlaceTuples {
           if (value !== expected) continue next;
           continue;
         }
-        const space = value.indexOf(' ');
-        if (space < 0 ? value !== expected : space !== expected.length || !value.startsWith(expected)) continue next;
+        if (value === expected) continue;
+        if (value.charCodeAt(expected.length) !== 32 || !value.startsWith(expected)) continue next;
       }
       return true;
     }

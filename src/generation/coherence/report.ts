@@ -1,7 +1,7 @@
 // The coherence report: per rule, entity and field, how many generated rows hold the rule — measured
 // on the rows as they are made, not claimed. Rules: an email or username built from the row's names;
 // a row's place fields (country, code, state, city, postal code where the reference data has postal
-// codes, phone prefix) forming a tuple of the reference data of the run's generator version; the end
+// codes, phone prefix and, where it has them, area code) forming a tuple of the reference data of the run's generator version; the end
 // of a time pair not before its start; a child's time not before its referenced parent's
 // created-like time. Rows where a side is null are not counted.
 import type { RowValue } from '../../dialects/dialect.ts';
@@ -39,7 +39,7 @@ const PLACE_FIELDS: [string[], (place: Place) => string | undefined][] = [
   [['state', 'province', 'region'], (place) => place.state],
   [['city', 'town'], (place) => place.city],
   [['zip', 'zipcode', 'postalcode', 'postcode'], (place) => place.postalCode],
-  [['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone'], (place) => `+${place.phonePrefix}`],
+  [['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone'], (place) => (place.areaCode === undefined ? `+${place.phonePrefix}` : `+${place.phonePrefix} ${place.areaCode}`)],
 ];
 
 /** toLowerCase, remembered: rows repeat the names of a short list, so most rows lower-case nothing. */
@@ -96,12 +96,12 @@ export class CoherenceAudit {
 
     const places = placesOf(localeCountry(locale), version);
     // A postal code is part of the tuple where the reference data has postal codes (the US; in
-    // version 3 also FR, AU, FI); elsewhere it follows the locale's pattern and is not checked.
+    // version 3 also FR, AU, FI, DE); elsewhere it follows the locale's pattern and is not checked.
     const postal = places.some((place) => place.postalCode !== undefined);
     const placeFields = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1, postal: ids.includes('postalcode') }))
       .filter((place) => place.index >= 0 && (postal || !place.postal));
     if (placeFields.length >= 2) {
-      // `+<calling code>` is made per place: the tuples keep one string per code.
+      // `+<calling code>` (and area code) is made per place: the tuples keep one string per code.
       const codes = new Map<string, string>();
       const code = (text: string) => codes.get(text) ?? (codes.set(text, text), text);
       const tuples = places.map((place) => placeFields.map((field) => (field.phone ? code(field.of(place) ?? '') : (field.of(place) ?? ''))));

@@ -30,6 +30,9 @@ describe('PlaceTuples', () => {
     ['United States', 'Texas', 'Paris', '75460', '+1'],
     ['United States', 'Texas', 'Paris', '75461', '+1'],
     ['United States', 'Texas', 'Austin', '', '+1'],
+    // Places with an area code: the phone's first two groups.
+    ['Germany', 'Sachsen', 'Dresden', '01067', '+49 351'],
+    ['Germany', 'Berlin', 'Berlin', '10115', '+49 30'],
   ];
   // Row columns in another order, with other fields between them.
   const columns = [7, 1, 5, 3, 0];
@@ -38,11 +41,13 @@ describe('PlaceTuples', () => {
     columns.forEach((column, i) => (out[column] = values[i]!));
     return out;
   };
+  // A phone matches a reference value it is, or that it starts with followed by a space.
   const joined = new Set(tuples.map((tuple) => tuple.join('\u0000')));
   const plain = (values: (string | null | number)[]) => {
     if (values.some((value) => typeof value !== 'string')) return undefined;
-    const parts = (values as string[]).map((value, i) => (i === 4 && value.includes(' ') ? value.slice(0, value.indexOf(' ')) : value));
-    return joined.has(parts.join('\u0000'));
+    const phone = values[4] as string;
+    const groups = phone.split(' ');
+    return groups.some((_group, end) => joined.has([...values.slice(0, 4), groups.slice(0, end + 1).join(' ')].join('\u0000')));
   };
   const known = new PlaceTuples(tuples, columns, 4);
   const cases: [string, (string | null | number)[]][] = [
@@ -58,6 +63,13 @@ describe('PlaceTuples', () => {
     ['a null field', ['United States', null, 'Paris', '75460', '+1 903 555 0100']],
     ['a null field after a miss', ['Canada', 'Texas', 'Paris', '75460', null]],
     ['a number', ['United States', 'Texas', 'Paris', 75460, '+1 903 555 0100']],
+    ['a phone with the place’s area code', ['Germany', 'Sachsen', 'Dresden', '01067', '+49 351 4567890']],
+    ['a two-digit area code', ['Germany', 'Berlin', 'Berlin', '10115', '+49 30 45678901']],
+    ['a phone that is the calling code and area code', ['Germany', 'Sachsen', 'Dresden', '01067', '+49 351']],
+    ['another area code', ['Germany', 'Sachsen', 'Dresden', '01067', '+49 341 4567890']],
+    ['an area code that only starts the same', ['Germany', 'Sachsen', 'Dresden', '01067', '+49 3512 456789']],
+    ['the calling code alone where an area code is due', ['Germany', 'Sachsen', 'Dresden', '01067', '+49 4567890']],
+    ['an area code split', ['Germany', 'Sachsen', 'Dresden', '01067', '+49 35 14567890']],
   ];
   for (const [name, values] of cases) {
     it(`answers as a Set of joined keys for ${name}`, () => {

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { RULES, ruleOf } from '../../../src/generation/coherence/defaults.ts';
+import { placesOf } from '../../../src/generation/coherence/places.ts';
 import { dayOfText, instantOf, pairStart } from '../../../src/generation/coherence/time.ts';
 import { formatDay, formatInstant } from '../../../src/generation/values/dates.ts';
 import { config as configOf, entity, generate } from '../../helpers/generate-in-memory.ts';
@@ -146,16 +147,30 @@ describe('generator version 3', () => {
       config.entities[0]!.fields.splice(3, 0, { id: 'middleName', type: 'string', maxLength: 60 }, { id: 'summary', type: 'text' }, { id: 'billingPostalCode', type: 'string', maxLength: 10 });
       const after = generate(config, V3);
       for (const field of coherentConfig().entities[0]!.fields) expect(after.column('customers', field.id), `${locale} ${field.id}`).toEqual(one.column('customers', field.id));
-      // In France the added postal code is the row's place's (in Germany each follows the locale's pattern on its own).
+      // The added postal code is the row's place's (France and Germany have postal reference data in version 3).
       const same = after.column('customers', 'billingPostalCode').filter((code, row) => code === one.column('customers', 'postalCode')[row]).length;
-      expect(same).toBe(locale === 'fr' ? 300 : 0);
+      expect(same).toBe(300);
     }
   });
 
-  it('keeps version 2’s places where no postal reference data exists (de) and changes them where it does (fr)', () => {
+  it('gives German phones their city’s area code, ten digits with the subscriber number (and other countries’ phones as before)', () => {
+    const rows = generate(inLocale('de'), V3).objects('customers');
+    const areaCodes = new Map(placesOf('DE', 3).map((place) => [`${place.postalCode}|${place.city}`, place.areaCode]));
+    for (const { phone, postalCode, city } of rows) {
+      const areaCode = areaCodes.get(`${postalCode}|${city}`);
+      expect(areaCode, `${postalCode} ${city}`).toMatch(/^\d{2,5}$/);
+      expect(phone).toMatch(new RegExp(`^\\+49 ${areaCode} [2-9]\\d{${9 - areaCode!.length}}$`));
+    }
+    for (const { phone } of generate(inLocale('fr'), V3).objects('customers')) expect(phone).toMatch(/^\+33 [2-9]\d\d [2-9]\d\d [2-9]\d{3}$/);
+    for (const { phone } of generate(inLocale('de'), { generatorVersion: 2 }).objects('customers')) expect(phone).toMatch(/^\+49 [2-9]\d\d [2-9]\d\d [2-9]\d{3}$/);
+  });
+
+  it('keeps version 2’s places where no postal reference data exists (it) and changes them where it does (fr, de)', () => {
     const places = (locale: string, version: 2 | 3) => generate(inLocale(locale), { generatorVersion: version }).objects('customers').map(({ country, state, city, latitude, timeZone }) => ({ country, state, city, latitude, timeZone }));
-    expect(places('de', 3)).toEqual(places('de', 2));
+    expect(places('it', 3)).toEqual(places('it', 2));
+    expect(places('it', 2)[0]).toMatchObject({ country: 'Italy' });
     expect(places('fr', 3)).not.toEqual(places('fr', 2));
+    expect(places('de', 3)).not.toEqual(places('de', 2));
   });
 });
 
