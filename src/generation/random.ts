@@ -175,7 +175,7 @@ export class RandomCursor {
 
   /** A random element of a non-empty list. */
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor((this.u32() / TWO_32) * items.length)]!;
+    return items[this.index(items.length)]!;
   }
 
   /** True with probability `rate`. */

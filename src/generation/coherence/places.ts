@@ -95,6 +95,38 @@ export function usZipCodes(): { codes: Record<string, ZipRecord>; abbr: Record<s
 }
 
 let cities: CityRecord[] | undefined;
+
+/** The cities of `city-timezones` (its table, loaded until releaseReferencePackages). */
+function cityRecords(): CityRecord[] {
+  return (cities ??= (require('city-timezones') as { cityMapping: CityRecord[] }).cityMapping);
+}
+
+/** The packages' own tables are not needed again once places are made (only the places are): let them be collected. */
+function releaseReferencePackages(): void {
+  for (const name of ['zipcodes', 'city-timezones']) {
+    for (const file of Object.keys(require.cache)) if (file.includes(`/node_modules/${name}/`)) delete require.cache[file];
+  }
+  cities = undefined;
+}
+
+/** A country's name, calling code (without `+`) and currency, from `countries-list`. */
+function countryFacts(countryCode: string): { name: string; phonePrefix: string; currency: string } | undefined {
+  const country = (countries as Record<string, { name: string; phone: number[]; currency: string[] }>)[countryCode];
+  return country && { name: country.name, phonePrefix: String(country.phone[0] ?? ''), currency: country.currency[0] ?? '' };
+}
+
+/** Per group of cities (`key`: a state, say), the time zone most of them have; ties go to the first zone by name. */
+function usualZones(list: readonly CityRecord[], key: (city: CityRecord) => string): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const city of list) {
+    const group = key(city);
+    const zones = counts.get(group) ?? new Map<string, number>();
+    zones.set(city.timezone, (zones.get(city.timezone) ?? 0) + 1);
+    counts.set(group, zones);
+  }
+  return new Map([...counts].map(([group, zones]) => [group, [...zones].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0]]));
+}
+
 const byCountry = new Map<string, Place[]>();
 const postalByCountry = new Map<string, Place[]>();
 
@@ -111,27 +143,18 @@ export function placesOf(countryCode: string, version: GeneratorVersion = 2): re
   if (version >= 3 && POSTAL_SOURCES[countryCode]) return postalPlacesOf(countryCode);
   let places = byCountry.get(countryCode);
   if (places) return places;
-  const country = (countries as Record<string, { name: string; phone: number[]; currency: string[] }>)[countryCode];
+  const country = countryFacts(countryCode);
   if (!country) {
     byCountry.set(countryCode, []);
     return [];
   }
-  cities ??= (require('city-timezones') as { cityMapping: CityRecord[] }).cityMapping;
-  const phonePrefix = String(country.phone[0] ?? '');
-  const currency = country.currency[0] ?? '';
-  const own = cities.filter((city) => city.iso2 === countryCode && city.city && city.province);
+  const { phonePrefix, currency } = country;
+  const own = cityRecords().filter((city) => city.iso2 === countryCode && city.city && city.province);
   if (countryCode === 'US') {
     const zipcodes = usZipCodes();
-    // A state's time zone: the one most of its cities have (a few states span two).
-    const zones = new Map<string, Map<string, number>>();
-    for (const city of own) {
-      const counts = zones.get(city.province.toUpperCase()) ?? new Map<string, number>();
-      counts.set(city.timezone, (counts.get(city.timezone) ?? 0) + 1);
-      zones.set(city.province.toUpperCase(), counts);
-    }
     const cityZone = new Map(own.map((city) => [`${city.city.toUpperCase()}|${city.province.toUpperCase()}`, city.timezone]));
-    // Per state, worked out once: its usual zone and its name (one string shared by its places).
-    const stateZone = new Map([...zones].map(([state, counts]) => [state, [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0]]));
+    // Per state, worked out once: its usual zone (a few states span two) and its name (one string shared by its places).
+    const stateZone = usualZones(own, (city) => city.province.toUpperCase());
     const stateTitles = new Map<string, string>();
     places = [];
     for (const zip of Object.values(zipcodes.codes)) {
@@ -175,11 +198,7 @@ export function placesOf(countryCode: string, version: GeneratorVersion = 2): re
       .sort((a, b) => a.state.localeCompare(b.state) || a.city.localeCompare(b.city) || a.latitude - b.latitude);
   }
   byCountry.set(countryCode, places);
-  // The packages' own tables are not needed again (only these places are): let them be collected.
-  for (const name of ['zipcodes', 'city-timezones']) {
-    for (const file of Object.keys(require.cache)) if (file.includes(`/node_modules/${name}/`)) delete require.cache[file];
-  }
-  cities = undefined;
+  releaseReferencePackages();
   return places;
 }
 
@@ -187,12 +206,10 @@ export function placesOf(countryCode: string, version: GeneratorVersion = 2): re
 function postalPlacesOf(countryCode: string): readonly Place[] {
   let places = postalByCountry.get(countryCode);
   if (places) return places;
-  const country = (countries as Record<string, { name: string; phone: number[]; currency: string[] }>)[countryCode]!;
-  const phonePrefix = String(country.phone[0] ?? '');
-  const currency = country.currency[0] ?? '';
+  const { name, phonePrefix, currency } = countryFacts(countryCode)!;
   const zoneOf = timeZones(countryCode);
   places = POSTAL_SOURCES[countryCode]!.places()
-    .map((place) => ({ country: country.name, countryCode, ...place, phonePrefix, currency, timeZone: zoneOf(place.city, place.state) }))
+    .map((place) => ({ country: name, countryCode, ...place, phonePrefix, currency, timeZone: zoneOf(place.city, place.state) }))
     .sort((a, b) => (a.postalCode < b.postalCode ? -1 : a.postalCode > b.postalCode ? 1 : a.city < b.city ? -1 : a.city > b.city ? 1 : a.latitude - b.latitude));
   postalByCountry.set(countryCode, places);
   return places;
@@ -204,17 +221,10 @@ function postalPlacesOf(countryCode: string): readonly Place[] {
  * state have (where the data names states alike), else the one most of the country's cities have.
  */
 function timeZones(countryCode: string): (city: string, state: string) => string {
-  const own = (require('city-timezones') as { cityMapping: CityRecord[] }).cityMapping.filter((city) => city.iso2 === countryCode && city.city && city.timezone);
-  for (const file of Object.keys(require.cache)) if (file.includes('/node_modules/city-timezones/')) delete require.cache[file];
-  const usual = (list: readonly CityRecord[]) => {
-    const counts = new Map<string, number>();
-    for (const city of list) counts.set(city.timezone, (counts.get(city.timezone) ?? 0) + 1);
-    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
-  };
-  const country = usual(own) ?? 'UTC';
-  const states = new Map<string, CityRecord[]>();
-  for (const city of own) states.set(city.province, [...(states.get(city.province) ?? []), city]);
-  const stateZone = new Map([...states].map(([state, list]) => [state, usual(list)!]));
+  const own = cityRecords().filter((city) => city.iso2 === countryCode && city.city && city.timezone);
+  releaseReferencePackages();
+  const country = usualZones(own, () => '').get('') ?? 'UTC';
+  const stateZone = usualZones(own, (city) => city.province);
   const byCityState = new Map(own.map((city) => [`${city.city}|${city.province}`, city.timezone]));
   const names = new Map<string, string | null>();
   for (const city of own) names.set(city.city, names.has(city.city) && names.get(city.city) !== city.timezone ? null : city.timezone);

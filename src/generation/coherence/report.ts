@@ -94,12 +94,15 @@ export class CoherenceAudit {
       });
     }
 
-    const places = placesOf(localeCountry(locale), version);
+    const candidates = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1, postal: ids.includes('postalcode') })).filter(
+      (place) => place.index >= 0,
+    );
+    // The reference places are loaded only for an entity with place fields to check.
+    const places = candidates.length >= 2 ? placesOf(localeCountry(locale), version) : [];
     // A postal code is part of the tuple where the reference data has postal codes (the US; in
     // version 3 also FR, AU, FI, DE); elsewhere it follows the locale's pattern and is not checked.
     const postal = places.some((place) => place.postalCode !== undefined);
-    const placeFields = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1, postal: ids.includes('postalcode') }))
-      .filter((place) => place.index >= 0 && (postal || !place.postal));
+    const placeFields = candidates.filter((place) => postal || !place.postal);
     if (placeFields.length >= 2) {
       // `+<calling code>` (and area code) is made per place: the tuples keep one string per code.
       const codes = new Map<string, string>();

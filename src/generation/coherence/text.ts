@@ -37,9 +37,6 @@ export interface TextWords {
   product?: { parts: readonly ProductPart[]; adjectives: readonly string[] };
 }
 
-/** Version 2's words of a locale, as they always were. */
-export type EnglishWords = TextWords;
-
 type Lists = Pick<TextWords, 'adjectives' | 'nouns' | 'verbs' | 'adverbs' | 'materials' | 'products' | 'product'>;
 
 function textWordsOf(kind: TextWords['kind'], lists: Lists, space = ' ', stop = '.'): TextWords {
@@ -58,7 +55,7 @@ function textWordsOf(kind: TextWords['kind'], lists: Lists, space = ' ', stop = 
 const cache = new Map<string, TextWords>();
 
 /** Version 2's words: faker's lists of the locale's chain that are lower-case ASCII, else three fallback words. */
-export function englishWords(context: EntityContext): EnglishWords {
+export function englishWords(context: EntityContext): TextWords {
   // Word lists exist in faker's `en` data, which every locale's chain ends with.
   const key = context.plan.locale;
   let words = cache.get(key);
