@@ -8,9 +8,10 @@ import type { RowValues } from '../dialects/dialect.ts';
 import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { buildRuntimeTables } from '../runtime/tables.ts';
-import { BufferPool, ByteChunks } from './byte-chunks.ts';
+import { BufferPool } from './byte-chunks.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { tableEncoder, type TableEncoder } from './table-encoders.ts';
+import { encodeTextRows } from './table-writer.ts';
 
 export interface RangeWorkerSetup {
   config: SchemaConfig;
@@ -65,12 +66,8 @@ async function serve(setup: RangeWorkerSetup): Promise<void> {
     const task = message;
     try {
       if (text) {
-        const encoder = encoderOf(task.entity);
-        const chunks = new ByteChunks(pool);
-        let index = task.from;
-        for (const values of generator.rangeRows(task.entity, task.from, task.to, true)) chunks.add(encoder.row(values, index++) as string);
-        const bytes = chunks.take(true);
-        parentPort!.postMessage({ id: task.id, rows: index - task.from, chunks: bytes } satisfies RangeResult, bytes.map((chunk) => chunk.buffer as ArrayBuffer));
+        const made = encodeTextRows(encoderOf(task.entity), generator.rangeRows(task.entity, task.from, task.to, true), task.from, pool);
+        parentPort!.postMessage({ id: task.id, ...made } satisfies RangeResult, made.chunks.map((chunk) => chunk.buffer as ArrayBuffer));
       } else {
         const values = [...generator.rangeRows(task.entity, task.from, task.to)];
         parentPort!.postMessage({ id: task.id, rows: values.length, values } satisfies RangeResult);

@@ -10,6 +10,18 @@ import type { Encoded, TableEncoder } from './table-encoders.ts';
 /** Progress is reported every this many rows. */
 const PROGRESS_ROWS = 10_000;
 
+/** Rows `from` on of a text format encoded into UTF-8 chunks of `pool`'s buffers (a range of a file, made apart). */
+export function encodeTextRows(encoder: TableEncoder, rows: Iterable<RowValues>, from: number, pool: BufferPool): { chunks: Uint8Array[]; rows: number } {
+  const chunks = new ByteChunks(pool);
+  let index = from;
+  for (const values of rows) {
+    const encoded = encoder.row(values, index++);
+    if (typeof encoded !== 'string') throw new Error('a range is encoded in a text format only');
+    chunks.add(encoded);
+  }
+  return { chunks: chunks.take(true), rows: index - from };
+}
+
 export class TableWriter {
   readonly #pool: BufferPool;
   readonly #chunks: ByteChunks;
@@ -71,14 +83,7 @@ export class TableWriter {
    * ahead of others' (they go through `writeEncoded` in their turn).
    */
   encodeRange(rows: Iterable<RowValues>, from: number): { chunks: Uint8Array[]; rows: number } {
-    const chunks = new ByteChunks(this.#pool);
-    let index = from;
-    for (const values of rows) {
-      const encoded = this.encoder.row(values, index++);
-      if (typeof encoded !== 'string') throw new Error('encodeRange takes text formats only');
-      chunks.add(encoded);
-    }
-    return { chunks: chunks.take(true), rows: index - from };
+    return encodeTextRows(this.encoder, rows, from, this.#pool);
   }
 
   /** The tail; resolves to the rows written. */

@@ -141,7 +141,7 @@ export class GenerationWorker {
     let targetDialect: Dialect | undefined;
     const started = performance.now();
     let kind: FinishedJob['kind'] | undefined;
-    let progress: JobProgress | undefined;
+    const progress = new JobProgress(job, jobs, this.progressEveryMs);
     try {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
@@ -150,8 +150,6 @@ export class GenerationWorker {
       targetDialect = dialectOfKind(source.kind);
       kind = source.kind;
       const connection = await targets.connect(toLocation(source));
-      const recorder = new JobProgress(job, jobs, this.progressEveryMs);
-      progress = recorder;
       const { runGeneration } = await generationEngine();
       const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
         seed: job.seed,
@@ -161,7 +159,7 @@ export class GenerationWorker {
         generatorVersion: source.generatorConfig.generatorVersion ?? 1,
         atomic: true,
         signal: abort.signal,
-        onProgress: (event) => recorder.record(event),
+        onProgress: (event) => progress.record(event),
       });
       targetDialect = undefined;
       if (!(await sources.find(source.id))) {
@@ -169,7 +167,7 @@ export class GenerationWorker {
         await connection.dropNamespace(toLocation(source).namespace);
         return;
       }
-      await recorder.flush(summary.generatorVersion);
+      await progress.flush(summary.generatorVersion);
       await this.deps.db.transaction(async (client) => {
         const finished = await jobs.succeed(job.id, summary.warnings, client);
         await sources.recordGeneration(
@@ -197,7 +195,7 @@ export class GenerationWorker {
       if (kind) this.deps.onFinished?.({ status: 'failed', kind, rowsInserted: 0, durationMs: performance.now() - started });
       const message = describeFailure(error, targetDialect);
       // Progress events still queued go first: job.failed is the job's last event.
-      await progress?.close();
+      await progress.close();
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
       const failed = await jobs.fail(job.id, message).catch(() => undefined);
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
