@@ -7,5 +7,5 @@ if (!fs.existsSync(cli)) {
   console.error('sds: dist/cli.js is missing: run `npm run build` in the sds checkout first');
   process.exit(1);
 }
-const { runCli } = await import(cli.href);
-runCli(process.argv);
+// The bundle runs the command line itself (src/cli/entry.ts).
+await import(cli.href);

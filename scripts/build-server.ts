@@ -1,5 +1,5 @@
 // npm run build:server: bundles the server (src/main.ts → dist/server.js) and the CLI
-// (src/cli/main.ts → dist/cli.js) into plain ESM JavaScript with esbuild, so `npm start` and
+// (src/cli/entry.ts → dist/cli.js) into plain ESM JavaScript with esbuild, so `npm start` and
 // `bin/sds.js` run on `node` alone. Dependencies stay in node_modules (imported, not bundled);
 // modules the code imports with `import()` become chunks of their own (dist/chunks/), loaded when
 // first used. Files read at run time (generated/openapi.json, schemas/, src/store/migrations/) are
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const USAGE = `Usage: npm run build:server [-- --outdir dist]
-Bundles src/main.ts → <outdir>/server.js and src/cli/main.ts → <outdir>/cli.js (ESM, Node 20.19+),
+Bundles src/main.ts → <outdir>/server.js and src/cli/entry.ts → <outdir>/cli.js (ESM, Node 20.19+),
 replacing what <outdir> held. --outdir must be inside the package (default dist).`;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const result = await build({
     absWorkingDir: root,
     // range-worker: the worker threads of file output (src/files/range-workers.ts starts it by name).
-    entryPoints: { server: 'src/main.ts', cli: 'src/cli/main.ts', 'range-worker': 'src/files/range-worker.ts' },
+    entryPoints: { server: 'src/main.ts', cli: 'src/cli/entry.ts', 'range-worker': 'src/files/range-worker.ts' },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

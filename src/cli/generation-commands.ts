@@ -7,6 +7,8 @@ import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
 import { DIALECTS, dialectFor } from '../dialects/index.ts';
 import { generateFiles } from '../files/generate-files.ts';
+import { takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
+import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { previewRows } from '../generation/generator.ts';
 import { runGeneration, type ProgressEvent } from '../generation/run.ts';
@@ -133,7 +135,7 @@ function sourceKind(value: string): SourceKind {
   return value as SourceKind;
 }
 
-async function generateToFiles(config: SchemaConfig, namespace: string, out: string, options: GenerateOptions): Promise<void> {
+async function generateToFiles(config: SchemaConfig, namespace: string, out: string, options: GenerateOptions, startedWorkers?: RangeWorkers): Promise<void> {
   const progress = progressReporter();
   try {
     const summary = await generateFiles(config, {
@@ -143,6 +145,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
       namespace,
       gzip: options.gzip,
       workers: options.workers,
+      startedWorkers,
       seed: options.seed,
       rowCounts: options.rows,
       generatorVersion: options.generatorVersion,
@@ -204,9 +207,22 @@ export function registerGenerationCommands(program: Command): void {
       if ((options.databaseUrl === undefined) === (options.out === undefined)) {
         throw new Error('give either --database-url (load into a database) or --out (write files), not both');
       }
+      if (options.out !== undefined) {
+        // Worker threads load the generator while this one validates the config (started by the
+        // CLI's entry, or here).
+        const ahead = workersToStartAhead(readJson(file), { workers: options.workers, rowCounts: options.rows, report: options.report });
+        const startedWorkers = ahead > 0 ? ((await takeWorkersAhead(ahead)) ?? RangeWorkers.spawn(ahead)) : await takeWorkersAhead(0);
+        let config: SchemaConfig;
+        try {
+          config = loadConfigFile(file);
+        } catch (error) {
+          await startedWorkers?.close();
+          throw error;
+        }
+        return generateToFiles(config, options.schema ?? defaultNamespace(file), options.out, options, startedWorkers);
+      }
       const config = loadConfigFile(file);
       const namespace = options.schema ?? defaultNamespace(file);
-      if (options.out !== undefined) return generateToFiles(config, namespace, options.out, options);
       const connection = await dialectFor(options.databaseUrl!).connect(options.databaseUrl!);
       const progress = progressReporter();
       try {

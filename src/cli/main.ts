@@ -123,6 +123,6 @@ export function runCli(argv: readonly string[]): void {
     });
 }
 
-// Run as a program (tsx src/cli/main.ts, node dist/cli.js); bin/sds.js imports the bundle and calls runCli.
+// Run as a program (tsx src/cli/main.ts); dist/cli.js and bin/sds.js run entry.ts, which calls runCli.
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (isEntry) runCli(process.argv);

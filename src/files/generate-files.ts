@@ -4,7 +4,6 @@
 // the same config and seed holds, deferred (self and cyclic) references included: an entity with
 // deferred columns is written last, once every entity they point to has been generated.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../dialects/dialect.ts';
@@ -20,11 +19,14 @@ import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { RangeWorkers, type RangeMade, type RangeSpan } from './range-workers.ts';
 import { tableEncoder } from './table-encoders.ts';
 import { TableWriter } from './table-writer.ts';
+import { defaultWorkers, PARALLEL_MIN_ROWS } from './workers-ahead.ts';
 
 /** Rows a thread makes at a time: about a MB of text. */
 const RANGE_ROWS = 10_000;
-/** Entities with fewer rows are made on the main thread: starting workers would cost more. */
-const PARALLEL_MIN_ROWS = 50_000;
+/** With workers running, this thread lets the event loop turn this often while it makes rows. */
+const TURN_MS = 3;
+/** Rows a range has at least, however small its entity. */
+const MIN_RANGE_ROWS = 1_000;
 
 export interface FileGenerationOptions extends GenerationOptions {
   /** Folder to write into (created when missing). */
@@ -42,14 +44,22 @@ export interface FileGenerationOptions extends GenerationOptions {
    * byte-identical whatever the number.
    */
   workers?: number;
-  /** Rows of each range a thread makes (default 10,000). */
+  /**
+   * Worker threads started ahead (RangeWorkers.spawn, not configured yet): they load while the
+   * caller reads its config. Their number stands for `workers - 1`; they are closed in every case.
+   */
+  startedWorkers?: RangeWorkers;
+  /** Rows of each range a thread makes (default 10,000; fewer for smaller entities). */
   rangeRows?: number;
   /**
    * Leave every range of text formats to the worker threads, as for Parquet (whose rows this thread
    * encodes): tests compare their bytes with this thread's.
    */
   rangesOnWorkers?: boolean;
-  /** Entities with fewer rows are made on this thread (default 50,000). */
+  /**
+   * Workers are started when an entity that can be made in ranges has this many rows (default
+   * 50,000); once they are, they make every such entity.
+   */
   parallelMinRows?: number;
   onProgress?: (event: ProgressEvent) => void;
   /** Checked between rows: an aborted generation stops, removes the file it was writing, and throws. */
@@ -88,6 +98,14 @@ export interface FileGenerationSummary {
 }
 
 export async function generateFiles(config: SchemaConfig, options: FileGenerationOptions): Promise<FileGenerationSummary> {
+  try {
+    return await writeFiles(config, options);
+  } finally {
+    await options.startedWorkers?.close();
+  }
+}
+
+async function writeFiles(config: SchemaConfig, options: FileGenerationOptions): Promise<FileGenerationSummary> {
   const started = performance.now();
   const spec = FILE_FORMATS[options.format];
   const emit = options.onProgress ?? (() => {});
@@ -108,15 +126,17 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
   let bytesGenerated = 0;
 
   const { parallel, recomputable, rowLimits, assumedRows } = parallelEntities(config, plan);
-  const workerCount = options.report ? 1 : Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
+  const ahead = options.startedWorkers;
+  const workerCount = options.report ? 1 : ahead ? ahead.size + 1 : Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
-  // Workers start at once when some entity will use them (loading faker and the generator takes a
-  // second or more per thread): they get ready while this thread makes the entities before it.
-  const worthWorkers = (entityId: string) => workerCount >= 2 && parallel.has(entityId) && (rowLimits.get(entityId) ?? 0) >= minRows;
+  const rangeable = (entityId: string) => workerCount >= 2 && parallel.has(entityId);
+  // Workers start at once when a large entity will use them (loading the generator takes a few
+  // hundred milliseconds per thread, unless they were started ahead): they get ready while this
+  // thread makes the entities before it.
   let workers: RangeWorkers | undefined;
   let usedWorkers = false;
-  if (plan.entities.some((entity) => worthWorkers(entity.id))) {
-    workers = RangeWorkers.start(workerCount - 1, {
+  if (plan.entities.some((entity) => rangeable(entity.id) && (rowLimits.get(entity.id) ?? 0) >= minRows)) {
+    workers = (ahead ?? RangeWorkers.spawn(workerCount - 1)).configure({
       config,
       options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate, generatorVersion: plan.version },
       format: options.format,
@@ -124,6 +144,9 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
       namespace,
     });
   }
+  // Once they run, workers make every entity that can be made in ranges, small ones too: while this
+  // thread makes the entities that must be made in order, they make the others.
+  const worthWorkers = (entityId: string) => workers !== undefined && rangeable(entityId);
   const workersFor = (entityId: string): RangeWorkers | undefined => {
     if (!workers || !worthWorkers(entityId)) return undefined;
     usedWorkers = true;
@@ -136,7 +159,8 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     );
     return workers;
   };
-  const rangeRows = options.rangeRows ?? RANGE_ROWS;
+  /** Rows of the ranges of an entity of `total` rows: RANGE_ROWS, or fewer for small entities, so that every thread gets some. */
+  const rangeRowsOf = (total: number) => Math.min(options.rangeRows ?? RANGE_ROWS, Math.max(MIN_RANGE_ROWS, Math.ceil(total / (workerCount * 2))));
   /** Ranges of a text format this thread makes while workers make others, encoded by `writer`. */
   const localMaker = (writer: TableWriter) =>
     !spec.rowText || options.rangesOnWorkers
@@ -161,7 +185,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     const encoder = tableEncoder(options.format, tables.get(entityId), { dialect, namespace, createdBy: `sds ${plan.generatorVersion}` });
     emit({ type: 'entity.started', entity: entityId, rowsPlanned: entity.rowCount });
     const progress = (count: number) => emit({ type: 'entity.progress', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: count });
-    const writer = new TableWriter(sink, encoder, progress, options.signal);
+    const writer = new TableWriter(sink, encoder, progress, options.signal, workers && TURN_MS);
     started?.(writer);
     try {
       await writer.begin();
@@ -182,7 +206,7 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
     }
   };
   const writeRanges = async (writer: TableWriter, pool: RangeWorkers, entityId: string, total: number, local: () => LocalMaker, signal?: AbortSignal) => {
-    for await (const range of pool.ranges(entityId, total, rangeRows, local, signal)) {
+    for await (const range of pool.ranges(entityId, total, rangeRowsOf(total), local, signal)) {
       if ('chunks' in range) await writer.writeEncoded(range.chunks, range.rows);
       else await writer.write(range.values);
     }
@@ -315,14 +339,6 @@ interface EarlyTable {
   writer?: TableWriter;
   /** Undefined when it never started (aborted first). */
   result: Promise<TableFile | undefined>;
-}
-
-/**
- * Threads by default: the machine's cores, up to 8. On two cores a second thread pays off once its
- * start-up is short (faker's locales load one at a time): bench:files, 2 threads 1.31–1.48× of 1.
- */
-function defaultWorkers(): number {
-  return Math.min(8, os.availableParallelism());
 }
 
 /**

@@ -1,10 +1,13 @@
 // A worker thread that makes ranges of an entity's rows (DataGenerator.rangeRows) and encodes
 // them: text formats as the bytes the file holds (UTF-8 chunks whose buffers are transferred, not
 // copied), other formats as the rows' values for the main thread to encode. Every worker builds the
-// same plan from the same inputs, so a row's values are the same whichever thread makes it.
-import { parentPort, workerData } from 'node:worker_threads';
+// same plan from the same inputs, so a row's values are the same whichever thread makes it. A
+// worker loads its modules as soon as it starts and plans once told the setup (SetupMessage), so
+// it can be started before the config is read (range-workers.ts, RangeWorkers.spawn).
+import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../dialects/dialect.ts';
+import { mergedDefinitions } from '../generation/faker-locales.ts';
 import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { buildRuntimeTables } from '../runtime/tables.ts';
@@ -29,6 +32,11 @@ export interface RangeTask {
   to: number;
 }
 
+/** The first message a worker takes: what it makes ranges of. */
+export interface SetupMessage {
+  setup: RangeWorkerSetup;
+}
+
 /** An entity made (or to be made) elsewhere whose keys the worker's rows draw: recomputed from the index. */
 export interface AssumeMessage {
   assume: string;
@@ -41,7 +49,8 @@ export type RangeResult =
   | { id: number; rows: number; values: RowValues[] }
   | { id: number; error: string };
 
-async function serve(setup: RangeWorkerSetup): Promise<void> {
+/** Plans the generation; resolves to the handler of the messages after the setup. */
+async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | AssumeMessage) => void> {
   const plan = planGeneration(setup.config, setup.options);
   const generator = new DataGenerator(setup.config, plan);
   const tables = buildRuntimeTables(setup.config);
@@ -58,11 +67,12 @@ async function serve(setup: RangeWorkerSetup): Promise<void> {
   // Chunks leave with their buffers (transferred), so the pool only ever allocates.
   const pool = new BufferPool();
 
-  parentPort!.on('message', (message: RangeTask | AssumeMessage) => {
+  return (message) => {
     if ('assume' in message) {
       generator.assumeGenerated(message.assume, false, message.produced);
       return;
     }
+
     const task = message;
     try {
       if (text) {
@@ -75,8 +85,25 @@ async function serve(setup: RangeWorkerSetup): Promise<void> {
     } catch (error) {
       parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) } satisfies RangeResult);
     }
-  });
-  parentPort!.postMessage({ ready: true });
+  };
 }
 
-await serve(workerData.setup as RangeWorkerSetup);
+// Every locale chain ends in en and base (faker-pool.ts, localeChain): loaded while the worker
+// waits for its setup, they are not loaded during its first range.
+mergedDefinitions('en');
+mergedDefinitions('base');
+
+// Messages after the setup wait while the worker plans, then go to the handler in order.
+let handle: ((message: RangeTask | AssumeMessage) => void) | undefined;
+const waiting: (RangeTask | AssumeMessage)[] = [];
+parentPort!.on('message', (message: SetupMessage | RangeTask | AssumeMessage) => {
+  if ('setup' in message) {
+    void serve(message.setup).then((handler) => {
+      handle = handler;
+      for (const queued of waiting.splice(0)) handler(queued);
+      parentPort!.postMessage({ ready: true });
+
+    });
+  } else if (handle) handle(message);
+  else waiting.push(message);
+});

@@ -2,7 +2,7 @@
 // (the calling thread may make some too), handed back in order. A bounded window of ranges is made
 // or under way at a time, so memory stays bounded.
 import { Worker } from 'node:worker_threads';
-import type { AssumeMessage, RangeResult, RangeTask, RangeWorkerSetup } from './range-worker.ts';
+import type { AssumeMessage, RangeResult, RangeTask, RangeWorkerSetup, SetupMessage } from './range-worker.ts';
 
 /**
  * How a worker starts. From the TypeScript sources: worker-entry.mjs registers tsx, then imports
@@ -37,6 +37,7 @@ export class RangeWorkers {
   /** What the workers were told each entity made. */
   readonly #assumed = new Map<string, number>();
   #nextId = 0;
+  #configured = false;
   #failure: Error | undefined;
   /** Callers of `ranges` waiting for a worker's message. */
   #waiting: (() => void)[] = [];
@@ -61,13 +62,24 @@ export class RangeWorkers {
   }
 
   /**
-   * Starts `count` workers; each takes ranges once it has planned the generation (loading faker and
-   * the generator takes a while: `ranges` meanwhile lets the calling thread make them). A worker
-   * that fails to start fails the ranges asked for.
+   * Starts `count` workers, which load the generator's modules at once (a few hundred milliseconds
+   * each) and wait for `configure`: a caller that will generate starts them before reading its
+   * config. A worker that fails to start fails the ranges asked for.
    */
-  static start(count: number, setup: RangeWorkerSetup): RangeWorkers {
+  static spawn(count: number): RangeWorkers {
     const { entry, module } = workerStart();
-    return new RangeWorkers(Array.from({ length: count }, () => new Worker(entry, { workerData: { module: module.href, setup } })));
+    return new RangeWorkers(Array.from({ length: count }, () => new Worker(entry, { workerData: { module: module.href } })));
+  }
+
+  /**
+   * Tells every worker what to make; each takes ranges once it has planned the generation (`ranges`
+   * meanwhile lets the calling thread make them). Once only, before `assume` and `ranges`.
+   */
+  configure(setup: RangeWorkerSetup): this {
+    if (this.#configured) throw new Error('range workers are configured once');
+    this.#configured = true;
+    for (const { worker } of this.#slots) worker.postMessage({ setup } satisfies SetupMessage);
+    return this;
   }
 
   /** Worker threads. */

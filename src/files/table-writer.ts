@@ -9,6 +9,8 @@ import type { Encoded, TableEncoder } from './table-encoders.ts';
 
 /** Progress is reported every this many rows. */
 const PROGRESS_ROWS = 10_000;
+/** Rows between looks at the clock when the event loop must turn often (`turnMs`). */
+const TURN_CHECK_ROWS = 256;
 
 /** Rows `from` on of a text format encoded into UTF-8 chunks of `pool`'s buffers (a range of a file, made apart). */
 export function encodeTextRows(encoder: TableEncoder, rows: Iterable<RowValues>, from: number, pool: BufferPool): { chunks: Uint8Array[]; rows: number } {
@@ -26,16 +28,21 @@ export class TableWriter {
   readonly #pool: BufferPool;
   readonly #chunks: ByteChunks;
   #rows = 0;
+  #nextTurn = 0;
 
+  /**
+   * `turnMs`: while making rows, let the event loop turn at least this often (worker threads get
+   * their next ranges and hand in the ones they made on it); otherwise once per chunk.
+   */
   constructor(
     private readonly sink: FileSink,
     private readonly encoder: TableEncoder,
     private readonly onProgress: (rows: number) => void = () => {},
     private readonly signal?: AbortSignal,
-    pool = new BufferPool(),
+    private readonly turnMs?: number,
   ) {
-    this.#pool = pool;
-    this.#chunks = new ByteChunks(pool);
+    this.#pool = new BufferPool();
+    this.#chunks = new ByteChunks(this.#pool);
   }
 
   /** Rows written so far. */
@@ -57,12 +64,13 @@ export class TableWriter {
         await this.#flush(false);
         // A chunk (thousands of rows) at a time, let the event loop run: writes complete and free
         // their buffers, and workers' ranges of other files are taken in.
-        await breathe();
+        await this.#turn();
       }
       if (++this.#rows % PROGRESS_ROWS === 0) {
         this.signal?.throwIfAborted();
         this.onProgress(this.#rows);
       }
+      if (this.turnMs !== undefined && this.#rows % TURN_CHECK_ROWS === 0 && performance.now() >= this.#nextTurn) await this.#turn();
     }
   }
 
@@ -91,6 +99,11 @@ export class TableWriter {
     await this.#put(this.encoder.tail(this.#rows));
     await this.#flush(true);
     return this.#rows;
+  }
+
+  async #turn(): Promise<void> {
+    await breathe();
+    if (this.turnMs !== undefined) this.#nextTurn = performance.now() + this.turnMs;
   }
 
   /** Text already added to the chunks, or bytes to write after them. */

@@ -3,8 +3,9 @@
 // the package root: the OpenAPI document, the config JSON Schema and the migrations; and the modules
 // it loads on first use (the config validator, the generation engine) are chunks beside it.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey, TEAM_KEY_PREFIX } from '../../src/security/api-keys.ts';
@@ -63,6 +64,22 @@ describe('the built server and CLI', () => {
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0);
     }
+  }, 90_000);
+
+  it('generates files from plain node, its worker threads started before the config is read: the same bytes as one thread', async () => {
+    const digests = new Map<number, string>();
+    for (const workers of [1, 2]) {
+      const out = `${outdir}/files-${workers}`;
+      const args = [`${outdir}/cli.js`, 'generate', 'schemas/examples/blog.json', '--out', out, '--rows', 'users=2000,posts=60000', '--workers', String(workers), '--json'];
+      const { stdout } = await run(process.execPath, args, { env: childEnv({}), timeout: 60_000 });
+      const summary = JSON.parse(stdout) as { workers: number; rowsWritten: number; files: { path: string }[] };
+      expect(summary.workers).toBe(workers);
+      expect(summary.rowsWritten).toBe(62_000);
+      const hash = createHash('sha256');
+      for (const file of summary.files) hash.update(path.basename(file.path)).update(fs.readFileSync(file.path));
+      digests.set(workers, hash.digest('hex'));
+    }
+    expect(digests.get(2)).toBe(digests.get(1));
   }, 90_000);
 
   it('runs the CLI from plain node', async () => {

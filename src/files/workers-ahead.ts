@@ -1,0 +1,88 @@
+// Worker threads started ahead. `sds generate <config> --out …` spends a few hundred milliseconds
+// loading its modules and validating the config before the first row; the range workers it will
+// use (range-workers.ts) load the generator meanwhile, so they are ready when generation starts.
+// Only what decides whether they are worth starting lives here: the CLI's entry imports it before
+// anything else.
+import fs from 'node:fs';
+import os from 'node:os';
+import type { SchemaConfig } from '../contract.ts';
+import { resolveRowCount } from '../generation/config-graph.ts';
+import { RangeWorkers } from './range-workers.ts';
+
+/** Workers start when an entity that can be made in ranges has this many rows (generate-files.ts). */
+export const PARALLEL_MIN_ROWS = 50_000;
+
+/** Threads by default: the machine's cores, up to 8. */
+export function defaultWorkers(): number {
+  return Math.min(8, os.availableParallelism());
+}
+
+export interface AheadOptions {
+  workers?: number;
+  rowCounts?: Record<string, number>;
+  report?: boolean;
+  parallelMinRows?: number;
+}
+
+/**
+ * Worker threads worth starting before `config` is validated: `workers - 1` when an entity may have
+ * enough rows to start them, else 0. A guess from the config as read: 0 when it cannot tell.
+ */
+export function workersToStartAhead(config: unknown, options: AheadOptions): number {
+  const threads = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
+  if (options.report || threads < 2) return 0;
+  const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
+  try {
+    const { entities, generationDefaults } = config as SchemaConfig;
+    const large = entities.some((entity) => (options.rowCounts?.[entity.id] ?? resolveRowCount(entity, generationDefaults).max) >= minRows);
+    return large ? threads - 1 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+let ahead: RangeWorkers | undefined;
+
+/**
+ * At the CLI's entry: when the command line is `generate <config> --out <dir>` (and its config
+ * has a large entity), starts the workers it will ask for. Anything unexpected starts nothing: the
+ * command then starts its workers itself.
+ */
+export function startWorkersAhead(argv: readonly string[]): void {
+  const args = argv.slice(2);
+  if (args[0] !== 'generate' || !args.includes('--out') || args.includes('--report') || args.includes('--database-url')) return;
+  const file = args[1];
+  if (file === undefined || file.startsWith('-')) return;
+  const value = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const workersText = value('--workers');
+  const workers = workersText === undefined ? undefined : Number(workersText);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) return;
+  const rowCounts: Record<string, number> = {};
+  for (const pair of (value('--rows') ?? '').split(',').filter(Boolean)) {
+    const [id = '', count = ''] = pair.split('=');
+    rowCounts[id.trim()] = Number(count);
+  }
+  let config: unknown;
+  try {
+    config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return;
+  }
+  const count = workersToStartAhead(config, { workers, rowCounts });
+  if (count > 0) ahead = RangeWorkers.spawn(count);
+}
+
+/**
+ * The workers started ahead, when there are `count` of them (taken once); otherwise undefined, and
+ * any that were started are closed.
+ */
+export async function takeWorkersAhead(count: number): Promise<RangeWorkers | undefined> {
+  const workers = ahead;
+  ahead = undefined;
+  if (!workers || workers.size === count) return workers;
+  await workers.close();
+  return undefined;
+}
