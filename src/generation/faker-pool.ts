@@ -2,6 +2,7 @@
 // counter-based PRNG. Before each value the randomizer is pointed at (stream, row, first draw), so a
 // faker value is a pure function of its key and row, and costs no `faker.seed()` call.
 import type { Faker, Randomizer } from '@faker-js/faker';
+import { installFastFake } from './faker-fake.ts';
 import { fakerClass, isFakerLocale, mergedDefinitions } from './faker-locales.ts';
 import type { RandomStream } from './random.ts';
 import { mix } from './random.ts';
@@ -85,7 +86,10 @@ export class FakerPool {
     this.#referenceMs = referenceMs;
   }
 
-  /** The Faker of a locale, its data falling back to `en` and `base`; `faker.date` counts from the reference date. */
+  /**
+   * The Faker of a locale, its data falling back to `en` and `base`; `faker.date` counts from the
+   * reference date; its `helpers.fake` is the fast, exact one (faker-fake.ts).
+   */
   faker(locale: string): Faker {
     let faker = this.#fakers.get(locale);
     if (!faker) {
@@ -93,6 +97,7 @@ export class FakerPool {
       const referenceMs = this.#referenceMs;
       const Faker = fakerClass();
       faker = new Faker({ locale: definitions, randomizer: this.randomizer, config: { defaultRefDate: () => new Date(referenceMs) } });
+      installFastFake(faker);
       this.#fakers.set(locale, faker);
     }
     return faker;
