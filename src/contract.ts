@@ -29,6 +29,12 @@ export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'd
 const everyFieldType: Exclude<FieldType, (typeof FIELD_TYPES)[number]> extends never ? true : never = true;
 void everyFieldType;
 
+/** Every source kind of the contract, for code that names them without loading the dialects (the CLI's options). */
+export const SOURCE_KINDS = ['postgres', 'mysql'] as const satisfies readonly SourceKind[];
+/** Fails to compile while SOURCE_KINDS misses a kind of the contract. */
+const everySourceKind: Exclude<SourceKind, (typeof SOURCE_KINDS)[number]> extends never ? true : never = true;
+void everySourceKind;
+
 /**
  * Ends a switch that has a case for every field type: `value` is then `never`, and a type added to
  * the contract without a case here fails to compile (switches over field types have no `default:`).

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
-import { exportFiles, type WireFormat } from '../files/export-files.ts';
+import type { WireFormat } from '../files/export-files.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { createManagementClient, createRuntimeClient, type ManagementClient } from '../../sdk/src/index.ts';
 
@@ -68,6 +68,8 @@ export async function exportSource(options: ExportCommandOptions & { baseUrl: st
       if (answer.error) throw new Error(`cannot export ${table}: ${answer.response.status} ${answer.error.error}`);
       yield* answer.data as unknown as AsyncIterable<Uint8Array>;
     };
+    // The files' writers (and the dialects of SQL scripts) load with this command only.
+    const { exportFiles } = await import('../files/export-files.ts');
     const files = await exportFiles(config, read, {
       out: options.out,
       format: options.format,

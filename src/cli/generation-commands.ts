@@ -5,14 +5,12 @@ import cliProgress from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
-import { DIALECTS, dialectFor } from '../dialects/index.ts';
-import { generateFiles } from '../files/generate-files.ts';
+import { SOURCE_KINDS } from '../contract.ts';
 import { takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
-import { previewRows } from '../generation/generator.ts';
-import { runGeneration, type ProgressEvent } from '../generation/run.ts';
-import { formatCoherence, type CoherenceCount } from '../generation/coherence/report.ts';
+import type { ProgressEvent } from '../generation/run.ts';
+import type { CoherenceCount } from '../generation/coherence/report.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
 
@@ -119,8 +117,9 @@ interface GenerateOptions {
 }
 
 /** `--report`: how many rows hold each coherence rule. */
-function printCoherence(coherence: CoherenceCount[] | undefined): void {
+async function printCoherence(coherence: CoherenceCount[] | undefined): Promise<void> {
   if (!coherence) return;
+  const { formatCoherence } = await import('../generation/coherence/report.ts');
   console.log(coherence.length === 0 ? 'coherence: no field of the config is checked by a rule' : 'coherence (rule, field, against, rows holding it):');
   for (const line of formatCoherence(coherence)) console.log(`  ${line}`);
 }
@@ -131,13 +130,15 @@ function fileFormat(value: string): FileFormat {
 }
 
 function sourceKind(value: string): SourceKind {
-  if (!Object.hasOwn(DIALECTS, value)) throw new InvalidArgumentError(`"${value}" is not a dialect (${Object.keys(DIALECTS).join(', ')})`);
+  if (!(SOURCE_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`"${value}" is not a dialect (${SOURCE_KINDS.join(', ')})`);
   return value as SourceKind;
 }
 
 async function generateToFiles(config: SchemaConfig, namespace: string, out: string, options: GenerateOptions, startedWorkers?: RangeWorkers): Promise<void> {
   const progress = progressReporter();
   try {
+    // Modules load with the command that needs them: `sds --help` or `sds validate` load none of these.
+    const { generateFiles } = await import('../files/generate-files.ts');
     const summary = await generateFiles(config, {
       out,
       format: options.format,
@@ -160,7 +161,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
     for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
     console.table(summary.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
     if (summary.workers > 1) console.log(`${summary.workers} worker threads`);
-    if (options.report) printCoherence(summary.coherence);
+    if (options.report) await printCoherence(summary.coherence);
     const seconds = summary.durationMs / 1000;
     const megabytes = summary.bytesGenerated / 1e6;
     console.log(
@@ -223,6 +224,7 @@ export function registerGenerationCommands(program: Command): void {
       }
       const config = loadConfigFile(file);
       const namespace = options.schema ?? defaultNamespace(file);
+      const [{ dialectFor }, { runGeneration }] = await Promise.all([import('../dialects/index.ts'), import('../generation/run.ts')]);
       const connection = await dialectFor(options.databaseUrl!).connect(options.databaseUrl!);
       const progress = progressReporter();
       try {
@@ -243,7 +245,7 @@ export function registerGenerationCommands(program: Command): void {
         for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
         const seconds = summary.durationMs / 1000;
         console.table(summary.entities.map((entity) => ({ entity: entity.id, planned: entity.rowsPlanned, inserted: entity.rowsInserted })));
-        if (options.report) printCoherence(summary.coherence ?? []);
+        if (options.report) await printCoherence(summary.coherence ?? []);
         console.log(
           `${summary.rowsInserted} rows into ${namespace} in ${seconds.toFixed(2)} s (${Math.round(summary.rowsInserted / Math.max(seconds, 0.001))} rows/s), seed ${summary.seed}`,
         );
@@ -262,11 +264,12 @@ export function registerGenerationCommands(program: Command): void {
     .option('--generator-version <n>', GENERATOR_VERSION_HELP, generatorVersion, LATEST_GENERATOR_VERSION)
     .option('--json', 'print JSON instead of a table')
     .description('print sample rows without a database')
-    .action((file: string, options: { entity: string; rows: number; seed?: string; generatorVersion: GeneratorVersion; json?: boolean }) => {
+    .action(async (file: string, options: { entity: string; rows: number; seed?: string; generatorVersion: GeneratorVersion; json?: boolean }) => {
       const config = loadConfigFile(file, true);
       if (!config.entities.some((entity) => entity.id === options.entity)) {
         throw new Error(`no entity "${options.entity}" in ${file} (entities: ${config.entities.map((entity) => entity.id).join(', ')})`);
       }
+      const { previewRows } = await import('../generation/generator.ts');
       const rows = previewRows(config, options.entity, options.rows, { seed: options.seed, generatorVersion: options.generatorVersion });
       if (options.json) console.log(JSON.stringify(rows, null, 2));
       else console.table(rows);

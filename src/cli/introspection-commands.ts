@@ -4,16 +4,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { SchemaConfig, SourceKind } from '../contract.ts';
-import { loadConfig } from '../config.ts';
-import { DIALECTS, dialectOfKind } from '../dialects/index.ts';
-import { introspectSql } from '../introspection/ddl-import.ts';
-import { describeDifferences, diffConfigs } from '../introspection/diff-config.ts';
-import { introspectDatabase, type IntrospectedConfig } from '../introspection/introspect.ts';
-import { introspectionErrors } from '../introspection/introspection-errors.ts';
-import { mergeConfigs, type MergeChange } from '../introspection/merge-config.ts';
-import { startEmbeddedPostgres } from '../store/embedded.ts';
+import { SOURCE_KINDS, type SchemaConfig, type SourceKind } from '../contract.ts';
+import type { IntrospectedConfig } from '../introspection/introspect.ts';
+import type { MergeChange } from '../introspection/merge-config.ts';
 import { loadConfigFile, positiveInteger } from './generation-commands.ts';
+
+/** What these commands run on, loaded when one of them runs (`sds --help` and the other commands load none of it). */
+async function introspection() {
+  const [config, dialects, ddl, diff, introspect, errors, merge, embedded] = await Promise.all([
+    import('../config.ts'),
+    import('../dialects/index.ts'),
+    import('../introspection/ddl-import.ts'),
+    import('../introspection/diff-config.ts'),
+    import('../introspection/introspect.ts'),
+    import('../introspection/introspection-errors.ts'),
+    import('../introspection/merge-config.ts'),
+    import('../store/embedded.ts'),
+  ]);
+  return {
+    loadConfig: config.loadConfig,
+    dialectOfKind: dialects.dialectOfKind,
+    introspectSql: ddl.introspectSql,
+    describeDifferences: diff.describeDifferences,
+    diffConfigs: diff.diffConfigs,
+    introspectDatabase: introspect.introspectDatabase,
+    introspectionErrors: errors.introspectionErrors,
+    mergeConfigs: merge.mergeConfigs,
+    startEmbeddedPostgres: embedded.startEmbeddedPostgres,
+  };
+}
 
 interface NamespaceOptions {
   schema?: string;
@@ -48,8 +67,8 @@ function tableList(value: string): string[] {
 }
 
 function engine(value: string): SourceKind {
-  if (Object.hasOwn(DIALECTS, value)) return value as SourceKind;
-  throw new InvalidArgumentError(`"${value}" is not a dialect: use ${Object.keys(DIALECTS).join(' or ')}`);
+  if ((SOURCE_KINDS as readonly string[]).includes(value)) return value as SourceKind;
+  throw new InvalidArgumentError(`"${value}" is not a dialect: use ${SOURCE_KINDS.join(' or ')}`);
 }
 
 function namespaceOf(options: NamespaceOptions): string | undefined {
@@ -66,6 +85,7 @@ async function fromSql(file: string, options: InitOptions): Promise<Introspected
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  const { loadConfig, dialectOfKind, introspectSql, introspectionErrors, startEmbeddedPostgres } = await introspection();
   const settings = loadConfig();
   const dialect = dialectOfKind(options.dialect);
   const common = { dialect, namespace: namespaceOf(options), tables: options.tables, rows: options.rows, rowsFromStatistics: options.rowsFromStatistics, sourceLabel: `SQL file ${path.basename(file)}` };
@@ -108,6 +128,7 @@ export function registerIntrospectionCommands(program: Command): void {
       if ((options.fromDatabase === undefined) === (options.fromSql === undefined)) throw new Error('give one of --from-database <url> or --from-sql <file>');
       if (options.rows !== undefined && options.rowsFromStatistics !== undefined) throw new Error('give --rows or --rows-from-statistics, not both');
       const existing = options.merge === undefined ? undefined : loadConfigFile(options.merge, true);
+      const { introspectDatabase, mergeConfigs } = await introspection();
       const introspected = options.fromDatabase
         ? await introspectDatabase(options.fromDatabase, {
             namespace: namespaceOf(options),
@@ -148,6 +169,7 @@ export function registerIntrospectionCommands(program: Command): void {
     .description('compare a config with a live database: every table, column, type class, nullability, key and reference that differs; exits 1 on drift')
     .action(async (file: string, options: NamespaceOptions & { databaseUrl: string; json?: boolean }) => {
       const config = loadConfigFile(file, true);
+      const { introspectDatabase, diffConfigs, describeDifferences } = await introspection();
       const live = await introspectDatabase(options.databaseUrl, { namespace: namespaceOf(options) });
       const differences = diffConfigs(config, live.config);
       if (options.json) console.log(JSON.stringify({ drift: differences.length > 0, differences, warnings: live.warnings }, null, 2));

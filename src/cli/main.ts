@@ -2,12 +2,8 @@
 // schema-config validation, generation and preview (generation-commands.ts), and introspection of
 // existing databases and DDL (introspection-commands.ts).
 import { Command, InvalidArgumentError } from 'commander';
-import pino from 'pino';
-import { loadConfig } from '../config.ts';
-import { checkScope } from '../management/team-keys.ts';
-import { ProjectStore } from '../store/projects.ts';
-import { TeamStore } from '../store/teams.ts';
-import { openControlPlane } from '../service.ts';
+import type { ProjectStore } from '../store/projects.ts';
+import type { TeamStore } from '../store/teams.ts';
 import { registerGenerationCommands } from './generation-commands.ts';
 import { registerIntrospectionCommands } from './introspection-commands.ts';
 import { registerContractTestCommand } from './contract-test.ts';
@@ -18,6 +14,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Runs `work` against the control plane (embedded or DATABASE_URL) and always closes it. */
 async function withStores<T>(work: (stores: { teams: TeamStore; projects: ProjectStore }) => Promise<T>): Promise<T> {
+  // The control plane's modules (the service, its stores and drivers) load for these commands only.
+  const [{ default: pino }, { loadConfig }, { openControlPlane }, { TeamStore }, { ProjectStore }] = await Promise.all([
+    import('pino'),
+    import('../config.ts'),
+    import('../service.ts'),
+    import('../store/teams.ts'),
+    import('../store/projects.ts'),
+  ]);
   const config = loadConfig();
   const { db, embedded } = await openControlPlane(config, pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
   try {
@@ -73,6 +77,7 @@ export function buildCli(): Command {
       const created = await withStores(async ({ teams, projects }) => {
         const found = await teams.findTeamBySlug(options.team);
         if (!found) throw new Error(`team "${options.team}" does not exist (sds team list shows the teams)`);
+        const { checkScope } = await import('../management/team-keys.ts');
         const scope = await checkScope(projects, found.id, options.projects ?? null).catch((error: Error) => {
           throw new Error(`${error.message}: ${options.projects?.join(', ')}`);
         });
