@@ -2,6 +2,8 @@
 //   generated/openapi.json     the OpenAPI document with the schema-config JSON Schema bundled in
 //   generated/openapi.ts       openapi-typescript types (`paths`, `components`, `operations`)
 //   generated/schema-config.ts json-schema-to-typescript types of the schema config
+//   generated/schema-config-validators.ts Ajv's validators of the schema config, compiled ahead
+//     (standalone code): the config checker loads them instead of compiling the schema at run time
 //   sdk/src/generated/openapi.ts the SDK's own copy of generated/openapi.ts (the SDK may not import files outside sdk/)
 //   sdk/src/generated/filter-operators.ts the runtime's operator table (src/runtime/operators.ts) as SDK types
 // `--check` writes nothing and fails when any file differs from what would be written.
@@ -9,6 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standalone from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { FIELD_TYPES } from '../src/contract.ts';
@@ -79,6 +83,39 @@ function renderFilterOperators(): string {
   );
 }
 
+/**
+ * The schema config's validators as an ES module: `structure` (the whole config) and `definitions`
+ * (each of its $defs, by name), with the options src/generation/config-schema.ts reads their errors
+ * with (every error, verbose: the failing schema and its parent).
+ */
+function renderConfigValidators(schema: { $id: string; $defs: Record<string, unknown> }): string {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true, code: { source: true, esm: true, lines: false } });
+  ajv.addSchema(schema);
+  const names = Object.keys(schema.$defs);
+  const refs: Record<string, string> = { structure: schema.$id };
+  for (const name of names) refs[`def_${name}`] = `${schema.$id}#/$defs/${name}`;
+  // A CommonJS module: its default export sits on `default` or is the module itself.
+  const standaloneCode = ((standalone as unknown as { default?: unknown }).default ?? standalone) as (ajv: Ajv2020, refs: Record<string, string>) => string;
+  let code = standaloneCode(ajv, refs);
+  // Ajv's ES modules still require() its run-time helpers: made imports.
+  const helpers = new Map<string, string>();
+  code = code.replace(/require\("([^"]+)"\)/g, (_: string, module: string) => {
+    if (!helpers.has(module)) helpers.set(module, `ajvHelper${helpers.size}`);
+    return helpers.get(module)!;
+  });
+  if (code.includes('require(')) throw new Error('the validators still require() a module');
+  // `require(m)` is CommonJS's exports object; as an import, Node gives it as the default export, while
+  // loaders that honour __esModule (tsx, esbuild) give its `default`: unwrapped to the exports either way.
+  const imports = [...helpers]
+    .map(([module, name]) => `import * as ${name}Module from '${module}.js';\nconst ${name} = ((m) => (m && m.__esModule ? m : { default: m }))(${name}Module.default);\n`)
+    .join('');
+  return (
+    `// @ts-nocheck -- Ajv's generated code\n/* eslint-disable */\n${imports}` +
+    `${code.replace(/^"use strict";/, '')}\n` +
+    `export const definitions = {\n${names.map((name) => `  ${name}: def_${name},\n`).join('')}};\n`
+  );
+}
+
 async function render(): Promise<Record<string, string>> {
   const document = await bundleOpenApi();
   const openapiTypes = astToString(await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false }));
@@ -95,6 +132,7 @@ async function render(): Promise<Record<string, string>> {
     'generated/openapi.ts': banner('openapi/openapi.yaml with openapi-typescript') + openapiTypes,
     'sdk/src/generated/openapi.ts': banner('openapi/openapi.yaml with openapi-typescript') + openapiTypes,
     'generated/schema-config.ts': banner('schemas/schema-config.v1.json with json-schema-to-typescript') + configTypes,
+    'generated/schema-config-validators.ts': banner('schemas/schema-config.v1.json with Ajv (standalone code)') + renderConfigValidators(configSchema),
     'sdk/src/generated/filter-operators.ts': banner('the operator table of src/runtime/operators.ts') + renderFilterOperators(),
   };
 }

@@ -1,8 +1,10 @@
 // Structural validation of schema configs against schemas/schema-config.v1.json (Ajv, draft 2020-12),
-// with Ajv's errors rewritten as issues that name the property, the allowed values and the fix.
+// with Ajv's errors rewritten as issues that name the property, the allowed values and the fix. The
+// validators are compiled ahead by `npm run generate` (generated/schema-config-validators.ts, Ajv's
+// standalone code): compiling the schema here took a third of a second of every process's first check.
 import fs from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { definitions, structure } from '../../generated/schema-config-validators.ts';
 import { resourceUrl } from '../resources.ts';
 import type { SchemaConfig, StrategyKind } from './config-types.ts';
 import type { Issue } from './config-issues.ts';
@@ -41,22 +43,13 @@ export const STRATEGY_KINDS: readonly StrategyKind[] = kindsOf('strategy') as St
  */
 const KIND_UNIONS = ['strategy', 'numericDistribution', 'fanOut'].map((name) => ({ name, title: defs[name]?.title, kinds: kindsOf(name) }));
 
-/**
- * The compiled validators, built on first use: compiling the schema is a third of a second of CPU,
- * which the server's start-up need not wait for.
- */
+/** The validators: the whole config, and each branch of the kind unions by kind. */
 let compiled: { structure: ValidateFunction<SchemaConfig>; branches: Map<string, Map<string, ValidateFunction>> } | undefined;
 function validators(): NonNullable<typeof compiled> {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-  const structure = ajv.compile<SchemaConfig>(schemaConfigJsonSchema);
-  const branches = new Map(
-    KIND_UNIONS.map((union) => [
-      union.name,
-      new Map<string, ValidateFunction>(branchDefs(union.name).map((name, i) => [union.kinds[i]!, ajv.getSchema(`${SCHEMA_CONFIG_ID}#/$defs/${name}`)!])),
-    ]),
-  );
-  return (compiled = { structure, branches });
+  const defined = definitions as unknown as Record<string, ValidateFunction>;
+  const branches = new Map(KIND_UNIONS.map((union) => [union.name, new Map<string, ValidateFunction>(branchDefs(union.name).map((name, i) => [union.kinds[i]!, defined[name]!]))]));
+  return (compiled = { structure: structure as unknown as ValidateFunction<SchemaConfig>, branches });
 }
 
 const IDENTIFIER_PATTERN = '^[A-Za-z][A-Za-z0-9_]*$';

@@ -1,5 +1,5 @@
 // Names for the parts of a schema config, derived from the generated `SchemaConfig` (src/contract.ts
-// is the only importer of generated/), so the rest of src/generation never spells out a shape twice.
+// imports the generated types), so the rest of src/generation never spells out a shape twice.
 import type { SchemaConfig } from '../contract.ts';
 
 export type { SchemaConfig };
