@@ -40,9 +40,12 @@ function parquetColumn(column: ColumnSpec): ParquetColumn {
     case 'number': {
       if (column.precision === undefined) return { element: { name, type: 'DOUBLE', repetition_type }, convert: (value) => Number(value) };
       const scale = column.precision;
+      const factor = 10 ** scale;
       return {
         element: { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: decimalBytes(18 + scale), converted_type: 'DECIMAL', precision: 18 + scale, scale, repetition_type },
-        convert: (value) => unscaled(value, scale),
+        // A number of at most `scale` places goes as it is: the writer scales it by Math.round(value *
+        // 10^scale), exact when dividing back gives the number. Others go as their unscaled digits.
+        convert: (value) => (typeof value === 'number' && Math.abs(value) < DECIMAL_DIRECT && Math.round(value * factor) / factor === value ? value : unscaled(value, scale)),
       };
     }
     case 'boolean':
@@ -50,7 +53,7 @@ function parquetColumn(column: ColumnSpec): ParquetColumn {
     case 'date':
       return {
         element: { name, type: 'INT32', converted_type: 'DATE', repetition_type },
-        convert: (value) => Math.floor(Date.parse(`${parseDate(String(value)) ?? String(value)}T00:00:00Z`) / DAY_MS),
+        convert: (value) => isoDay(value) ?? Math.floor(Date.parse(`${parseDate(String(value)) ?? String(value)}T00:00:00Z`) / DAY_MS),
       };
     case 'datetime':
       return {
@@ -67,6 +70,22 @@ function parquetColumn(column: ColumnSpec): ParquetColumn {
       };
   }
   return unhandledFieldType(column.type);
+}
+
+/** Numbers below this magnitude are scaled by the writer (far from 2^53 once scaled). */
+const DECIMAL_DIRECT = 1e9;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` text (what generated and read dates hold); undefined for anything else. */
+function isoDay(value: JsonValue): number | undefined {
+  if (typeof value !== 'string' || !ISO_DAY.test(value)) return undefined;
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const days = Date.UTC(year, month - 1, day) / DAY_MS;
+  // Date.UTC rolls an impossible day (02-30) into the next month: only real dates go this way.
+  return new Date(days * DAY_MS).getUTCDate() === day ? days : undefined;
 }
 
 /** Bytes of a two's-complement integer holding `digits` decimal digits. */
