@@ -119,9 +119,10 @@ export function buildCli(): Command {
 }
 
 /** Runs the command line `argv` (process.argv's shape); an error is printed and exits 1. */
-export function runCli(argv: readonly string[]): void {
-  buildCli()
+export function runCli(argv: readonly string[]): Promise<void> {
+  return buildCli()
     .parseAsync(argv)
+    .then(() => undefined)
     .catch((error: unknown) => {
       console.error(`sds: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
@@ -130,4 +131,4 @@ export function runCli(argv: readonly string[]): void {
 
 // Run as a program (tsx src/cli/main.ts); dist/cli.js and bin/sds.js run entry.ts, which calls runCli.
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isEntry) runCli(process.argv);
+if (isEntry) void runCli(process.argv);

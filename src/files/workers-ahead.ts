@@ -75,6 +75,13 @@ export function startWorkersAhead(argv: readonly string[]): void {
   if (count > 0) ahead = RangeWorkers.spawn(count);
 }
 
+/** Closes workers started ahead that no command took. */
+export async function releaseWorkersAhead(): Promise<void> {
+  const workers = ahead;
+  ahead = undefined;
+  await workers?.close();
+}
+
 /**
  * The workers started ahead, when there are `count` of them (taken once); otherwise undefined, and
  * any that were started are closed.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { RangeWorkers } from '../../../src/files/range-workers.ts';
-import { startWorkersAhead, takeWorkersAhead, workersToStartAhead } from '../../../src/files/workers-ahead.ts';
+import { releaseWorkersAhead, startWorkersAhead, takeWorkersAhead, workersToStartAhead } from '../../../src/files/workers-ahead.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-ahead-'));
@@ -51,6 +51,16 @@ describe('startWorkersAhead', () => {
     const close = vi.spyOn(started, 'close');
     expect(await takeWorkersAhead(3)).toBeUndefined();
     expect(close).toHaveBeenCalledOnce();
+    spawn.mockRestore();
+  });
+
+  it('closes them once the command is over when it did not take them', async () => {
+    const spawn = vi.spyOn(RangeWorkers, 'spawn');
+    startWorkersAhead(argv('generate', configFile, '--out', folder, '--workers', '2'));
+    const close = vi.spyOn(spawn.mock.results[0]!.value as RangeWorkers, 'close');
+    await releaseWorkersAhead();
+    expect(close).toHaveBeenCalledOnce();
+    expect(await takeWorkersAhead(1)).toBeUndefined();
     spawn.mockRestore();
   });
 
