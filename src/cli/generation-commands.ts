@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
 import { SOURCE_KINDS } from '../contract.ts';
-import { takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
+import { parseRowCounts, releaseWorkersAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import type { ProgressEvent } from '../generation/run.ts';
@@ -58,14 +58,11 @@ function generatorVersion(value: string): GeneratorVersion {
 const GENERATOR_VERSION_HELP = `generator version: 1 (the original values), 2 (coherent rows) or 3 (coherent rows, text in the locale's language, real postal codes of FR, AU, FI, DE; the default)`;
 
 function rowCounts(value: string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const pair of value.split(',')) {
-    const [entity, count] = pair.split('=');
-    const number = Number(count);
-    if (!entity || !Number.isInteger(number) || number < 0) throw new InvalidArgumentError(`"${pair}" is not entity=count`);
-    counts[entity.trim()] = number;
+  try {
+    return parseRowCounts(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
   }
-  return counts;
 }
 
 /** Namespace for a config file: sds_<file name>, as an identifier. */
@@ -212,7 +209,8 @@ export function registerGenerationCommands(program: Command): void {
         // Worker threads load the generator while this one validates the config (started by the
         // CLI's entry, or here).
         const ahead = workersToStartAhead(readJson(file), { workers: options.workers, rowCounts: options.rows, report: options.report });
-        const startedWorkers = ahead > 0 ? ((await takeWorkersAhead(ahead)) ?? RangeWorkers.spawn(ahead)) : await takeWorkersAhead(0);
+        if (ahead === 0) await releaseWorkersAhead();
+        const startedWorkers = ahead > 0 ? ((await takeWorkersAhead(ahead)) ?? RangeWorkers.spawn(ahead)) : undefined;
         let config: SchemaConfig;
         try {
           config = loadConfigFile(file);

@@ -19,7 +19,7 @@ import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { RangeWorkers, type RangeMade, type RangeSpan } from './range-workers.ts';
 import { tableEncoder } from './table-encoders.ts';
 import { TableWriter } from './table-writer.ts';
-import { defaultWorkers, PARALLEL_MIN_ROWS } from './workers-ahead.ts';
+import { PARALLEL_MIN_ROWS, workerThreads } from './workers-ahead.ts';
 
 /** Rows a thread makes at a time: about a MB of text. */
 const RANGE_ROWS = 10_000;
@@ -127,7 +127,7 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
 
   const { parallel, recomputable, rowLimits, assumedRows } = parallelEntities(config, plan);
   const ahead = options.startedWorkers;
-  const workerCount = options.report ? 1 : ahead ? ahead.size + 1 : Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
+  const workerCount = options.report ? 1 : ahead ? ahead.size + 1 : workerThreads(options.workers);
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
   const rangeable = (entityId: string) => workerCount >= 2 && parallel.has(entityId);
   // Workers start at once when a large entity will use them (loading the generator takes a few

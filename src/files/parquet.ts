@@ -53,7 +53,7 @@ function parquetColumn(column: ColumnSpec): ParquetColumn {
     case 'date':
       return {
         element: { name, type: 'INT32', converted_type: 'DATE', repetition_type },
-        convert: (value) => isoDay(value) ?? Math.floor(Date.parse(`${parseDate(String(value)) ?? String(value)}T00:00:00Z`) / DAY_MS),
+        convert: (value) => Math.floor(Date.parse(`${parseDate(String(value)) ?? String(value)}T00:00:00Z`) / DAY_MS),
       };
     case 'datetime':
       return {
@@ -74,19 +74,6 @@ function parquetColumn(column: ColumnSpec): ParquetColumn {
 
 /** Numbers below this magnitude are scaled by the writer (far from 2^53 once scaled). */
 const DECIMAL_DIRECT = 1e9;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Days since 1970-01-01 of a `YYYY-MM-DD` text (what generated and read dates hold); undefined for anything else. */
-function isoDay(value: JsonValue): number | undefined {
-  if (typeof value !== 'string' || !ISO_DAY.test(value)) return undefined;
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(5, 7));
-  const day = Number(value.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  const days = Date.UTC(year, month - 1, day) / DAY_MS;
-  // Date.UTC rolls an impossible day (02-30) into the next month: only real dates go this way.
-  return new Date(days * DAY_MS).getUTCDate() === day ? days : undefined;
-}
 
 /** Bytes of a two's-complement integer holding `digits` decimal digits. */
 function decimalBytes(digits: number): number {

@@ -12,9 +12,21 @@ import { RangeWorkers } from './range-workers.ts';
 /** Workers start when an entity that can be made in ranges has this many rows (generate-files.ts). */
 export const PARALLEL_MIN_ROWS = 50_000;
 
-/** Threads by default: the machine's cores, up to 8. */
-export function defaultWorkers(): number {
-  return Math.min(8, os.availableParallelism());
+/** Threads that make rows: `workers` as asked, by default the machine's cores, up to 8. */
+export function workerThreads(workers?: number): number {
+  return Math.max(1, Math.floor(workers ?? Math.min(8, os.availableParallelism())));
+}
+
+/** `users=1000,posts=5000` → row counts by entity; throws naming a pair that is not entity=count. */
+export function parseRowCounts(text: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const pair of text.split(',')) {
+    const [entity, count] = pair.split('=');
+    const number = Number(count);
+    if (!entity || !Number.isInteger(number) || number < 0) throw new Error(`"${pair}" is not entity=count`);
+    counts[entity.trim()] = number;
+  }
+  return counts;
 }
 
 export interface AheadOptions {
@@ -29,7 +41,7 @@ export interface AheadOptions {
  * enough rows to start them, else 0. A guess from the config as read: 0 when it cannot tell.
  */
 export function workersToStartAhead(config: unknown, options: AheadOptions): number {
-  const threads = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
+  const threads = workerThreads(options.workers);
   if (options.report || threads < 2) return 0;
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
   try {
@@ -60,15 +72,14 @@ export function startWorkersAhead(argv: readonly string[]): void {
   const workersText = value('--workers');
   const workers = workersText === undefined ? undefined : Number(workersText);
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) return;
-  const rowCounts: Record<string, number> = {};
-  for (const pair of (value('--rows') ?? '').split(',').filter(Boolean)) {
-    const [id = '', count = ''] = pair.split('=');
-    rowCounts[id.trim()] = Number(count);
-  }
+  const rows = value('--rows');
+  let rowCounts: Record<string, number> | undefined;
   let config: unknown;
   try {
+    rowCounts = rows === undefined ? undefined : parseRowCounts(rows);
     config = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
+    // The command reports a bad --rows or config file itself.
     return;
   }
   const count = workersToStartAhead(config, { workers, rowCounts });

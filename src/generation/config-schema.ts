@@ -22,9 +22,6 @@ interface JsonSchemaNode {
   $defs?: Record<string, JsonSchemaNode>;
 }
 
-/** The `$id` of the schema config JSON Schema, version 1. */
-export const SCHEMA_CONFIG_ID = 'https://sds.dev/schemas/schema-config.v1.json';
-
 /** The schema config JSON Schema (draft 2020-12) as parsed from schemas/schema-config.v1.json. */
 export const schemaConfigJsonSchema: JsonSchemaNode = JSON.parse(
   fs.readFileSync(resourceUrl('schemas/schema-config.v1.json'), 'utf8'),
