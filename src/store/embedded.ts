@@ -39,6 +39,7 @@ export async function startEmbeddedPostgres(
   fs.mkdirSync(dataDir, { recursive: true });
   // The server runs as the `postgres` user; it must be able to reach its folder.
   fs.chmodSync(dataDir, 0o755);
+  assertServerUserReaches([dataDir, path.dirname(postgresBinary())]);
   const password = readOrCreateSecret(path.join(dataDir, 'pg-password'));
   const ownerFile = path.join(dataDir, 'postgres.owner');
   const running = runningServer(databaseDir);
@@ -114,6 +115,48 @@ export function serverUserIds(databaseDir?: string): { uid?: number; gid?: numbe
   if (owner && owner.uid !== 0) return { uid: owner.uid, gid: owner.gid };
   const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
+}
+
+/**
+ * As root, PostgreSQL runs as SERVER_USER, which must be able to enter every folder above its data
+ * and its binaries. A private folder (`mktemp -d`, `/root`) stops it with EACCES deep inside
+ * initdb: say instead, in one line, which folder and what to change. The user may not exist yet
+ * (initialise() creates it): then only the folders' permissions for others count, as they will for it.
+ */
+export function assertServerUserReaches(folders: readonly string[]): void {
+  if (process.getuid?.() !== 0) return;
+  let ids: { uid?: number; gid?: number } = {};
+  try {
+    ids = serverUserIds();
+  } catch {
+    // No such user yet.
+  }
+  for (const folder of folders) {
+    const blocked = firstClosedFolder(path.resolve(folder), ids);
+    if (blocked) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the "${SERVER_USER}" user (PostgreSQL refuses to run as root), which cannot enter ${blocked}: ` +
+          `run \`chmod o+x ${blocked}\`, or set SDS_DATA_DIR and keep the checkout in folders it can enter, or set DATABASE_URL to a PostgreSQL server`,
+      );
+    }
+  }
+}
+
+/** The first folder on the way to `target` (itself included) that a process with these ids cannot enter. */
+export function firstClosedFolder(target: string, ids: { uid?: number; gid?: number }): string | undefined {
+  const parts = target.split(path.sep).filter(Boolean);
+  for (let depth = 0; depth <= parts.length; depth++) {
+    const folder = path.sep + parts.slice(0, depth).join(path.sep);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(folder);
+    } catch {
+      return undefined; // not made yet: mkdir gives it the usual 755
+    }
+    const bit = stat.uid === ids.uid ? 0o100 : stat.gid === ids.gid ? 0o010 : 0o001;
+    if (!(stat.mode & bit)) return folder;
+  }
+  return undefined;
 }
 
 /**
