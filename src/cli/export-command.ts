@@ -7,6 +7,7 @@ import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { WireFormat } from '../files/export-files.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { createManagementClient, createRuntimeClient, type ManagementClient } from '../../sdk/src/index.ts';
+import { resolveServer, withServerOptions } from './server-options.ts';
 
 interface ExportCommandOptions {
   source: string;
@@ -90,8 +91,7 @@ function fileFormat(value: string): FileFormat {
 }
 
 export function registerExportCommand(program: Command): void {
-  program
-    .command('export')
+  withServerOptions(program.command('export'))
     .description("write a source's tables into files, read through its runtime API")
     .requiredOption('--source <id>', 'source id')
     .requiredOption('--project <id>', 'project id of the source')
@@ -101,14 +101,10 @@ export function registerExportCommand(program: Command): void {
     .option('--dialect <engine>', "SQL dialect of --format sql (default: the source's own)")
     .option('--schema <name>', "namespace the SQL script builds (default: the source's own)")
     .option('--gzip', 'compress each file with gzip')
-    .option('--base-url <url>', 'API root (default: $SDS_BASE_URL or http://localhost:3000)')
-    .option('--team-key <key>', 'team API key, svc_api_… (default: $SDS_TEAM_KEY)')
     .option('--source-key <key>', 'source API key, svc_src_… (default: a key made for this export, revoked after)')
     .action(async (options: ExportCommandOptions) => {
-      const teamKey = options.teamKey ?? process.env.SDS_TEAM_KEY;
-      if (!teamKey) throw new Error('a team API key is required: --team-key <key> or SDS_TEAM_KEY');
       if (options.dialect !== undefined && options.dialect !== 'postgres' && options.dialect !== 'mysql') throw new Error(`--dialect must be postgres or mysql, not "${options.dialect}"`);
-      const result = await exportSource({ ...options, teamKey, baseUrl: options.baseUrl ?? process.env.SDS_BASE_URL ?? 'http://localhost:3000' });
+      const result = await exportSource({ ...options, ...resolveServer(options) });
       console.table(result.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
       const rows = result.files.reduce((sum, file) => sum + file.rows, 0);
       console.log(`${rows} rows into ${options.out} in ${result.seconds.toFixed(2)} s (${Math.round(rows / Math.max(result.seconds, 0.001))} rows/s)`);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { FieldType } from '../contract.ts';
 import { createManagementClient, type SourceRuntimeDocs } from '../../sdk/src/index.ts';
+import { resolveServer, withServerOptions } from './server-options.ts';
 
 type DocsEntity = SourceRuntimeDocs['entities'][number];
 type DocsField = DocsEntity['fields'][number];
@@ -176,20 +177,14 @@ export async function fetchSourceTypes({ baseUrl, teamKey, projectId, sourceId }
 }
 
 export function registerTypesCommand(program: Command): void {
-  program
-    .command('types')
+  withServerOptions(program.command('types'))
     .description("write TypeScript row types of a source's tables, for createRuntimeClient<SourceTables>() of @sds/sdk")
     .requiredOption('--source <id>', 'source id')
     .requiredOption('--project <id>', 'project id of the source')
-    .option('--base-url <url>', 'API root (default: $SDS_BASE_URL or http://localhost:3000)')
-    .option('--team-key <key>', 'team API key, svc_api_… (default: $SDS_TEAM_KEY)')
     .option('--out <file>', 'write to this .ts file instead of standard output')
     .action(async (options: { source: string; project: string; baseUrl?: string; teamKey?: string; out?: string }) => {
-      const teamKey = options.teamKey ?? process.env.SDS_TEAM_KEY;
-      if (!teamKey) throw new Error('a team API key is required: --team-key <key> or SDS_TEAM_KEY');
       const { source, warnings } = await fetchSourceTypes({
-        baseUrl: options.baseUrl ?? process.env.SDS_BASE_URL ?? 'http://localhost:3000',
-        teamKey,
+        ...resolveServer(options),
         projectId: options.project,
         sourceId: options.source,
       });
