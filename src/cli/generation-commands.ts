@@ -13,6 +13,7 @@ import type { ProgressEvent } from '../generation/run.ts';
 import type { CoherenceCount } from '../generation/coherence/report.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
+import { describeJsonSyntaxError, plural } from '../json-syntax.ts';
 
 function readJson(file: string): unknown {
   let text: string;
@@ -24,7 +25,7 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+    throw new Error(`${file} is not JSON: ${describeJsonSyntaxError((error as Error).message, text)}`);
   }
 }
 
@@ -32,7 +33,7 @@ function printIssues(result: ValidationResult, file: string): void {
   for (const issue of result.errors) console.error(`error   ${issue.path || '/'}  ${issue.message}`);
   for (const issue of result.warnings) console.error(`warning ${issue.path || '/'}  ${issue.message}`);
   const verdict = result.valid ? 'valid' : 'invalid';
-  console.error(`${file}: ${verdict} (${result.errors.length} errors, ${result.warnings.length} warnings)`);
+  console.error(`${file}: ${verdict} (${plural(result.errors.length, 'error')}, ${plural(result.warnings.length, 'warning')})`);
 }
 
 /** Reads and validates a config file; throws (after printing every error) when it is invalid. */

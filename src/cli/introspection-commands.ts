@@ -8,6 +8,7 @@ import { SOURCE_KINDS, type SchemaConfig, type SourceKind } from '../contract.ts
 import type { IntrospectedConfig } from '../introspection/introspect.ts';
 import type { MergeChange } from '../introspection/merge-config.ts';
 import { loadConfigFile, positiveInteger } from './generation-commands.ts';
+import { plural } from '../json-syntax.ts';
 
 /** What these commands run on, loaded when one of them runs (`sds --help` and the other commands load none of it). */
 async function introspection() {
@@ -143,7 +144,7 @@ export function registerIntrospectionCommands(program: Command): void {
         // With --tables, the other entities of the existing config are not gone, just not asked about.
         const merged = mergeConfigs(existing, introspected.config, { partial: options.tables !== undefined });
         for (const error of merged.errors) console.error(`error   ${error.path}  ${error.message}`);
-        if (merged.errors.length) throw new Error(`the merged config is not valid (${merged.errors.length} errors); ${options.merge} is unchanged`);
+        if (merged.errors.length) throw new Error(`the merged config is not valid (${plural(merged.errors.length, 'error')}); ${options.merge} is unchanged`);
         ({ config: schema, changes } = merged);
       }
       if (options.out) fs.writeFileSync(options.out, `${JSON.stringify(schema, null, 2)}\n`);

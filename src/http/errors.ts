@@ -2,6 +2,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { mapAnyDriverError } from '../dialects/index.ts';
 import { AppError, errors, type ErrorDetail } from '../errors.ts';
+import { describeJsonSyntaxError } from '../json-syntax.ts';
 
 interface ValidatorError {
   status: number;
@@ -15,6 +16,8 @@ interface BodyParserError {
   status?: number;
   message: string;
   charset?: string;
+  /** The raw body, on entity.parse.failed. */
+  body?: string;
 }
 
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction) {
@@ -48,7 +51,7 @@ function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
   if (isBodyParserError(error)) {
     switch (error.type) {
       case 'entity.parse.failed':
-        return errors.malformedJson(error.message.replace(/^Unexpected token.*?in JSON/, 'unexpected token in JSON'));
+        return errors.malformedJson(describeJsonSyntaxError(error.message.replace(/^Unexpected token.*?in JSON/, 'unexpected token in JSON'), typeof error.body === 'string' ? error.body : ''));
       case 'entity.too.large':
         return errors.payloadTooLarge(bodyLimit);
       case 'encoding.unsupported':

@@ -8,6 +8,7 @@ import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { BaseContext, Operation, RequestBody } from '../operation.ts';
+import { plural } from '../json-syntax.ts';
 
 /**
  * Configs in create requests are checked by the full validator before request validation, so the
@@ -35,8 +36,7 @@ const validator = () => import('../generation/validate-config.ts');
 
 function invalidConfig(result: ValidationResult) {
   const [first] = result.errors;
-  const count = result.errors.length === 1 ? '1 error' : `${result.errors.length} errors`;
-  return errors.badRequest(`Invalid schema config (${count}): ${first!.path || '/'} ${first!.message}`, result.errors);
+  return errors.badRequest(`Invalid schema config (${plural(result.errors.length, 'error')}): ${first!.path || '/'} ${first!.message}`, result.errors);
 }
 
 const MAX_VERSION_NUMBER = 2_147_483_647;

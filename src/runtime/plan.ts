@@ -156,9 +156,17 @@ function planOffset(text: string | undefined): number {
 
 export function planPopulate(field: string, projection: string[] | undefined, table: RuntimeTable, tables: RuntimeTables): PlannedPopulate {
   const column = table.byName.get(field);
-  if (!column) throw runtimeErrors.unknownField(field, 'populate', table.byName.keys());
+  if (!column) throw unknownPopulate(field, table, tables);
   const references = table.columns.filter((candidate) => candidate.references).map((candidate) => candidate.name);
   const target = column.references ? tables.find(column.references.table) : undefined;
   if (!column.references || !target) throw runtimeErrors.notReference(field, references);
   return { field, table: target.name, key: column.references.column, fields: planFields(projection, target, `populate.${field}.fields`) };
+}
+
+/** An unknown populate name; when it names a table whose rows reference this one, say how to read those. */
+function unknownPopulate(field: string, table: RuntimeTable, tables: RuntimeTables) {
+  const child = tables.find(field) ?? tables.find(tables.names.find((name) => name.toLowerCase() === field.toLowerCase()) ?? '');
+  const column = child?.columns.find((candidate) => candidate.references?.table === table.name);
+  if (child && column) return runtimeErrors.populateFromParent(field, table.name, child.name, column.name);
+  return runtimeErrors.unknownField(field, 'populate', table.byName.keys());
 }

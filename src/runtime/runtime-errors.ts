@@ -8,6 +8,13 @@ export function quoted(text: string): string {
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
+/** ` (fields: a, b, c)`: the names to choose from when none is close to a typo. */
+function fieldList(names: string[]): string {
+  if (names.length === 0) return '';
+  const shown = names.slice(0, 30).join(', ');
+  return ` (fields: ${shown}${names.length > 30 ? `, … ${names.length - 30} more` : ''})`;
+}
+
 const bad = (message: string, details?: ErrorDetail[]) => new AppError(400, message, details ? { details } : {});
 
 export const runtimeErrors = {
@@ -19,11 +26,20 @@ export const runtimeErrors = {
   emptyName: (parameter: string) => bad(`Empty field name in ${parameter}`),
   missingOperator: (field: string) => bad(`Missing filter operator in ${quoted(`filters.${field}`)}: use filters.${field}.$eq=…`),
   unknownOperator: (operator: string, field: string, known: readonly string[]) =>
-    bad(`Unknown filter operator ${quoted(operator)} on field ${quoted(field)}${didYouMean(operator, known)}`),
+    bad(`Unknown filter operator ${quoted(operator)} on field ${quoted(field)}${didYouMean(operator, known) || ` (operators: ${known.join(', ')})`}`),
   notForOneRow: (parameter: string) => bad(`Query parameter ${quoted(parameter)} is not allowed when reading one row (only fields and populate are)`),
 
   // Names and values against the table schema (plan.ts)
-  unknownField: (name: string, where: string, known: Iterable<string>) => bad(`Unknown field ${quoted(name)} in ${where}${didYouMean(name, known)}`),
+  unknownField: (name: string, where: string, known: Iterable<string>) => {
+    const names = [...known];
+    return bad(`Unknown field ${quoted(name)} in ${where}${didYouMean(name, names) || fieldList(names)}`);
+  },
+  /** populate=<child table> on the parent: populate follows references from the row that holds them. */
+  populateFromParent: (name: string, table: string, child: string, column: string) =>
+    bad(
+      `Unknown field ${quoted(name)} in populate: populate follows a reference field of "${table}" to the row it points at. ` +
+        `"${child}" rows point at "${table}" through "${column}": list them with /${child}?filters.${column}.$eq=<id>, or populate=${column} there`,
+    ),
   operatorNotApplicable: (operator: string, type: string, field: string) => bad(`Filter operator "${operator}" does not apply to ${type} field "${field}"`),
   invalidValue: (value: string, type: string, field: string, where: string, allowed?: string[]) =>
     bad(`Invalid value ${quoted(value)} for ${type} field "${field}" in ${where}${allowed ? ` (allowed: ${allowed.join(', ')})` : ''}`),

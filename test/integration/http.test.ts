@@ -18,6 +18,14 @@ describe('error bodies', () => {
     expect(((await response.json()) as { error: string }).error).toMatch(/^Malformed JSON body/);
   });
 
+  it('names the line and column of a JSON syntax error, not a character offset', async () => {
+    const response = await post('/public/v1/projects', '{\n  "name": "x",\n  "description" "y"\n}');
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: string };
+    expect(error).toMatch(/^Malformed JSON body: .* at line 3, column 17$/);
+    expect(error).not.toMatch(/position/);
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     const response = await post('/public/v1/projects', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(response.status).toBe(415);

@@ -59,7 +59,13 @@ const cases: Case[] = [
   ['duplicate limit', { given: 'limit=1&limit=2', want: { error: 'Duplicate query parameter "limit"' } }],
   ['duplicate offset', { given: 'offset=1&offset=1', want: { error: 'Duplicate query parameter "offset"' } }],
   ['duplicate scalar filter across forms', { given: 'filters.name.$eq=a&filters[name][$eq]=b', want: { error: 'Duplicate query parameter "filters.name.$eq"' } }],
-  ['unknown operator', { given: 'filters.title.$like=x', want: { error: 'Unknown filter operator "$like" on field "title"' } }],
+  [
+    'unknown operator, nothing close: the operators to choose from',
+    {
+      given: 'filters.title.$like=x',
+      want: { error: 'Unknown filter operator "$like" on field "title" (operators: $eq, $ne, $gt, $gte, $lt, $lte, $in, $notIn, $contains, $containsi, $startsWith, $endsWith, $null)' },
+    },
+  ],
   ['unknown operator, close to one', { given: 'filters.title.$contain=x', want: { error: 'Unknown filter operator "$contain" on field "title" (did you mean "$contains"?)' } }],
   ['operator without $', { given: 'filters.title.eq=x', want: { error: 'Unknown filter operator "eq" on field "title" (did you mean "$eq"?)' } }],
   ['operator in the wrong case', { given: 'filters.title.$notin=x', want: { error: 'Unknown filter operator "$notin" on field "title" (did you mean "$notIn"?)' } }],

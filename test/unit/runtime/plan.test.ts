@@ -71,7 +71,7 @@ const cases: Case[] = [
 
   ['unknown field in filters', { given: 'filters.titel.$eq=x', want: { error: 'Unknown field "titel" in filters (did you mean "title"?)' } }],
   ['unknown field, wrong case', { given: 'filters.AuthorID.$eq=1', want: { error: 'Unknown field "AuthorID" in filters (did you mean "authorId"?)' } }],
-  ['unknown field, nothing close', { given: 'filters.colour.$eq=x', want: { error: 'Unknown field "colour" in filters' } }],
+  ['unknown field, nothing close: the fields to choose from', { given: 'filters.colour.$eq=x', want: { error: 'Unknown field "colour" in filters (fields: id, authorId, editorId, title, status, publishedOn)' } }],
   ['unknown field in fields', { given: 'fields=id,stauts', want: { error: 'Unknown field "stauts" in fields (did you mean "status"?)' } }],
   ['unknown field in sort', { given: 'sort=tite:desc', want: { error: 'Unknown field "tite" in sort (did you mean "title"?)' } }],
   ['unknown sort direction', { given: 'sort=title:dsc', want: { error: 'Unknown sort direction "dsc" in "title:dsc": use asc or desc (did you mean "desc"?)' } }],
@@ -96,6 +96,17 @@ const cases: Case[] = [
   ['limit not an integer', { given: 'limit=ten', want: { error: 'Invalid limit "ten": use an integer from 0 to 1000' } }],
   ['negative offset', { given: 'offset=-5', want: { error: 'Invalid offset "-5": use an integer of 0 or more' } }],
   ['populate of an unknown field', { given: 'populate=autorId', want: { error: 'Unknown field "autorId" in populate (did you mean "authorId"?)' } }],
+  [
+    'populate of the rows that point at this one (one-to-many) says where to read them',
+    {
+      given: 'populate=comments',
+      want: {
+        error:
+          'Unknown field "comments" in populate: populate follows a reference field of "posts" to the row it points at. ' +
+          '"comments" rows point at "posts" through "postId": list them with /comments?filters.postId.$eq=<id>, or populate=postId there',
+      },
+    },
+  ],
   ['populate of a plain field', { given: 'populate=title', want: { error: 'Field "title" cannot be populated: it is not a reference field (reference fields: authorId, editorId)' } }],
   ['populate projection of an unknown field', { given: 'populate.authorId.fields=id,nmae', want: { error: 'Unknown field "nmae" in populate.authorId.fields (did you mean "name"?)' } }],
 ];
