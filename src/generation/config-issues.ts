@@ -49,39 +49,5 @@ export function quoteList(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(', ');
 }
 
-/** The closest candidate to a misspelt name (case-insensitive edit distance ≤ a third of its length), if any. */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
-  if (name.length > 64) return undefined; // no typo of a short name, and costly to compare
-  const wanted = name.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(wanted, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** `; did you mean "x"?` when a close candidate exists, else the empty string. */
-export function didYouMean(name: string, candidates: Iterable<string>): string {
-  const match = closest(name, candidates);
-  return match === undefined ? '' : ` (did you mean "${match}"?)`;
-}
-
-// Optimal string alignment distance: edits and swaps of neighbours ("emial" → "email") cost 1.
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  const at = (i: number, j: number) => rows[i]![j]!;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      rows[i]![j] = best;
-    }
-  }
-  return at(a.length, b.length);
-}
+// Config checks give the same "did you mean" hints as the runtime API: one rule for both.
+export { didYouMean } from '../suggest.ts';

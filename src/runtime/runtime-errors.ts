@@ -1,7 +1,7 @@
 // The runtime's error catalogue: every expected failure of a runtime request (bad query, unknown
 // name, uncastable value, invalid body, missing row, constraint conflict) as an AppError, in one place.
 import { AppError, type ErrorDetail } from '../errors.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../suggest.ts';
 
 /** A user-supplied text as a quoted, escaped literal for a message, cut short when long. */
 export function quoted(text: string): string {

@@ -5,7 +5,7 @@ import type { RowValue } from '../dialects/dialect.ts';
 import type { ErrorDetail } from '../errors.ts';
 import { castJson, expectation } from './cast.ts';
 import { quoted, runtimeErrors } from './runtime-errors.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../suggest.ts';
 import type { RuntimeColumn, RuntimeTable } from './tables.ts';
 
 export type WriteMode = 'create' | 'update';

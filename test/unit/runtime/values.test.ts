@@ -6,7 +6,7 @@ import { AppError } from '../../../src/errors.ts';
 import { castJson, castText } from '../../../src/runtime/cast.ts';
 import { formatRowId, parseRowId, splitId } from '../../../src/runtime/row-id.ts';
 import { columnReader, sortedKeys } from '../../../src/runtime/shape.ts';
-import { closestName, editDistance } from '../../../src/runtime/suggest.ts';
+import { closestName, editDistance } from '../../../src/suggest.ts';
 import { buildRuntimeTables, type RuntimeColumn } from '../../../src/runtime/tables.ts';
 import { parseDatetime, readDatetime } from '../../../src/runtime/temporal.ts';
 import { validateBody } from '../../../src/runtime/validate-body.ts';
