@@ -28,6 +28,7 @@ import { AuthFailureLimiter, SharedRateLimiter } from './http/rate-limit.ts';
 import { sourceKeyAuth } from './http/runtime-auth.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { rowOperations } from './runtime/row-operations.ts';
+import { ExportSlots } from './runtime/export-slots.ts';
 import { Runtime } from './runtime/runtime.ts';
 import { ChangeFeed } from './store/change-feed.ts';
 import { JobStore } from './store/jobs.ts';
@@ -110,6 +111,8 @@ export interface ServiceParts {
   jobs: JobStore;
   targets: Targets;
   runtime: Runtime;
+  /** Admission of table exports (per source, per target server); unset: no limit. */
+  exportSlots?: ExportSlots;
   /** Wakes the generation worker of this process. */
   onQueued: () => void;
   /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
@@ -136,6 +139,7 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     ...rowOperations({
       runtime: parts.runtime,
       connect: (source) => parts.targets.connect(toLocation(source)),
+      exportSlots: parts.exportSlots,
     }),
   };
 }
@@ -159,6 +163,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) => sources.connectionString(id), {
     queryTimeoutMs: config.queryTimeoutMs,
     loadIdleTimeoutMs: config.loadIdleTimeoutMs,
+    exportPoolSize: config.exportPoolSize,
   });
   const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);
   // Runtime writes travel through the change feed: it drops this process's totals at once (the
@@ -213,6 +218,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
       jobs,
       targets,
       runtime,
+      exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTarget: config.exportPoolSize }),
       onQueued: () => worker.wake(),
       onSourceChanged,
     }),

@@ -7,10 +7,13 @@ import type { RuntimeSource } from './runtime-sources.ts';
 import { toLocation } from '../store/sources.ts';
 import type { Runtime, SourceData } from './runtime.ts';
 import { runtimeErrors } from './runtime-errors.ts';
+import { releasingAtEnd, type ExportSlots } from './export-slots.ts';
 
 export interface RowOperationDeps {
   runtime: Runtime;
   connect: (source: RuntimeSource['source']) => Promise<TargetConnection>;
+  /** Admission of exports (per source, per target server); unset: no limit. */
+  exportSlots?: ExportSlots;
 }
 
 export function rowOperations(deps: RowOperationDeps) {
@@ -32,7 +35,16 @@ export function rowOperations(deps: RowOperationDeps) {
   const listRows: Operation<'listRows'> = async (context) => {
     const format = deps.runtime.exportFormat(context.rawQuery, context.headers.accept);
     const { source, table } = await sourceData(context);
-    if (format) return { status: 200, stream: deps.runtime.export(source, table, context.rawQuery, format) };
+    if (format) {
+      const release = deps.exportSlots?.acquire(source.id, source.connection) ?? (() => {});
+      try {
+        const stream = deps.runtime.export(source, table, context.rawQuery, format);
+        return { status: 200, stream: { ...stream, chunks: releasingAtEnd(stream.chunks, release) } };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    }
     return { status: 200, body: await deps.runtime.list(source, table, context.rawQuery) };
   };
 
