@@ -29,6 +29,7 @@ import { sourceKeyAuth } from './http/runtime-auth.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { rowOperations } from './runtime/row-operations.ts';
 import { ExportSlots } from './runtime/export-slots.ts';
+import { GenerationQuotas } from './management/quotas.ts';
 import { Runtime } from './runtime/runtime.ts';
 import { ChangeFeed } from './store/change-feed.ts';
 import { JobStore } from './store/jobs.ts';
@@ -113,6 +114,8 @@ export interface ServiceParts {
   runtime: Runtime;
   /** Admission of table exports (per source, per target server); unset: no limit. */
   exportSlots?: ExportSlots;
+  /** Per-job and per-team generation limits; unset: none. */
+  quotas?: GenerationQuotas;
   /** Wakes the generation worker of this process. */
   onQueued: () => void;
   /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
@@ -191,7 +194,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     logger,
     onGenerated: (sourceId) => void onSourceChanged(sourceId),
     onFinished: (job) => metrics.jobFinished(job),
-  });
+  }, { slots: config.generationSlots, runningPerTeam: config.runningJobsPerTeam });
   // The change feed's connection and the default team's queries need nothing of each other: both at once.
   const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
@@ -219,6 +222,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
       targets,
       runtime,
       exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTarget: config.exportPoolSize }),
+      quotas: new GenerationQuotas({ maxRowsPerJob: config.maxRowsPerJob, maxEntitiesPerJob: config.maxEntitiesPerJob, maxJobsPerTeam: config.maxJobsPerTeam }, jobs),
       onQueued: () => worker.wake(),
       onSourceChanged,
     }),
