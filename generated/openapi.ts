@@ -1055,8 +1055,8 @@ export interface paths {
          *     server reads the table as fast as the client takes the answer. A failure after the
          *     first rows cuts the connection, so a truncated file never looks complete.
          *     Exports read through a connection pool of their own. At most `SDS_EXPORTS_PER_SOURCE`
-         *     exports of one source stream at once on an instance: another answers `429` with
-         *     `Retry-After`; while every connection of the export pool of the source's database
+         *     exports of one source, and `SDS_EXPORTS_PER_TEAM` of one team's sources, stream at
+         *     once on an instance: another answers `429` with `Retry-After`; while every connection of the export pool of the source's database
          *     (`SDS_EXPORT_POOL_SIZE`) is in use, an export answers `503` with `Retry-After`. A
          *     client that takes nothing for `SDS_EXPORT_WRITE_TIMEOUT_MS` has its export cut.
          *
@@ -2691,7 +2691,7 @@ export interface components {
         };
         /**
          * @description The source's per-minute budget (`rateLimitRpm`, shared by all its keys) is spent, or
-         *     (exports) the source already has its most exports streaming; retry after the number
+         *     (exports) the source or its team already has its most exports streaming; retry after the number
          *     of seconds in `Retry-After`.
          */
         RuntimeTooManyRequests: {

@@ -43,6 +43,8 @@ export interface Config {
   exportPoolSize: number;
   /** Exports of one source that may stream at once in this process; more answer 429. 0: no limit. */
   exportsPerSource: number;
+  /** Exports of one team that may stream at once in this process; more answer 429. 0: no limit. Keep it below exportPoolSize. */
+  exportsPerTeam: number;
   /** An export whose client takes no bytes for this long is cut and its connection released; 0: no limit. */
   exportWriteTimeoutMs: number;
   /** Most rows one generation job of a source may plan, summed over its entities; 0: no limit. */
@@ -82,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
     exportPoolSize: parsePositive('SDS_EXPORT_POOL_SIZE', env.SDS_EXPORT_POOL_SIZE ?? '4'),
     exportsPerSource: parseCount('SDS_EXPORTS_PER_SOURCE', env.SDS_EXPORTS_PER_SOURCE ?? '2'),
+    exportsPerTeam: parseCount('SDS_EXPORTS_PER_TEAM', env.SDS_EXPORTS_PER_TEAM ?? '3'),
     exportWriteTimeoutMs: parseCount('SDS_EXPORT_WRITE_TIMEOUT_MS', env.SDS_EXPORT_WRITE_TIMEOUT_MS ?? '30000'),
     maxRowsPerJob: parseCount('SDS_MAX_ROWS_PER_JOB', env.SDS_MAX_ROWS_PER_JOB ?? '10000000'),
     maxEntitiesPerJob: parseCount('SDS_MAX_ENTITIES_PER_JOB', env.SDS_MAX_ENTITIES_PER_JOB ?? '500'),

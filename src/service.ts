@@ -143,7 +143,22 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
       runtime: parts.runtime,
       connect: (source) => parts.targets.connect(toLocation(source)),
       exportSlots: parts.exportSlots,
+      teamOf: teamOfProject(parts.projects),
     }),
+  };
+}
+
+/** The team of a project, remembered (a project never changes teams); at most a few thousand kept. */
+function teamOfProject(projects: ProjectStore): (projectId: string) => Promise<string> {
+  const known = new Map<string, string>();
+  return async (projectId) => {
+    let teamId = known.get(projectId);
+    if (teamId === undefined) {
+      teamId = (await projects.find(projectId))?.teamId ?? '';
+      if (known.size >= 5_000) known.clear();
+      known.set(projectId, teamId);
+    }
+    return teamId;
   };
 }
 
@@ -221,7 +236,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
       jobs,
       targets,
       runtime,
-      exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTarget: config.exportPoolSize }),
+      exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTeam: config.exportsPerTeam, perTarget: config.exportPoolSize }),
       quotas: new GenerationQuotas({ maxRowsPerJob: config.maxRowsPerJob, maxEntitiesPerJob: config.maxEntitiesPerJob, maxJobsPerTeam: config.maxJobsPerTeam }, jobs),
       onQueued: () => worker.wake(),
       onSourceChanged,

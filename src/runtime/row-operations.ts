@@ -12,8 +12,10 @@ import { releasingAtEnd, type ExportSlots } from './export-slots.ts';
 export interface RowOperationDeps {
   runtime: Runtime;
   connect: (source: RuntimeSource['source']) => Promise<TargetConnection>;
-  /** Admission of exports (per source, per target server); unset: no limit. */
+  /** Admission of exports (per source, per team, per target server); unset: no limit. */
   exportSlots?: ExportSlots;
+  /** The team owning a project (export admission per team). */
+  teamOf?: (projectId: string) => Promise<string>;
 }
 
 export function rowOperations(deps: RowOperationDeps) {
@@ -36,7 +38,9 @@ export function rowOperations(deps: RowOperationDeps) {
     const format = deps.runtime.exportFormat(context.rawQuery, context.headers.accept);
     const { source, table } = await sourceData(context);
     if (format) {
-      const release = deps.exportSlots?.acquire(source.id, source.connection) ?? (() => {});
+      const slots = deps.exportSlots;
+      const owner = slots && { sourceId: source.id, teamId: deps.teamOf ? await deps.teamOf(context.runtime!.source.projectId) : '' };
+      const release = slots && owner ? slots.acquire(owner, source.connection) : () => {};
       try {
         const stream = deps.runtime.export(source, table, context.rawQuery, format);
         return { status: 200, stream: { ...stream, chunks: releasingAtEnd(stream.chunks, release) } };

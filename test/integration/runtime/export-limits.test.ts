@@ -2,7 +2,7 @@
 // exports and never reads them. Before, each held a connection of generation's pool (10) with no
 // time limit, so another team's export was cut and its regeneration failed ("timeout exceeded when
 // trying to connect"). Now exports have a pool of their own, at most SDS_EXPORTS_PER_SOURCE of a
-// source stream at once (429 + Retry-After), and a client that takes nothing for
+// source (and SDS_EXPORTS_PER_TEAM of a team) stream at once (429 + Retry-After), and a client that takes nothing for
 // SDS_EXPORT_WRITE_TIMEOUT_MS is cut and its connection released. PostgreSQL and MariaDB.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ beforeAll(async () => {
     mysqlUrl,
     metricsToken: METRICS_TOKEN,
     exportsPerSource: PER_SOURCE,
+    exportsPerTeam: 3,
     exportPoolSize: 4,
     exportWriteTimeoutMs: WRITE_TIMEOUT_MS,
   });
@@ -178,6 +179,25 @@ for (const kind of KINDS) {
           body: {},
         });
         expect(regenerated.data?.status, regenerated.data?.error ?? '').toBe('succeeded');
+      } finally {
+        for (const answer of held) answer.destroy();
+      }
+    });
+
+    it("a team's unread exports spread over its sources stop at its team limit: the pool's last connection serves team B", { timeout: 60_000 }, async () => {
+      await expect.poll(() => exportConnectionsInUse(kind), { timeout: 10_000 }).toBe(0);
+      const second = await blobSource(t.teamKey, kind, BIG_ROWS);
+      const held = [
+        ...(await Promise.all([0, 1].map(() => openUnread(attacker.sourceId, attacker.sourceKey)))),
+        ...(await Promise.all([0, 1].map(() => openUnread(second.sourceId, second.sourceKey)))),
+      ];
+      try {
+        expect(held.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429]);
+        expect(JSON.parse(held.find((answer) => answer.status === 429)!.body).error).toContain('SDS_EXPORTS_PER_TEAM');
+        const exported = await fetch(`${t.url}/runtime/${victim.sourceId}/blobs?format=jsonl`, { headers: { 'x-api-key': victim.sourceKey } });
+        expect(exported.status).toBe(200);
+        expect((await exported.text()).split('\n').filter(Boolean)).toHaveLength(SMALL_ROWS);
+        expect(held.filter((answer) => answer.status === 200).map((answer) => answer.isClosed())).toEqual([false, false, false]);
       } finally {
         for (const answer of held) answer.destroy();
       }

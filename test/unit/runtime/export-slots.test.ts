@@ -6,28 +6,46 @@ import { ExportSlots, releasingAtEnd } from '../../../src/runtime/export-slots.t
 
 const target = {} as TargetConnection;
 const other = {} as TargetConnection;
+/** Source `sourceId` of team `teamId` (default t1). */
+const of = (sourceId: string, teamId = 't1') => ({ sourceId, teamId });
 
 describe('ExportSlots', () => {
   it('refuses the third export of a source with 429 and Retry-After, and admits it once one ends', () => {
-    const slots = new ExportSlots({ perSource: 2, perTarget: 10 });
-    const first = slots.acquire('s1', target);
-    slots.acquire('s1', target);
-    expect(() => slots.acquire('s1', target)).toThrow(expect.objectContaining({ status: 429, headers: { 'Retry-After': '5' } }));
+    const slots = new ExportSlots({ perSource: 2, perTeam: 0, perTarget: 10 });
+    const first = slots.acquire(of('s1'), target);
+    slots.acquire(of('s1'), target);
+    expect(() => slots.acquire(of('s1'), target)).toThrow(expect.objectContaining({ status: 429, headers: { 'Retry-After': '5' } }));
     // Another source is not affected.
-    expect(() => slots.acquire('s2', target)).not.toThrow();
+    expect(() => slots.acquire(of('s2'), target)).not.toThrow();
     first();
     first();
     expect(slots.inUse('s1')).toBe(1);
-    expect(() => slots.acquire('s1', target)).not.toThrow();
+    expect(() => slots.acquire(of('s1'), target)).not.toThrow();
   });
 
   it('refuses with 503 when the target server has no export connection left, per target', () => {
-    const slots = new ExportSlots({ perSource: 0, perTarget: 2 });
-    slots.acquire('a', target);
-    slots.acquire('b', target);
-    expect(() => slots.acquire('c', target)).toThrow(expect.objectContaining({ status: 503 }));
-    expect(() => slots.acquire('c', other)).not.toThrow();
+    const slots = new ExportSlots({ perSource: 0, perTeam: 0, perTarget: 2 });
+    slots.acquire(of('a'), target);
+    slots.acquire(of('b'), target);
+    expect(() => slots.acquire(of('c'), target)).toThrow(expect.objectContaining({ status: 503 }));
+    expect(() => slots.acquire(of('c'), other)).not.toThrow();
     expect(slots.inUse()).toBe(3);
+  });
+});
+
+describe('ExportSlots per team', () => {
+  it("refuses a team's exports past its limit whichever of its sources they read, with 429; other teams go on", () => {
+    const slots = new ExportSlots({ perSource: 2, perTeam: 3, perTarget: 4 });
+    slots.acquire(of('a1'), target);
+    slots.acquire(of('a2'), target);
+    const third = slots.acquire(of('a3'), target);
+    expect(() => slots.acquire(of('a4'), target)).toThrow(expect.objectContaining({ status: 429, message: expect.stringContaining('SDS_EXPORTS_PER_TEAM') }));
+    // The pool's last connection is still there for another team.
+    expect(() => slots.acquire(of('b1', 't2'), target)).not.toThrow();
+    third();
+    expect(() => slots.acquire(of('a4'), target)).not.toThrow();
+    // Four of four connections in use: anyone's next export is 503.
+    expect(() => slots.acquire(of('c1', 't3'), target)).toThrow(expect.objectContaining({ status: 503 }));
   });
 });
 
