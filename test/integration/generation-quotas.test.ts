@@ -82,7 +82,7 @@ describe('row and entity quotas', () => {
     expect(await jobCount(t)).toBe(before);
   });
 
-  it('row-count overrides count too: on create, on update and on regenerate after', async () => {
+  it('row-count overrides count too, on create and on update (which then changes nothing)', async () => {
     const api = t.client(t.teamKey);
     const { projectId, versionId } = await projectWith(api, 'Overrides', blogConfig());
     const before = await jobCount(t);
