@@ -39,6 +39,24 @@ export interface Config {
   queryTimeoutMs: number;
   /** A generation load whose target connection moves nothing for this long fails as lost; 0: no limit. */
   loadIdleTimeoutMs: number;
+  /** Connections each target server gives table exports, in a pool of their own (never generation's nor the runtime's). */
+  exportPoolSize: number;
+  /** Exports of one source that may stream at once in this process; more answer 429. 0: no limit. */
+  exportsPerSource: number;
+  /** Exports of one team that may stream at once in this process; more answer 429. 0: no limit. Keep it below exportPoolSize. */
+  exportsPerTeam: number;
+  /** An export whose client takes no bytes for this long is cut and its connection released; 0: no limit. */
+  exportWriteTimeoutMs: number;
+  /** Most rows one generation job of a source may plan, summed over its entities; 0: no limit. */
+  maxRowsPerJob: number;
+  /** Most entities a source's schema version may have; 0: no limit. */
+  maxEntitiesPerJob: number;
+  /** Generation jobs of one team that may be queued or running at once; more answer 429. 0: no limit. */
+  maxJobsPerTeam: number;
+  /** Generation jobs this process runs at once (worker slots). */
+  generationSlots: number;
+  /** Generation jobs of one team running at once across every process, so one team never holds every slot. 0: no limit. */
+  runningJobsPerTeam: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -64,6 +82,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
     queryTimeoutMs: parseCount('SDS_QUERY_TIMEOUT_MS', env.SDS_QUERY_TIMEOUT_MS ?? '10000'),
     loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
+    exportPoolSize: parsePositive('SDS_EXPORT_POOL_SIZE', env.SDS_EXPORT_POOL_SIZE ?? '4'),
+    exportsPerSource: parseCount('SDS_EXPORTS_PER_SOURCE', env.SDS_EXPORTS_PER_SOURCE ?? '2'),
+    exportsPerTeam: parseCount('SDS_EXPORTS_PER_TEAM', env.SDS_EXPORTS_PER_TEAM ?? '3'),
+    exportWriteTimeoutMs: parseCount('SDS_EXPORT_WRITE_TIMEOUT_MS', env.SDS_EXPORT_WRITE_TIMEOUT_MS ?? '30000'),
+    maxRowsPerJob: parseCount('SDS_MAX_ROWS_PER_JOB', env.SDS_MAX_ROWS_PER_JOB ?? '10000000'),
+    maxEntitiesPerJob: parseCount('SDS_MAX_ENTITIES_PER_JOB', env.SDS_MAX_ENTITIES_PER_JOB ?? '500'),
+    maxJobsPerTeam: parseCount('SDS_MAX_JOBS_PER_TEAM', env.SDS_MAX_JOBS_PER_TEAM ?? '20'),
+    generationSlots: parsePositive('SDS_GENERATION_SLOTS', env.SDS_GENERATION_SLOTS ?? '2'),
+    runningJobsPerTeam: parseCount('SDS_RUNNING_JOBS_PER_TEAM', env.SDS_RUNNING_JOBS_PER_TEAM ?? '1'),
   };
 }
 
@@ -78,6 +105,12 @@ export function defaultTargets(config: Config, controlPlaneUrl: string): Record<
 function parseCount(name: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${value}"`);
+  return count;
+}
+
+function parsePositive(name: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number of 1 or more, got "${value}"`);
   return count;
 }
 

@@ -28,6 +28,8 @@ import { AuthFailureLimiter, SharedRateLimiter } from './http/rate-limit.ts';
 import { sourceKeyAuth } from './http/runtime-auth.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { rowOperations } from './runtime/row-operations.ts';
+import { ExportSlots } from './runtime/export-slots.ts';
+import { GenerationQuotas } from './management/quotas.ts';
 import { Runtime } from './runtime/runtime.ts';
 import { ChangeFeed } from './store/change-feed.ts';
 import { JobStore } from './store/jobs.ts';
@@ -110,6 +112,10 @@ export interface ServiceParts {
   jobs: JobStore;
   targets: Targets;
   runtime: Runtime;
+  /** Admission of table exports (per source, per target server); unset: no limit. */
+  exportSlots?: ExportSlots;
+  /** Per-job and per-team generation limits; unset: none. */
+  quotas?: GenerationQuotas;
   /** Wakes the generation worker of this process. */
   onQueued: () => void;
   /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
@@ -136,7 +142,23 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     ...rowOperations({
       runtime: parts.runtime,
       connect: (source) => parts.targets.connect(toLocation(source)),
+      exportSlots: parts.exportSlots,
+      teamOf: teamOfProject(parts.projects),
     }),
+  };
+}
+
+/** The team of a project, remembered (a project never changes teams); at most a few thousand kept. */
+function teamOfProject(projects: ProjectStore): (projectId: string) => Promise<string> {
+  const known = new Map<string, string>();
+  return async (projectId) => {
+    let teamId = known.get(projectId);
+    if (teamId === undefined) {
+      teamId = (await projects.find(projectId))?.teamId ?? '';
+      if (known.size >= 5_000) known.clear();
+      known.set(projectId, teamId);
+    }
+    return teamId;
   };
 }
 
@@ -159,6 +181,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) => sources.connectionString(id), {
     queryTimeoutMs: config.queryTimeoutMs,
     loadIdleTimeoutMs: config.loadIdleTimeoutMs,
+    exportPoolSize: config.exportPoolSize,
   });
   const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);
   // Runtime writes travel through the change feed: it drops this process's totals at once (the
@@ -186,7 +209,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     logger,
     onGenerated: (sourceId) => void onSourceChanged(sourceId),
     onFinished: (job) => metrics.jobFinished(job),
-  });
+  }, { slots: config.generationSlots, runningPerTeam: config.runningJobsPerTeam });
   // The change feed's connection and the default team's queries need nothing of each other: both at once.
   const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');
@@ -213,6 +236,8 @@ export async function startService(config: Config, logger: Logger = pino({ level
       jobs,
       targets,
       runtime,
+      exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTeam: config.exportsPerTeam, perTarget: config.exportPoolSize }),
+      quotas: new GenerationQuotas({ maxRowsPerJob: config.maxRowsPerJob, maxEntitiesPerJob: config.maxEntitiesPerJob, maxJobsPerTeam: config.maxJobsPerTeam }, jobs),
       onQueued: () => worker.wake(),
       onSourceChanged,
     }),

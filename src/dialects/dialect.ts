@@ -213,7 +213,7 @@ export interface Dialect {
   createScratchDatabase(url: string): Promise<ScratchDatabase>;
 }
 
-/** Limits of a target connection; both off (0 or unset) unless given. */
+/** Limits of a target connection; the timeouts are off (0 or unset) unless given. */
 export interface ConnectOptions {
   /**
    * Longest a runtime statement (`query`, and each statement of `transaction`) may run: the server
@@ -229,6 +229,12 @@ export interface ConnectOptions {
    * fails as lost (kind `connection`), instead of waiting minutes for TCP keep-alive.
    */
   loadIdleTimeoutMs?: number;
+  /**
+   * Connections of the pool that serves exports (streamRows, copyOut), kept apart from generation's
+   * and the runtime's pools so that clients reading slowly never take the connections of loads or of
+   * runtime requests. Default 4.
+   */
+  exportPoolSize?: number;
 }
 
 export type DriverErrorKind =
@@ -337,16 +343,17 @@ export interface TargetConnection extends SqlExecutor {
   /**
    * The rows of one SELECT in batches of about `batchRows`, without holding them all (exports of a
    * whole table): a cursor on PostgreSQL, a streamed result on MySQL, both one long statement, so on
-   * a connection without the query timeout (the client's pace sets their length). Rows
+   * a connection without the query timeout (the client's pace sets their length), from the export
+   * pool (ConnectOptions.exportPoolSize). Rows
    * come as `query` returns them; leaving the loop early closes the cursor or the stream.
    */
   streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;
   /**
-   * The output of a `COPY … TO STDOUT` statement as it comes (PostgreSQL), on a connection without
-   * the query timeout; leaving the loop early drops the connection, which ends the COPY.
+   * The output of a `COPY … TO STDOUT` statement as it comes (PostgreSQL), on a connection of the
+   * export pool, without the query timeout; leaving the loop early drops the connection, which ends the COPY.
    */
   copyOut?(sql: string): AsyncIterable<Uint8Array>;
-  /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool. */
+  /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool; and `export`. */
   poolStats?(): PoolStats[];
   /**
    * Reads the tables of `namespace` (any name, bound as a parameter: it need not be an sds
@@ -360,7 +367,7 @@ export interface TargetConnection extends SqlExecutor {
 }
 
 export interface PoolStats {
-  pool: 'runtime' | 'generation' | 'shared';
+  pool: 'runtime' | 'generation' | 'shared' | 'export';
   /** Connections open, idle among them, and requests waiting for one. */
   total: number;
   idle: number;

@@ -258,7 +258,7 @@ function handle(operation: AnyOperation | undefined, config: Config, shutdown?: 
     const reply = await operation(context);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.events) await streamEvents(req, res, reply.events, shutdown);
-    else if (reply.stream) await streamFile(req, res, reply.status, reply.stream, shutdown);
+    else if (reply.stream) await streamFile(req, res, reply.status, reply.stream, shutdown, config.exportWriteTimeoutMs);
     else if (reply.body === undefined) res.status(reply.status).end();
     else if (config.validateResponses) res.status(reply.status).json(reply.body);
     else sendJson(res, reply.status, reply.body);
@@ -269,9 +269,18 @@ function handle(operation: AnyOperation | undefined, config: Config, shutdown?: 
  * Writes a streamed file answer (a table export). The first piece is read before the status goes
  * out, so a query that fails at once still answers with its error; later, the client's pace sets the
  * reading (a full socket waits for 'drain'), a client that goes away stops it (the database cursor
- * closes), and a failure cuts the connection, as a truncated file must not look complete.
+ * closes), and a failure cuts the connection, as a truncated file must not look complete. A client
+ * that takes nothing for `writeTimeoutMs` (0: no limit) is cut the same way, so that it cannot hold
+ * a database connection of the export pool by not reading.
  */
-async function streamFile(req: Request, res: Response, status: number, stream: NonNullable<Reply['stream']>, shutdown?: AbortSignal): Promise<void> {
+async function streamFile(
+  req: Request,
+  res: Response,
+  status: number,
+  stream: NonNullable<Reply['stream']>,
+  shutdown?: AbortSignal,
+  writeTimeoutMs = 0,
+): Promise<void> {
   const pieces = stream.chunks[Symbol.asyncIterator]();
   const first = await pieces.next();
   res.status(status).setHeader('Content-Type', stream.contentType);
@@ -281,7 +290,9 @@ async function streamFile(req: Request, res: Response, status: number, stream: N
   shutdown?.addEventListener('abort', stop, { once: true });
   try {
     for (let piece = first; !piece.done && !gone; piece = await pieces.next()) {
-      if (!res.write(piece.value)) await waitForDrain(res);
+      if (!res.write(piece.value) && !(await waitForDrain(res, writeTimeoutMs))) {
+        throw new Error(`the client took no data for ${writeTimeoutMs} ms (SDS_EXPORT_WRITE_TIMEOUT_MS): export cut`);
+      }
     }
     if (gone) await pieces.return?.();
     else res.end();
@@ -295,14 +306,20 @@ async function streamFile(req: Request, res: Response, status: number, stream: N
   }
 }
 
-/** Resolves when the response can take more, or when its connection is gone. */
-function waitForDrain(res: Response): Promise<void> {
+/**
+ * Resolves when the response can take more, or when its connection is gone (true); or to false when
+ * neither happened within `timeoutMs` (0: wait as long as it takes).
+ */
+function waitForDrain(res: Response, timeoutMs = 0): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
+    const finish = (drained: boolean) => {
+      clearTimeout(timer);
       res.off('drain', done);
       res.off('close', done);
-      resolve();
+      resolve(drained);
     };
+    const done = () => finish(true);
+    const timer = timeoutMs > 0 ? setTimeout(() => finish(false), timeoutMs) : undefined;
     res.on('drain', done);
     res.on('close', done);
   });

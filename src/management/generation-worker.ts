@@ -22,14 +22,22 @@ export interface WorkerOptions {
   staleMs?: number;
   /** Minimum interval between progress events of one entity. */
   progressEveryMs?: number;
+  /** Jobs this process runs at once (worker slots); default 1. */
+  slots?: number;
+  /** Jobs of one team running at once across every process (see JobStore.claim); 0 or unset: no limit. */
+  runningPerTeam?: number;
 }
 
 export class GenerationWorker {
   readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private running = false;
-  private wakeUp: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
-  private current: AbortController | undefined;
+  /** Wakes each idle slot. */
+  private readonly wakeUps = new Set<() => void>();
+  private loops: Promise<void>[] = [];
+  /** The jobs running in this process, one per busy slot. */
+  private readonly current = new Set<AbortController>();
+  private readonly slots: number;
+  private readonly runningPerTeam: number;
   private readonly pollMs: number;
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
@@ -54,51 +62,60 @@ export class GenerationWorker {
     this.heartbeatMs = options.heartbeatMs ?? 5_000;
     this.staleMs = options.staleMs ?? 30_000;
     this.progressEveryMs = options.progressEveryMs ?? 1_000;
+    this.slots = Math.max(1, options.slots ?? 1);
+    this.runningPerTeam = options.runningPerTeam ?? 0;
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.loops = Array.from({ length: this.slots }, (_, slot) => this.run(slot));
   }
 
-  /** Wakes an idle worker (a job was just queued). */
+  /** Wakes the idle slots (a job was just queued, or one ended and another team's may now be claimed). */
   wake(): void {
-    this.wakeUp?.();
+    for (const wakeUp of [...this.wakeUps]) wakeUp();
   }
 
-  /** Stops claiming; a job in progress is aborted at its next batch and marked failed. */
+  /** Stops claiming; jobs in progress are aborted at their next batch and marked failed. */
   async stop(): Promise<void> {
     this.running = false;
-    this.current?.abort(new Error('the server is shutting down'));
+    for (const job of this.current) job.abort(new Error('the server is shutting down'));
     this.wake();
-    await this.loop;
+    await Promise.all(this.loops);
   }
 
-  private async run(): Promise<void> {
+  /**
+   * One worker slot: claims a job (fairly between teams, see JobStore.claim) and runs it, or waits.
+   * Slot 0 also fails the jobs of dead workers.
+   */
+  private async run(slot: number): Promise<void> {
     let lastStaleCheck = 0;
     while (this.running) {
       try {
-        if (Date.now() - lastStaleCheck > this.staleMs / 2) {
+        if (slot === 0 && Date.now() - lastStaleCheck > this.staleMs / 2) {
           lastStaleCheck = Date.now();
           await this.failStaleJobs();
         }
-        const job = await this.deps.jobs.claim(this.id);
+        const job = await this.deps.jobs.claim(this.id, { runningPerTeam: this.runningPerTeam });
         if (job) {
           await this.execute(job);
+          // A job ended: a job of its team that waited for the team's running cap may now go, on any slot.
+          this.wake();
           continue;
         }
       } catch (error) {
         this.deps.logger.error({ error: String(error) }, 'generation worker error');
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        this.wakeUp = () => {
+        const wakeUp = () => {
           clearTimeout(timer);
+          this.wakeUps.delete(wakeUp);
           resolve();
         };
+        const timer = setTimeout(wakeUp, this.pollMs);
+        this.wakeUps.add(wakeUp);
       });
-      this.wakeUp = undefined;
     }
   }
 
@@ -130,7 +147,7 @@ export class GenerationWorker {
   private async execute(job: GenerationJob): Promise<void> {
     const { jobs, sources, schemas, targets, logger } = this.deps;
     const abort = new AbortController();
-    this.current = abort;
+    this.current.add(abort);
     // A job that no longer runs (its source was deleted, or another worker failed it as stale) stops
     // at its next batch instead of swapping data in for nobody.
     const gone = new Error('the job no longer runs: its source was deleted or it was failed');
@@ -201,7 +218,7 @@ export class GenerationWorker {
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
     } finally {
       clearInterval(heartbeat);
-      this.current = undefined;
+      this.current.delete(abort);
     }
   }
 }

@@ -16,6 +16,7 @@ import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { BaseContext, Operation, RequestBody } from '../operation.ts';
 import type { Targets } from './targets.ts';
+import type { GenerationQuotas } from './quotas.ts';
 import { LATEST_GENERATOR_VERSION } from '../generation/plan.ts';
 
 export interface SourceDeps {
@@ -26,6 +27,8 @@ export interface SourceDeps {
   sourceKeys: SourceKeyStore;
   jobs: JobStore;
   targets: Targets;
+  /** Per-job and per-team generation limits; unset: none. */
+  quotas?: GenerationQuotas;
   /** Called after a job is queued, so an idle worker in this process starts at once. */
   onQueued: () => void;
   /** Called after a source's settings change or it is deleted. */
@@ -56,9 +59,13 @@ export function sourceOperations(deps: SourceDeps) {
     return version;
   };
 
+  /** Queues a job once the team's job quota admits it (429 otherwise), in `client`'s transaction or one of its own. */
   const queue = async (source: Source, schemaVersionId: string, seed: string, client?: Parameters<JobStore['enqueue']>[1]) => {
-    const job = await jobs.enqueue({ sourceId: source.id, schemaVersionId, seed }, client);
-    return job;
+    const admitted = async (tx: NonNullable<typeof client>) => {
+      await deps.quotas?.admitJob(source.projectId, tx);
+      return jobs.enqueue({ sourceId: source.id, schemaVersionId, seed }, tx);
+    };
+    return client ? admitted(client) : deps.db.transaction(admitted);
   };
 
   const listSources: Operation<'listSources'> = async (context) => {
@@ -74,6 +81,7 @@ export function sourceOperations(deps: SourceDeps) {
     targets.assertUsable(kind, body.config?.connectionString);
     const namespace = explicitNamespace(kind, body.config);
     if (body.generatorConfig) checkRowCounts(version.schema, body.generatorConfig);
+    deps.quotas?.checkSize(version.schema, body.generatorConfig);
     const seed = body.seed !== undefined ? String(body.seed) : defaultSeed(version.schema);
     const source = await deps.db
       .transaction(async (client) => {
@@ -115,6 +123,11 @@ export function sourceOperations(deps: SourceDeps) {
     if (body.generatorConfig) {
       checkRowCounts((version ?? (await schemas.findVersionById(source.schemaVersionId))!).schema, body.generatorConfig);
     }
+    if (rebind || body.generatorConfig) {
+      // The next generation's size, checked before anything changes; a rebinding must also find room in the team's job quota.
+      deps.quotas?.checkSize((version ?? (await schemas.findVersionById(source.schemaVersionId))!).schema, body.generatorConfig ?? source.generatorConfig);
+      if (rebind) await deps.quotas?.admitJob(source.projectId);
+    }
     const updated = await sources.update(source.id, {
       name: body.name === undefined ? undefined : requireName(body.name),
       description: body.description,
@@ -145,6 +158,11 @@ export function sourceOperations(deps: SourceDeps) {
   const regenerateSource: Operation<'regenerateSource'> = async (context) => {
     let source = await accessibleSource(context);
     const seed = context.body?.seed;
+    // Quotas first: a refused regeneration changes nothing, its seed included.
+    if (deps.quotas) {
+      deps.quotas.checkSize((await schemas.findVersionById(source.schemaVersionId))!.schema, source.generatorConfig);
+      await deps.quotas.admitJob(source.projectId);
+    }
     if (seed !== undefined) {
       source = (await sources.update(source.id, { seed: String(seed) }))!;
       await deps.onSourceChanged(source.id);

@@ -7,10 +7,15 @@ import type { RuntimeSource } from './runtime-sources.ts';
 import { toLocation } from '../store/sources.ts';
 import type { Runtime, SourceData } from './runtime.ts';
 import { runtimeErrors } from './runtime-errors.ts';
+import { releasingAtEnd, type ExportSlots } from './export-slots.ts';
 
 export interface RowOperationDeps {
   runtime: Runtime;
   connect: (source: RuntimeSource['source']) => Promise<TargetConnection>;
+  /** Admission of exports (per source, per team, per target server); unset: no limit. */
+  exportSlots?: ExportSlots;
+  /** The team owning a project (export admission per team). */
+  teamOf?: (projectId: string) => Promise<string>;
 }
 
 export function rowOperations(deps: RowOperationDeps) {
@@ -32,7 +37,18 @@ export function rowOperations(deps: RowOperationDeps) {
   const listRows: Operation<'listRows'> = async (context) => {
     const format = deps.runtime.exportFormat(context.rawQuery, context.headers.accept);
     const { source, table } = await sourceData(context);
-    if (format) return { status: 200, stream: deps.runtime.export(source, table, context.rawQuery, format) };
+    if (format) {
+      const slots = deps.exportSlots;
+      const owner = slots && { sourceId: source.id, teamId: deps.teamOf ? await deps.teamOf(context.runtime!.source.projectId) : '' };
+      const release = slots && owner ? slots.acquire(owner, source.connection) : () => {};
+      try {
+        const stream = deps.runtime.export(source, table, context.rawQuery, format);
+        return { status: 200, stream: { ...stream, chunks: releasingAtEnd(stream.chunks, release) } };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    }
     return { status: 200, body: await deps.runtime.list(source, table, context.rawQuery) };
   };
 

@@ -107,6 +107,8 @@ export const EVENTS_CHANNEL = 'sds_generation_events';
 
 /** Advisory lock key of job claims (any constant shared by every sds process). */
 const CLAIM_LOCK = 0x5d5_c1a1;
+/** First key of the advisory locks that serialise one team's job admissions (the second is the team's hash). */
+const TEAM_ADMISSION_LOCK = 0x5d5_ad31;
 
 export class JobStore {
   constructor(private readonly db: Db) {}
@@ -123,27 +125,39 @@ export class JobStore {
   }
 
   /**
-   * Claims the oldest queued job whose source has no running job. SKIP LOCKED lets workers in
-   * several processes claim concurrently without blocking or double-claiming.
+   * Claims a queued job whose source has no running job, fairly between teams: the team with the
+   * fewest running jobs goes first (then the oldest job), and a team already running
+   * `runningPerTeam` jobs (0: no limit) gets none, so one team's long jobs never hold every worker
+   * slot of every process. SKIP LOCKED lets workers in several processes claim without blocking or
+   * double-claiming.
    */
-  async claim(worker: string): Promise<GenerationJob | undefined> {
-    // Claims are serialised (a transaction-scoped advisory lock): the check for a running job of the
-    // same source must see every other claim, and an uncommitted one is invisible to it. The unique
-    // index on running jobs per source backs this up.
+  async claim(worker: string, options: { runningPerTeam?: number } = {}): Promise<GenerationJob | undefined> {
+    // Claims are serialised (a transaction-scoped advisory lock): the checks for running jobs of the
+    // same source and team must see every other claim, and an uncommitted one is invisible to them.
+    // The unique index on running jobs per source backs this up.
     try {
       return await this.db.transaction(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
         const { rows } = await client.query<JobRow>(
-          `UPDATE generation_jobs SET status = 'running', worker = $1, started_at = now(), heartbeat_at = now()
+          `WITH running_by_team AS (
+             SELECT p.team_id, count(*) AS running
+             FROM generation_jobs r JOIN sources s ON s.id = r.source_id JOIN projects p ON p.id = s.project_id
+             WHERE r.status = 'running'
+             GROUP BY p.team_id)
+           UPDATE generation_jobs SET status = 'running', worker = $1, started_at = now(), heartbeat_at = now()
            WHERE id = (
              SELECT q.id FROM generation_jobs q
+             JOIN sources s ON s.id = q.source_id
+             JOIN projects p ON p.id = s.project_id
+             LEFT JOIN running_by_team t ON t.team_id = p.team_id
              WHERE q.status = 'queued'
                AND NOT EXISTS (SELECT 1 FROM generation_jobs r WHERE r.source_id = q.source_id AND r.status = 'running')
-             ORDER BY q.created_at, q.id
-             FOR UPDATE SKIP LOCKED
+               AND ($2::int = 0 OR coalesce(t.running, 0) < $2::int)
+             ORDER BY coalesce(t.running, 0), q.created_at, q.id
+             FOR UPDATE OF q SKIP LOCKED
              LIMIT 1)
            RETURNING *`,
-          [worker],
+          [worker, options.runningPerTeam ?? 0],
         );
         return rows[0] && toJob(rows[0]);
       });
@@ -152,6 +166,21 @@ export class JobStore {
       if ((error as { code?: string }).code === '23505') return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Jobs queued or running of the team that owns `projectId`. Takes a transaction-scoped lock of
+   * that team first: in a transaction, other admissions of the team wait until it ends.
+   */
+  async activeJobsOfTeam(projectId: string, client: Queryable = this.db): Promise<number> {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext(team_id::text)) FROM projects WHERE id = $2', [TEAM_ADMISSION_LOCK, projectId]);
+    const { rows } = await client.query<{ active: string }>(
+      `SELECT count(*) AS active
+       FROM generation_jobs j JOIN sources s ON s.id = j.source_id JOIN projects p ON p.id = s.project_id
+       WHERE p.team_id = (SELECT team_id FROM projects WHERE id = $1) AND j.status IN ('queued', 'running')`,
+      [projectId],
+    );
+    return Number(rows[0]!.active);
   }
 
   /** Marks a running job alive; false when it no longer runs (its source was deleted, or it was failed as stale). */

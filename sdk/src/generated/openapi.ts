@@ -526,6 +526,13 @@ export interface paths {
          *     A `mysql` source without `config.connectionString` while the service has no MySQL
          *     target (`MYSQL_URL` unset) answers `400`. A `schemaVersionId` that is not a version
          *     of a schema of this project answers `400`.
+         *
+         *     Generation quotas: a job of more rows than the server allows (summed over entities,
+         *     each at its `rowCounts` override or at the top of its `rowCount` range;
+         *     `SDS_MAX_ROWS_PER_JOB`) or of more entities (`SDS_MAX_ENTITIES_PER_JOB`) answers
+         *     `400` naming the limit, with a JSON pointer in `details`; a team that already has
+         *     `SDS_MAX_JOBS_PER_TEAM` generation jobs queued or running answers `429` with
+         *     `Retry-After`. Either way nothing is created or queued.
          */
         post: operations["createSource"];
         delete?: never;
@@ -574,6 +581,8 @@ export interface paths {
          *     project) queues a regeneration; the old data keeps serving until the new data is
          *     swapped in. A new `seed` or `generatorConfig` is stored and used by the next
          *     regeneration (`POST …/regenerate`, or a rebind); the update alone queues none.
+         *     A `generatorConfig` or rebind past the generation quotas answers `400`, a rebind
+         *     while the team is at its job limit `429` (see `createSource`); nothing changes.
          */
         patch: operations["updateSource"];
         trace?: never;
@@ -680,6 +689,12 @@ export interface paths {
          *
          *     By default the call answers `202` with the queued job at once. With `wait=true` it
          *     answers `200` with the job once it has finished, whether it succeeded or failed.
+         *
+         *     A job past the generation quotas answers `400` naming the limit; a team that already
+         *     has `SDS_MAX_JOBS_PER_TEAM` jobs queued or running answers `429` with `Retry-After`
+         *     (see `createSource`). Nothing is queued then, and the seed stays as it was. Jobs are
+         *     run fairly between teams: the team with the fewest running jobs is served first,
+         *     and no team runs more than `SDS_RUNNING_JOBS_PER_TEAM` at once.
          */
         post: operations["regenerateSource"];
         delete?: never;
@@ -1039,6 +1054,11 @@ export interface paths {
          *     available. The export counts as one request against the source's rate limit; the
          *     server reads the table as fast as the client takes the answer. A failure after the
          *     first rows cuts the connection, so a truncated file never looks complete.
+         *     Exports read through a connection pool of their own. At most `SDS_EXPORTS_PER_SOURCE`
+         *     exports of one source, and `SDS_EXPORTS_PER_TEAM` of one team's sources, stream at
+         *     once on an instance: another answers `429` with `Retry-After`; while every connection of the export pool of the source's database
+         *     (`SDS_EXPORT_POOL_SIZE`) is in use, an export answers `503` with `Retry-After`. A
+         *     client that takes nothing for `SDS_EXPORT_WRITE_TIMEOUT_MS` has its export cut.
          *
          *     Example: `GET /runtime/{sourceId}/posts?filters.status.$in=draft,published&filters.title.$containsi=sql&sort=publishedAt:desc&populate=authorId&populate.authorId.fields=id,name&limit=10`
          */
@@ -2670,8 +2690,9 @@ export interface components {
             };
         };
         /**
-         * @description The source's per-minute budget (`rateLimitRpm`, shared by all its keys) is spent;
-         *     retry after the number of seconds in `Retry-After`.
+         * @description The source's per-minute budget (`rateLimitRpm`, shared by all its keys) is spent, or
+         *     (exports) the source or its team already has its most exports streaming; retry after the number
+         *     of seconds in `Retry-After`.
          */
         RuntimeTooManyRequests: {
             headers: {
@@ -2697,7 +2718,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The database holding the source's data is unavailable. */
+        /** @description The database holding the source's data is unavailable, or (exports) every connection of its export pool is in use. */
         RuntimeServiceUnavailable: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -85,7 +85,8 @@ export async function connectMysql(url: string, options: MysqlConnectOptions = {
   // mysql2 is imported with the first MySQL connection: servers without MySQL targets never load it.
   const { default: mysql } = await import('mysql2/promise');
   const limits = options.queryTimeoutMs ? { pool: mysql.createPool(poolOptions), timeoutMs: options.queryTimeoutMs } : undefined;
-  const connection = new MysqlConnection(mysql.createPool(poolOptions), options.loadMethod ?? 'load-data', limits, options.loadIdleTimeoutMs);
+  const exportPool = mysql.createPool({ ...poolOptions, connectionLimit: options.exportPoolSize ?? DEFAULT_EXPORT_POOL_SIZE });
+  const connection = new MysqlConnection(mysql.createPool(poolOptions), options.loadMethod ?? 'load-data', limits, options.loadIdleTimeoutMs, exportPool);
   try {
     await connection.handshake();
   } catch (error) {
@@ -127,6 +128,9 @@ interface CoreConnection {
   stream?: Socket;
 }
 
+/** Connections of the export pool unless ConnectOptions.exportPoolSize says otherwise. */
+const DEFAULT_EXPORT_POOL_SIZE = 4;
+
 /** How much longer than the query timeout the client waits for an answer before it gives the connection up. */
 const CLIENT_GRACE_MS = 2_000;
 
@@ -157,13 +161,15 @@ export class MysqlConnection implements TargetConnection {
 
   /**
    * `pool` serves generation (loads, DDL, swaps); `limits`, when given, is the runtime API's pool and
-   * the query timeout its sessions get (see statementLimits). handshake() must run before use.
+   * the query timeout its sessions get (see statementLimits); `exportPool` serves exports (streamRows),
+   * by default the load pool. handshake() must run before use.
    */
   constructor(
     private readonly pool: Pool,
     private readonly loadMethod: MysqlLoadMethod,
     private readonly limits?: { pool: Pool; timeoutMs: number },
     private readonly loadIdleTimeoutMs = 0,
+    private readonly exportPool: Pool = pool,
   ) {
     this.textLoader =
       loadMethod === 'load-data'
@@ -183,6 +189,7 @@ export class MysqlConnection implements TargetConnection {
     };
     this.pool.on('connection', setUp(() => SESSION_SETUP));
     limits?.pool.on('connection', setUp(() => this.runtimeSetup));
+    if (exportPool !== pool) exportPool.on('connection', setUp(() => SESSION_SETUP));
   }
 
   /** Checks the server answers and, with a query timeout, learns how to limit statements on it. */
@@ -192,9 +199,10 @@ export class MysqlConnection implements TargetConnection {
   }
 
   async *streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>> {
-    // The load pool: an export is one statement for as long as the client reads, so the runtime
+    // The export pool: an export is one statement for as long as the client reads, so the runtime
     // pool's max_statement_time would cut it; the stream's buffer pauses the connection instead.
-    const connection = await this.pool.getConnection();
+    // Not the load pool either: a client that reads slowly holds its connection that long.
+    const connection = await this.exportPool.getConnection();
     const core = (connection as unknown as { connection: { query(sql: string, params: unknown[]): { stream(options: { highWaterMark: number }): Readable } } }).connection;
     const stream = core.query(sql, params).stream({ highWaterMark: batchRows });
     let complete = false;
@@ -387,11 +395,12 @@ export class MysqlConnection implements TargetConnection {
   }
 
   poolStats(): PoolStats[] {
-    return this.limits ? [mysqlPoolStats(this.limits.pool, 'runtime'), mysqlPoolStats(this.pool, 'generation')] : [mysqlPoolStats(this.pool, 'shared')];
+    const main = this.limits ? [mysqlPoolStats(this.limits.pool, 'runtime'), mysqlPoolStats(this.pool, 'generation')] : [mysqlPoolStats(this.pool, 'shared')];
+    return this.exportPool === this.pool ? main : [...main, mysqlPoolStats(this.exportPool, 'export')];
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.limits?.pool.end()]);
+    await Promise.all([this.pool.end(), this.limits?.pool.end(), this.exportPool === this.pool ? undefined : this.exportPool.end()]);
   }
 
   private async withConnection<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {

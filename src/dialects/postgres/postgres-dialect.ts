@@ -72,6 +72,9 @@ export async function connectPostgres(url: string, options: ConnectOptions = {})
   return connection;
 }
 
+/** Connections of the export pool unless ConnectOptions.exportPoolSize says otherwise. */
+const DEFAULT_EXPORT_POOL_SIZE = 4;
+
 /** Tries at renaming with the live tables locked (see swapNamespaces), each waiting at most SWAP_LOCK_TIMEOUT. */
 const SWAP_LOCK_ATTEMPTS = 20;
 const SWAP_LOCK_TIMEOUT = '250ms';
@@ -86,11 +89,11 @@ const CLIENT_GRACE_MS = 2_000;
  * (statement_timeout, error 57014), and a statement that gets no answer at all for that long plus
  * CLIENT_GRACE_MS fails on the client ("Query read timeout"), its connection dropped.
  */
-function createPool(url: string, statementTimeoutMs = 0): pg.Pool {
+function createPool(url: string, statementTimeoutMs = 0, max = 10): pg.Pool {
   const limited = statementTimeoutMs > 0;
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     application_name: 'sds',
@@ -150,12 +153,15 @@ export class PostgresConnection implements TargetConnection {
   /** The runtime API's connections (query, transaction): with the query timeout, if any (else the same pool). */
   private readonly runtimePool: pg.Pool;
   private readonly loadIdleTimeoutMs: number;
+  /** Exports' connections (streamRows, copyOut): no statement timeout, and none of generation's or the runtime's. */
+  private readonly exportPool: pg.Pool;
   /** The runtime's reads as prepared statements, so each is parsed and planned once per connection. */
   private readonly statements = new PreparedNames();
 
   constructor(url: string, options: ConnectOptions = {}) {
     this.pool = createPool(url);
     this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs) : this.pool;
+    this.exportPool = createPool(url, 0, options.exportPoolSize ?? DEFAULT_EXPORT_POOL_SIZE);
     this.loadIdleTimeoutMs = options.loadIdleTimeoutMs ?? 0;
   }
 
@@ -167,7 +173,8 @@ export class PostgresConnection implements TargetConnection {
     // Not on the runtime pool: a cursor's fetches are one statement to PostgreSQL's statement_timeout
     // (no Sync between them) and one query to pg's query_timeout, so an export longer than the query
     // timeout would be cut however quickly each batch comes (as on MySQL, a connection without it).
-    const client = await this.pool.connect();
+    // Nor on generation's: a client that reads slowly holds its connection that long.
+    const client = await this.exportPool.connect();
     const cursor = client.query(new Cursor<Record<string, unknown>>(sql, params));
     let broken: Error | undefined;
     try {
@@ -191,8 +198,8 @@ export class PostgresConnection implements TargetConnection {
   }
 
   async *copyOut(sql: string): AsyncIterable<Uint8Array> {
-    // Like streamRows, on the pool without the query timeout: one statement for the whole table.
-    const client = await this.pool.connect();
+    // Like streamRows, on the export pool: one statement for the whole table.
+    const client = await this.exportPool.connect();
     let finished = false;
     let broken: Error | undefined;
     try {
@@ -379,11 +386,12 @@ export class PostgresConnection implements TargetConnection {
 
   poolStats(): PoolStats[] {
     const use = (pool: pg.Pool, name: PoolStats['pool']): PoolStats => ({ pool: name, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return this.runtimePool === this.pool ? [use(this.pool, 'shared')] : [use(this.runtimePool, 'runtime'), use(this.pool, 'generation')];
+    const main = this.runtimePool === this.pool ? [use(this.pool, 'shared')] : [use(this.runtimePool, 'runtime'), use(this.pool, 'generation')];
+    return [...main, use(this.exportPool, 'export')];
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.runtimePool === this.pool ? undefined : this.runtimePool.end()]);
+    await Promise.all([this.pool.end(), this.runtimePool === this.pool ? undefined : this.runtimePool.end(), this.exportPool.end()]);
   }
 
   private async withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>, pool: pg.Pool = this.pool): Promise<T> {
