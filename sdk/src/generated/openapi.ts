@@ -674,9 +674,10 @@ export interface paths {
          * Regenerate a source's data
          * @description Queues a generation job that rebuilds the source's data from its bound schema
          *     version, beside the live data, and swaps it in atomically when it succeeds; a failed
-         *     job leaves the old data serving. With `seed` in the body the source's seed changes
-         *     to it first; without a body (or with `{}`) the current seed is reused, which
-         *     reproduces the same rows.
+         *     job leaves the old data serving. With `seed` in the body the job generates with it,
+         *     and the source's `seed` becomes it when the job succeeds (a failed or interrupted job
+         *     leaves the source's seed, like its data, as it was); without a body (or with `{}`) the
+         *     current seed is reused, which reproduces the same rows.
          *
          *     By default the call answers `202` with the queued job at once. With `wait=true` it
          *     answers `200` with the job once it has finished, whether it succeeded or failed.
