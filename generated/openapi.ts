@@ -786,7 +786,9 @@ export interface paths {
          *     live. Each SSE event has `id:` set to the event id (so a reconnecting `EventSource`
          *     resumes through the `Last-Event-ID` header, which acts like `after`), `event:` set to the
          *     event `type`, and `data:` set to the `GenerationEvent` as JSON. When `jobId` is given
-         *     the stream ends after that job's `job.succeeded` or `job.failed` event.
+         *     the stream ends after that job's `job.succeeded` or `job.failed` event. A stream also
+         *     ends, within about a second, when the team API key that opened it is revoked or the
+         *     source is deleted.
          */
         get: operations["listGenerationEvents"];
         put?: never;
