@@ -1037,7 +1037,11 @@ export interface paths {
          *     (or `format=csv` / `format=jsonl`, which win over `Accept`), the answer is every row
          *     the filters select, in the requested order and projection, streamed as CSV (RFC 4180,
          *     a header row of field names, NULL as an empty field and the empty string as `""`) or
-         *     JSON Lines (one row per line, each as a JSON page would render it). No page applies:
+         *     JSON Lines (one row per line, each as a JSON page would render it). In CSV, text cells
+         *     (string, text and enum fields) that begin with `=`, `+`, `-`, `@`, a tab or a carriage
+         *     return get a `'` in front, so that a spreadsheet opening the file shows them instead of
+         *     running them as formulas; numbers, booleans, dates and JSON are never changed (a negative
+         *     number stays a number). `csvFormulaEscape=false` turns this off. No page applies:
          *     `limit` and `offset` are optional and `limit` has no maximum; `populate` is not
          *     available. The export counts as one request against the source's rate limit; the
          *     server reads the table as fast as the client takes the answer. A failure after the
@@ -2831,6 +2835,13 @@ export interface components {
          */
         RuntimeFormat: "json" | "csv" | "jsonl";
         /**
+         * @description CSV exports only: `true` (the default) puts a `'` before text cells that begin with `=`,
+         *     `+`, `-`, `@`, a tab or a carriage return, so that spreadsheets do not run them as
+         *     formulas (CSV injection); `false` writes every value as stored, for files that are
+         *     loaded rather than opened.
+         */
+        RuntimeCsvFormulaEscape: boolean;
+        /**
          * @description Filters as `filters[<field>][<operator>]=<value>`; the dot form
          *     `filters.<field>.<operator>=<value>` is accepted too. See the operation description
          *     for the operators.
@@ -4614,6 +4625,13 @@ export interface operations {
                  *     says; `json` (the default): a page.
                  */
                 format?: components["parameters"]["RuntimeFormat"];
+                /**
+                 * @description CSV exports only: `true` (the default) puts a `'` before text cells that begin with `=`,
+                 *     `+`, `-`, `@`, a tab or a carriage return, so that spreadsheets do not run them as
+                 *     formulas (CSV injection); `false` writes every value as stored, for files that are
+                 *     loaded rather than opened.
+                 */
+                csvFormulaEscape?: components["parameters"]["RuntimeCsvFormulaEscape"];
             };
             header?: never;
             path: {
