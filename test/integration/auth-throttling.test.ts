@@ -121,6 +121,9 @@ describe('X-Forwarded-For only from the proxies the operator names', () => {
       }
       // Eight "addresses", one budget: the header was ignored.
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      // The runtime API (its own lane) reads the client's address the same way.
+      const runtime = await get(`${t.url}/runtime/00000000-0000-4000-8000-000000000000/users`, { 'x-forwarded-for': '10.9.200.1', 'x-api-key': WRONG_SOURCE_KEY }, '127.0.0.1');
+      expect(runtime.status).toBe(429);
       // The addresses it named were not charged: a client behind the proxy claiming one of them fails with 401.
       const named = await get(`${t.url}/public/v1/projects`, { 'x-forwarded-for': '10.9.0.1', 'x-api-key': WRONG_TEAM_KEY }, '127.0.0.2');
       expect(named.status).toBe(401);
