@@ -683,9 +683,10 @@ export interface paths {
          * Regenerate a source's data
          * @description Queues a generation job that rebuilds the source's data from its bound schema
          *     version, beside the live data, and swaps it in atomically when it succeeds; a failed
-         *     job leaves the old data serving. With `seed` in the body the source's seed changes
-         *     to it first; without a body (or with `{}`) the current seed is reused, which
-         *     reproduces the same rows.
+         *     job leaves the old data serving. With `seed` in the body the job generates with it,
+         *     and the source's `seed` becomes it when the job succeeds (a failed or interrupted job
+         *     leaves the source's seed, like its data, as it was); without a body (or with `{}`) the
+         *     current seed is reused, which reproduces the same rows.
          *
          *     By default the call answers `202` with the queued job at once. With `wait=true` it
          *     answers `200` with the job once it has finished, whether it succeeded or failed.
@@ -800,7 +801,9 @@ export interface paths {
          *     live. Each SSE event has `id:` set to the event id (so a reconnecting `EventSource`
          *     resumes through the `Last-Event-ID` header, which acts like `after`), `event:` set to the
          *     event `type`, and `data:` set to the `GenerationEvent` as JSON. When `jobId` is given
-         *     the stream ends after that job's `job.succeeded` or `job.failed` event.
+         *     the stream ends after that job's `job.succeeded` or `job.failed` event. A stream also
+         *     ends, within about a second, when the team API key that opened it is revoked or the
+         *     source is deleted.
          */
         get: operations["listGenerationEvents"];
         put?: never;
@@ -1049,7 +1052,11 @@ export interface paths {
          *     (or `format=csv` / `format=jsonl`, which win over `Accept`), the answer is every row
          *     the filters select, in the requested order and projection, streamed as CSV (RFC 4180,
          *     a header row of field names, NULL as an empty field and the empty string as `""`) or
-         *     JSON Lines (one row per line, each as a JSON page would render it). No page applies:
+         *     JSON Lines (one row per line, each as a JSON page would render it). In CSV, text cells
+         *     (string, text and enum fields) that begin with `=`, `+`, `-`, `@`, a tab or a carriage
+         *     return get a `'` in front, so that a spreadsheet opening the file shows them instead of
+         *     running them as formulas; numbers, booleans, dates and JSON are never changed (a negative
+         *     number stays a number). `csvFormulaEscape=false` turns this off. No page applies:
          *     `limit` and `offset` are optional and `limit` has no maximum; `populate` is not
          *     available. The export counts as one request against the source's rate limit; the
          *     server reads the table as fast as the client takes the answer. A failure after the
@@ -2849,6 +2856,13 @@ export interface components {
          */
         RuntimeFormat: "json" | "csv" | "jsonl";
         /**
+         * @description CSV exports only: `true` (the default) puts a `'` before text cells that begin with `=`,
+         *     `+`, `-`, `@`, a tab or a carriage return, so that spreadsheets do not run them as
+         *     formulas (CSV injection); `false` writes every value as stored, for files that are
+         *     loaded rather than opened.
+         */
+        RuntimeCsvFormulaEscape: boolean;
+        /**
          * @description Filters as `filters[<field>][<operator>]=<value>`; the dot form
          *     `filters.<field>.<operator>=<value>` is accepted too. See the operation description
          *     for the operators.
@@ -4632,6 +4646,13 @@ export interface operations {
                  *     says; `json` (the default): a page.
                  */
                 format?: components["parameters"]["RuntimeFormat"];
+                /**
+                 * @description CSV exports only: `true` (the default) puts a `'` before text cells that begin with `=`,
+                 *     `+`, `-`, `@`, a tab or a carriage return, so that spreadsheets do not run them as
+                 *     formulas (CSV injection); `false` writes every value as stored, for files that are
+                 *     loaded rather than opened.
+                 */
+                csvFormulaEscape?: components["parameters"]["RuntimeCsvFormulaEscape"];
             };
             header?: never;
             path: {

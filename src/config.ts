@@ -1,4 +1,5 @@
 // Environment → typed configuration. Every default lives here, once.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
 
@@ -33,8 +34,14 @@ export interface Config {
   runWorker: boolean;
   /** Requests a minute per team key (and for the admin token) on `/public/v1` and `/api`; 0: no limit. */
   managementRateLimitRpm: number;
-  /** Failed authentications a minute per client address before it gets 429; 0: no limit. */
+  /** Failed authentications a minute per client address before its failures get 429; 0: no limit. */
   authFailureLimit: number;
+  /**
+   * The proxies whose `X-Forwarded-For` names the client (Express `trust proxy`: comma-separated
+   * addresses, CIDRs and the names loopback, linklocal, uniquelocal); default `loopback`. From any
+   * other peer the header is ignored and the peer's own address is the client's.
+   */
+  trustedProxies: string;
   /** Longest a runtime statement may run on a target database before it is cancelled (504); 0: no limit. */
   queryTimeoutMs: number;
   /** A generation load whose target connection moves nothing for this long fails as lost; 0: no limit. */
@@ -80,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: env.SDS_WORKER !== 'false' && env.SDS_WORKER !== '0',
     managementRateLimitRpm: parseCount('SDS_MANAGEMENT_RATE_LIMIT_RPM', env.SDS_MANAGEMENT_RATE_LIMIT_RPM ?? '600'),
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
+    trustedProxies: parseTrustedProxies(env.SDS_TRUSTED_PROXIES ?? 'loopback'),
     queryTimeoutMs: parseCount('SDS_QUERY_TIMEOUT_MS', env.SDS_QUERY_TIMEOUT_MS ?? '10000'),
     loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
     exportPoolSize: parsePositive('SDS_EXPORT_POOL_SIZE', env.SDS_EXPORT_POOL_SIZE ?? '4'),
@@ -112,6 +120,30 @@ function parsePositive(name: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number of 1 or more, got "${value}"`);
   return count;
+}
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** SDS_TRUSTED_PROXIES checked at start-up, so that a typo stops the server instead of trusting nobody (or everybody). */
+export function parseTrustedProxies(value: string): string {
+  const items = value.split(',').map((item) => item.trim());
+  for (const item of items) {
+    const [address, prefix, ...rest] = item.split('/');
+    const family = isIP(address ?? '');
+    const ok =
+      PROXY_RANGE_NAMES.has(item) ||
+      (family !== 0 && rest.length === 0 && (prefix === undefined || validPrefix(prefix, family)));
+    if (!ok) {
+      throw new Error(`SDS_TRUSTED_PROXIES must be comma-separated addresses, CIDRs or loopback, linklocal, uniquelocal; got "${item}" in "${value}"`);
+    }
+  }
+  return items.join(', ');
+}
+
+function validPrefix(prefix: string, family: number): boolean {
+  if (/^\d{1,3}$/.test(prefix)) return Number(prefix) <= (family === 4 ? 32 : 128);
+  // A netmask (255.255.0.0), as proxy-addr also accepts for IPv4.
+  return family === 4 && isIP(prefix) === 4;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

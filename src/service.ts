@@ -137,7 +137,7 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     ...schemaIntrospectionOperations(),
     ...sourceOps,
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
-    ...generationJobOperations(parts.jobs, accessibleSource),
+    ...generationJobOperations(parts.jobs, accessibleSource, (keyId) => parts.teams.keyActive(keyId)),
     ...runtimeDocOperations(parts.schemas, accessibleSource),
     ...rowOperations({
       runtime: parts.runtime,

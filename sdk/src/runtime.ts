@@ -124,6 +124,11 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
 /** Query of a table export: the list's filters, sort and projection, and the file format. */
 export interface ExportQuery<R = Row, F extends Fields<R> | undefined = Fields<R> | undefined> extends Omit<ListQuery<R, F, undefined>, 'populate'> {
   format: 'csv' | 'jsonl';
+  /**
+   * CSV: whether text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+   * tab or CR) get a `'` in front; default true. Turn it off for files that are loaded, not opened.
+   */
+  csvFormulaEscape?: boolean;
 }
 
 /**

@@ -65,7 +65,8 @@ export async function exportSource(options: ExportCommandOptions & { baseUrl: st
   try {
     const runtime = createRuntimeClient({ baseUrl: options.baseUrl, sourceId: options.source, apiKey: sourceKey });
     const read = async function* (table: string, format: WireFormat): AsyncGenerator<Uint8Array> {
-      const answer = await runtime.export(table, { format });
+      // The user's own files hold the values as generated: no spreadsheet formula escaping.
+      const answer = await runtime.export(table, format === 'csv' ? { format, csvFormulaEscape: false } : { format });
       if (answer.error) throw new Error(`cannot export ${table}: ${answer.response.status} ${answer.error.error}`);
       yield* answer.data as unknown as AsyncIterable<Uint8Array>;
     };

@@ -189,6 +189,12 @@ export interface Dialect {
    */
   exportText?(column: ColumnSpec, expr: string): string | undefined;
   /**
+   * SQL of `text` (an exportText expression of a text column) with `'` in front when it begins with
+   * `=`, `+`, `-`, `@`, tab or CR, as src/files/csv.ts formulaEscaped does (NULL stays NULL): CSV
+   * exports the database writes itself escape spreadsheet formulas the same way.
+   */
+  formulaEscapedText?(text: string): string;
+  /**
    * Statements run in a write transaction that serialise key generation on `table` (a qualified,
    * quoted name) and whose last one reads `MAX(column)` as `max`: PostgreSQL locks the table in
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.

@@ -1,6 +1,8 @@
 // CSV (RFC 4180): a header row of field ids, then one line per row, fields separated by commas and
 // lines by CRLF. A field is quoted when it holds a comma, a quote (doubled), CR or LF, or is the empty
 // string; NULL is an empty, unquoted field, so `""` and NULL stay apart (as PostgreSQL's CSV does).
+// Runtime exports escape text a spreadsheet would run as a formula (CsvOptions); files sds writes for
+// its own user (sds generate --out) are left as generated.
 import type { ColumnSpec, RowValue, RowValues } from '../dialects/dialect.ts';
 import { unhandledFieldType } from '../contract.ts';
 import { valueRenderer, type JsonValue } from '../runtime/shape.ts';
@@ -8,6 +10,24 @@ import type { RuntimeColumn } from '../runtime/tables.ts';
 import { numberText } from './number-text.ts';
 
 const NEEDS_QUOTES = /[",\r\n]/;
+
+export interface CsvOptions {
+  /**
+   * Text-typed cells (string, text, enum) that begin with `=`, `+`, `-`, `@`, tab or CR get a `'`
+   * in front (OWASP's CSV injection advice), so that a spreadsheet shows them instead of running
+   * them as formulas. Numbers, booleans, dates, UUIDs and JSON are never changed: a negative number
+   * stays a number. Default: false.
+   */
+  formulaEscape?: boolean;
+}
+
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text that a spreadsheet would run as a formula, with `'` in front; any other as it is. */
+export function formulaEscaped(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
 
 /** A text as one CSV field. */
 export function csvField(text: string): string {
@@ -21,7 +41,7 @@ export function csvHeader(columns: readonly ColumnSpec[]): string {
 }
 
 /** A non-null value's CSV text, by column type: json as JSON text, everything else as the API renders it. */
-function fieldEncoder(column: ColumnSpec): (value: JsonValue) => string {
+function fieldEncoder(column: ColumnSpec, options: CsvOptions = {}): (value: JsonValue) => string {
   switch (column.type) {
     case 'json':
       return (value) => csvField(JSON.stringify(value));
@@ -32,6 +52,7 @@ function fieldEncoder(column: ColumnSpec): (value: JsonValue) => string {
     case 'string':
     case 'text':
     case 'enum':
+      return options.formulaEscape ? (value) => csvField(formulaEscaped(String(value))) : (value) => csvField(String(value));
     case 'date':
     case 'datetime':
     case 'time':
@@ -41,9 +62,14 @@ function fieldEncoder(column: ColumnSpec): (value: JsonValue) => string {
   return unhandledFieldType(column.type);
 }
 
+/** Whether a column's cells are escaped by CsvOptions.formulaEscape: the text types. */
+export function formulaEscapedType(type: ColumnSpec['type']): boolean {
+  return type === 'string' || type === 'text' || type === 'enum';
+}
+
 /** One row (rendered values in column order) as a CSV line. */
-export function csvRowEncoder(columns: readonly ColumnSpec[]): (values: readonly JsonValue[]) => string {
-  const encoders = columns.map(fieldEncoder);
+export function csvRowEncoder(columns: readonly ColumnSpec[], options: CsvOptions = {}): (values: readonly JsonValue[]) => string {
+  const encoders = columns.map((column) => fieldEncoder(column, options));
   const count = encoders.length;
   return (values) => {
     let line = '';

@@ -5,7 +5,7 @@
 import type { ColumnSpec, RowValues } from '../dialects/dialect.ts';
 import type { JsonValue } from '../runtime/shape.ts';
 import type { RuntimeColumn } from '../runtime/tables.ts';
-import { csvHeader, csvRowEncoder, csvValuesEncoder } from './csv.ts';
+import { csvHeader, csvRowEncoder, csvValuesEncoder, type CsvOptions } from './csv.ts';
 import { jsonlRowEncoder, jsonlValuesEncoder } from './jsonl.ts';
 
 /** A text format of one table: its first lines, and one row's text. */
@@ -23,8 +23,8 @@ interface FormatSpec {
   layout: 'table' | 'script';
   /** Each row's encoding is text (a file is its rows' text between a head and a tail). */
   rowText: boolean;
-  /** Text formats of one table (row by row); absent for binary or script formats. */
-  text?: (columns: readonly ColumnSpec[]) => TextTableFormat;
+  /** Text formats of one table (row by row); absent for binary or script formats. `options` apply to CSV. */
+  text?: (columns: readonly ColumnSpec[], options?: CsvOptions) => TextTableFormat;
   /**
    * Text formats: a row of column values (generated, or cast back from a database), the same text
    * `text(columns).encode` makes of their rendering, without rendering each value first.
@@ -40,7 +40,7 @@ export const FILE_FORMATS = {
     description: 'CSV (RFC 4180) with a header row; NULL is an empty field, the empty string ""',
     layout: 'table',
     rowText: true,
-    text: (columns) => ({ head: csvHeader(columns), encode: csvRowEncoder(columns) }),
+    text: (columns, options?: CsvOptions) => ({ head: csvHeader(columns), encode: csvRowEncoder(columns, options) }),
     values: csvValuesEncoder,
     mediaType: 'text/csv',
   },

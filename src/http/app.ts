@@ -61,7 +61,8 @@ export function createApp(deps: AppDeps): express.Express {
   // No ETags: runtime rows change under clients, conditional requests are not part of the contract,
   // and hashing every response body is a measurable share of a runtime read.
   app.set('etag', false);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For only from the proxies the operator names: from anyone else it is the client's own say.
+  app.set('trust proxy', config.trustedProxies);
   app.set('query parser', 'extended');
 
   const table = operationTable(document);

@@ -19,7 +19,7 @@ export function teamKeyAuth(teams: TeamStore, usage: KeyUsageRecorder, failures:
   return async (req, res, next) => {
     const key = req.get(API_KEY_HEADER);
     if (!key) throw errors.apiKeyRequired();
-    failures.check(clientAddress(req));
+    // The key is checked before anything is refused: a valid key is served whatever its address did.
     const principal = await teams.authenticate(key);
     if (!principal) {
       await failures.fail(clientAddress(req));
@@ -43,7 +43,8 @@ export function adminTokenAuth(adminToken: string | undefined, failures: AuthFai
 
 /**
  * A bearer token the service is configured with (`token`; undefined: the endpoints it guards are
- * disabled), compared in constant time; wrong tokens count as failed authentications.
+ * disabled), compared in constant time; wrong tokens count as failed authentications, the right one
+ * is served whatever its address did.
  */
 export function bearerTokenAuth(
   token: string | undefined,
@@ -56,7 +57,6 @@ export function bearerTokenAuth(
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (!match) throw refusals.required();
-    failures.check(clientAddress(req));
     if (!timingSafeEqual(expected, digest(match[1]!.trim()))) {
       await failures.fail(clientAddress(req));
       throw refusals.invalid();
@@ -77,7 +77,10 @@ export function managementBudget(limiter: SharedRateLimiter, rpm: number): Middl
   };
 }
 
-/** The client's address as the trusted proxies tell it (Express `trust proxy`). */
+/**
+ * The client's address: the peer's, or what `X-Forwarded-For` says when the peer is one of the
+ * proxies the operator names (SDS_TRUSTED_PROXIES, Express `trust proxy`).
+ */
 export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }

@@ -113,12 +113,14 @@ export class SharedRateLimiter {
 }
 
 /**
- * Failed authentications (a wrong key or admin token) per client address, shared by every process:
- * once an address has used up `perMinute` of them, every request of it that presents a credential
- * answers 429 until the window ends, before the credential is checked, so keys cannot be tried at full
- * speed. A process learns that an address is blocked when the address fails there, so across N
- * processes an address gets at most `perMinute` + N − 1 tries a minute. Requests without a credential
- * are not counted.
+ * Failed authentications (a wrong key or token) per client address, shared by every process. Only
+ * failures are counted and only failures are refused: a credential is always checked first, and a
+ * valid one is served whatever its address did (one misconfigured client or fuzzer behind a shared
+ * NAT must not lock out everyone behind it). Once an address has used up `perMinute` failures, each
+ * further failure of it answers 429 instead of 401 until the window ends, without another write to the
+ * shared counter. A process learns that an address is blocked when the address fails there, so across
+ * N processes an address gets at most `perMinute` + N − 1 answers of 401 a minute. Requests without a
+ * credential are not counted.
  */
 export class AuthFailureLimiter {
   private readonly limiter: RateLimiterPostgres;
@@ -141,18 +143,18 @@ export class AuthFailureLimiter {
     });
   }
 
-  /** Throws 429 while `address` is blocked. */
-  check(address: string): void {
-    const until = this.blocked.get(address);
-    if (until === undefined) return;
-    const left = until - Date.now();
-    if (left > 0) throw tooManyFailures(this.perMinute, left);
-    this.blocked.delete(address);
-  }
-
-  /** Counts a failed authentication of `address`; throws 429 once that uses up its budget. */
+  /**
+   * Counts a failed authentication of `address` (call it only once the credential was found wrong);
+   * throws 429 when the address is over its budget, and returns (the caller answers 401) otherwise.
+   */
   async fail(address: string): Promise<void> {
     if (this.perMinute <= 0) return;
+    const until = this.blocked.get(address);
+    if (until !== undefined) {
+      const left = until - Date.now();
+      if (left > 0) throw tooManyFailures(this.perMinute, left);
+      this.blocked.delete(address);
+    }
     let result: RateLimiterRes;
     try {
       result = await this.limiter.consume(address, 1);

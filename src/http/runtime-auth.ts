@@ -23,7 +23,7 @@ export function sourceKeyAuth(deps: {
     if (!key) {
       if (!runtime || runtime.source.requireAuth) throw errors.apiKeyRequired();
     } else {
-      deps.failures.check(clientAddress(req));
+      // Checked before anything is refused: a valid key is served whatever its address did.
       const presented = await deps.keys.authenticate(key);
       if (!presented) {
         await deps.failures.fail(clientAddress(req));

@@ -6,8 +6,29 @@ import { boundedCursor, listReply, pageOf } from './paging.ts';
 import type { Operation, BaseContext, ServerSentEvent } from '../operation.ts';
 
 const POLL_MS = 500;
+/** How often a live stream checks that its key still works and its source still exists. */
+const RECHECK_MS = 1_000;
 
-export function generationJobOperations(jobs: JobStore, accessibleSource: (context: BaseContext) => Promise<Source>) {
+/**
+ * @param keyActive whether a team key (by id) is still unrevoked: a live stream ends once the key
+ * that opened it is revoked, or its source is deleted, in whichever process that happens.
+ */
+export function generationJobOperations(
+  jobs: JobStore,
+  accessibleSource: (context: BaseContext) => Promise<Source>,
+  keyActive: (keyId: string) => Promise<boolean>,
+) {
+  /** Whether the stream's caller may still read the source: its key unrevoked, the source (and project) still there. */
+  const stillAllowed = async (context: BaseContext): Promise<boolean> => {
+    if (context.principal && !(await keyActive(context.principal.keyId))) return false;
+    try {
+      await accessibleSource(context);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const listGenerationJobs: Operation<'listGenerationJobs'> = async (context) => {
     const source = await accessibleSource(context);
     return listReply(await jobs.list(source.id, pageOf(context.query)));
@@ -34,7 +55,13 @@ export function generationJobOperations(jobs: JobStore, accessibleSource: (conte
       status: 200,
       events: async function* (signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
         let cursor = after;
+        let checked = Date.now();
         while (!signal.aborted) {
+          // Revoking the key or deleting the source closes the stream; the client's reconnect is refused.
+          if (Date.now() - checked >= RECHECK_MS) {
+            if (!(await stillAllowed(context))) return;
+            checked = Date.now();
+          }
           const page = await jobs.events(source.id, { jobId, after: cursor, limit });
           for (const event of page) {
             cursor = event.id;

@@ -171,6 +171,12 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
             description: '`csv` or `jsonl`: every selected row as a file (no page; no populate), whatever `Accept` says; `json` (the default): a page.',
             schema: { type: 'string', enum: ['json', 'csv', 'jsonl'], default: 'json' },
           },
+          {
+            name: 'csvFormulaEscape',
+            in: 'query',
+            description: "CSV exports only: `true` (the default) puts a `'` before text cells beginning with =, +, -, @, tab or CR, so spreadsheets do not run them as formulas; `false` writes values as stored.",
+            schema: { type: 'boolean', default: true },
+          },
         ],
         responses: {
           '200': {

@@ -156,18 +156,14 @@ export function sourceOperations(deps: SourceDeps) {
   };
 
   const regenerateSource: Operation<'regenerateSource'> = async (context) => {
-    let source = await accessibleSource(context);
+    const source = await accessibleSource(context);
+    // A new seed travels on the job and becomes the source's when the job succeeds (the worker's
+    // recordGeneration): until then, and for good when the job fails, the source shows the seed of
+    // the data it serves.
     const seed = context.body?.seed;
-    // Quotas first: a refused regeneration changes nothing, its seed included.
-    if (deps.quotas) {
-      deps.quotas.checkSize((await schemas.findVersionById(source.schemaVersionId))!.schema, source.generatorConfig);
-      await deps.quotas.admitJob(source.projectId);
-    }
-    if (seed !== undefined) {
-      source = (await sources.update(source.id, { seed: String(seed) }))!;
-      await deps.onSourceChanged(source.id);
-    }
-    const job = await queue(source, source.schemaVersionId, source.seed);
+    // The size quota first; queue() admits the job under the team's quota atomically.
+    deps.quotas?.checkSize((await schemas.findVersionById(source.schemaVersionId))!.schema, source.generatorConfig);
+    const job = await queue(source, source.schemaVersionId, seed === undefined ? source.seed : String(seed));
     deps.onQueued();
     if (context.query.wait === true || context.query.wait === 'true') {
       const finished = await waitForJob(jobs, job, WAIT_LIMIT_MS);

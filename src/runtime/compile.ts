@@ -3,6 +3,7 @@
 // differences (placeholders, LIKE, null-aware inequality, ordering); each filter compiles by its
 // operator's hook in operators.ts.
 import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
+import { formulaEscapedType, type CsvOptions } from '../files/csv.ts';
 import { operatorSpec, type OperandParams } from './operators.ts';
 import type { ExportPlan, PlannedFilter, PlannedPopulate, ReadPlan } from './plan.ts';
 import type { RuntimeTable } from './tables.ts';
@@ -77,8 +78,9 @@ export function compileExport(dialect: Dialect, namespace: string, plan: ExportP
  * it can write exactly the file compileExport's rows would make: every column rendered in SQL as the
  * API renders it (dialect.exportText), no parameters (COPY takes none: a filtered or paged export
  * reads through a cursor), and two columns at least (PostgreSQL quotes a lone `\.`, the file does not).
+ * With `formulaEscape`, text columns go through dialect.formulaEscapedText (none: the cursor path).
  */
-export function compileCsvCopy(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable): string | undefined {
+export function compileCsvCopy(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable, options: CsvOptions = {}): string | undefined {
   if (!dialect.exportText || plan.fields.length < 2) return undefined;
   const from = qualifiedTable(dialect, namespace, table.name);
   // The select list's expressions are unnamed; sorting names the table's columns, qualified, so an
@@ -93,7 +95,12 @@ export function compileCsvCopy(dialect: Dialect, namespace: string, plan: Export
     // Dates come as ISO text; the other output formats are left to the cursor's rows.
     const text = column.type === 'date' && column.outputFormat !== 'iso' ? undefined : dialect.exportText(column, qualified(field));
     if (text === undefined) return undefined;
-    texts.push(text);
+    if (options.formulaEscape && formulaEscapedType(column.type)) {
+      if (!dialect.formulaEscapedText) return undefined;
+      texts.push(dialect.formulaEscapedText(text));
+    } else {
+      texts.push(text);
+    }
   }
   return `COPY (SELECT ${texts.join(', ')}${clauses.sql}) TO STDOUT (FORMAT csv)`;
 }

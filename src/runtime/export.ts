@@ -1,7 +1,8 @@
 // A whole table as a file, streamed: the runtime list's query (filters, fields, sort; limit and
 // offset without a maximum) → planExport → compileExport → the dialect's streamed rows (a cursor
 // or a streamed result, read as fast as the client takes the answer) → shape → CSV or JSON Lines
-// (src/files/formats.ts), in chunks of a batch of rows. Memory holds one batch at a time.
+// (src/files/formats.ts), in chunks of a batch of rows. Memory holds one batch at a time. CSV text
+// cells a spreadsheet would run as formulas get a `'` in front unless `csvFormulaEscape=false`.
 // A CSV export the database can write itself, byte for byte the same (compileCsvCopy: PostgreSQL,
 // no filter values), comes from COPY … TO STDOUT instead, several times faster.
 import { FILE_FORMATS } from '../files/formats.ts';
@@ -60,9 +61,11 @@ export interface ExportStream {
 export function exportTable(context: TableContext, parsed: ParsedQuery, format: ExportFormat): ExportStream {
   const plan = planExport(parsed, context.table);
   const columns = plan.fields.map((field) => context.table.byName.get(field)!);
-  const text = FILE_FORMATS[format].text(columns);
+  // Text a spreadsheet would run as a formula is escaped unless the client turns it off.
+  const csv = { formulaEscape: parsed.csvFormulaEscape !== false };
+  const text = FILE_FORMATS[format].text(columns, csv);
   const { connection } = context;
-  const copy = format === 'csv' && connection.copyOut ? compileCsvCopy(connection.dialect, context.namespace, plan, context.table) : undefined;
+  const copy = format === 'csv' && connection.copyOut ? compileCsvCopy(connection.dialect, context.namespace, plan, context.table, csv) : undefined;
   const rows = copy === undefined ? encodedRows(context, plan, columns, text.encode) : copiedRows(context, connection.copyOut!(copy));
   async function* chunks(): AsyncGenerator<string | Uint8Array> {
     if (text.head) yield text.head;

@@ -5,7 +5,7 @@
 import { isFilterOperator, OPERATOR_NAMES, operatorSpec, type FilterOperator } from './operators.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 
-const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate', 'format'];
+const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate', 'format', 'csvFormulaEscape'];
 
 export interface ParsedFilter {
   field: string;
@@ -31,6 +31,8 @@ export interface ParsedQuery {
   offset?: string;
   /** `format=csv|jsonl|json`: the answer's format (export.ts), as written. */
   format?: string;
+  /** `csvFormulaEscape=true|false`: whether a CSV export escapes formula-like text (default true). */
+  csvFormulaEscape?: boolean;
   fields?: string[];
   sort: ParsedSort[];
   /** In the order first written; several filters combine with AND. */
@@ -72,6 +74,11 @@ export function parseQuery(raw: string): ParsedQuery {
         if (rest.length > 0) throw runtimeErrors.malformedParameter(key, 'use format=csv, format=jsonl or format=json');
         scalar(head);
         parsed.format = value;
+        break;
+      case 'csvFormulaEscape':
+        if (rest.length > 0 || (value !== 'true' && value !== 'false')) throw runtimeErrors.malformedParameter(key, 'use csvFormulaEscape=true or csvFormulaEscape=false');
+        scalar(head);
+        parsed.csvFormulaEscape = value === 'true';
         break;
       case 'limit':
       case 'offset':

@@ -213,8 +213,14 @@ export class SourceStore {
     return rows[0] && toSource(rows[0]);
   }
 
+  /** Records a successful generation; its seed becomes the source's (the seed of the data it serves). */
   async recordGeneration(id: string, audit: GenerationAudit, finishedAt: Date, client: Queryable = this.db): Promise<void> {
-    await client.query('UPDATE sources SET last_generation_at = $2, generation_audit = $3 WHERE id = $1', [id, finishedAt, JSON.stringify(audit)]);
+    await client.query('UPDATE sources SET last_generation_at = $2, generation_audit = $3, seed = $4 WHERE id = $1', [
+      id,
+      finishedAt,
+      JSON.stringify(audit),
+      audit.seed,
+    ]);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -128,6 +128,12 @@ export class TeamStore {
     return { keyId: row.id, teamId: row.team_id, projectsScope: row.projects_scope };
   }
 
+  /** Whether the key exists and is not revoked. */
+  async keyActive(id: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM team_api_keys WHERE id = $1', [id]);
+    return rows.length === 1 && rows[0]!.revoked_at === null;
+  }
+
   async touchKeys(ids: string[], at: Date): Promise<void> {
     if (ids.length === 0) return;
     await this.db.query('UPDATE team_api_keys SET last_used_at = $2 WHERE id = ANY($1::uuid[])', [ids, at]);

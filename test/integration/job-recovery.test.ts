@@ -48,9 +48,15 @@ describe('a server killed during a generation', () => {
     }, 30_000, 'the first generation');
     expect(await countRows('postgres', database.url, namespace, 'users')).toBe(10);
 
-    // A big regeneration, killed while it runs.
+    const served = (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } })).data!;
+    expect(served.generationAudit!.seed).toBe(served.seed);
+
+    // A big regeneration with a new seed, killed while it runs.
     await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { generatorConfig: { rowCounts: { users: 300_000, posts: 10 } } } });
-    const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path }, body: {} })).data!;
+    const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path }, body: { seed: 'never-served' } })).data!;
+    expect(job.seed).toBe('never-served');
+    // Queued or running, the source still shows the seed of the data it serves.
+    expect((await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } })).data!.seed).toBe(served.seed);
     // Killed as soon as it runs: 300k rows take seconds, so the kill lands mid-generation.
     await waitFor(async () => {
       const { data } = await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}', { params: { path: { ...path, jobId: job.id } } });
@@ -69,5 +75,10 @@ describe('a server killed during a generation', () => {
     expect(failed.error).toMatch(/Interrupted/);
     expect(await countRows('postgres', database.url, namespace, 'users')).toBe(10);
     expect(await namespaceExists('postgres', database.url, `${namespace}__next`)).toBe(false);
+    // The seed of the job that never finished did not become the source's (issue 23: it used to,
+    // while the old data served).
+    const after = (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path } })).data!;
+    expect(after.seed).toBe(served.seed);
+    expect(after.generationAudit).toEqual(served.generationAudit);
   }, 180_000);
 });

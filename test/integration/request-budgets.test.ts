@@ -123,16 +123,18 @@ describe('failed authentications per client address', () => {
   });
   afterAll(() => t?.stop());
 
-  it('answers 401 to 5 wrong keys of an address, then 429 to everything it presents, even a right key', async () => {
+  it('answers 401 to 5 wrong keys of an address, then 429 to its further failures, and still serves its right key', async () => {
     const from = { 'x-forwarded-for': '10.1.1.1' };
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': WRONG_KEY })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
 
-    const right = await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': t.teamKey });
-    expect(right.status).toBe(429);
-    expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(((await right.json()) as { error: string }).error).toMatch(/^Too many failed authentications from this address \(5 a minute\); retry in \d+ s$/);
+    const wrong = await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': WRONG_KEY });
+    expect(wrong.status).toBe(429);
+    expect(Number(wrong.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await wrong.json()) as { error: string }).error).toMatch(/^Too many failed authentications from this address \(5 a minute\); retry in \d+ s$/);
+    // Only failures are refused: a right key of the same address is served (issue 23, item 8).
+    expect((await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': t.teamKey })).status).toBe(200);
     // Admin tokens and source keys are tried no faster.
     expect((await get(`${t.url}/api/api-keys`, { ...from, authorization: 'Bearer wrong' })).status).toBe(429);
     expect((await get(`${t.url}/runtime/00000000-0000-4000-8000-000000000000/users`, { ...from, 'x-api-key': 'svc_src_wrong' })).status).toBe(429);
@@ -140,7 +142,7 @@ describe('failed authentications per client address', () => {
     expect((await get(`${t.url}/public/v1/projects`, from)).status).toBe(401);
 
     // Another address is not concerned.
-    expect((await get(`${t.url}/public/v1/projects`, { 'x-forwarded-for': '10.1.1.2', 'x-api-key': t.teamKey })).status).toBe(200);
+    expect((await get(`${t.url}/public/v1/projects`, { 'x-forwarded-for': '10.1.1.2', 'x-api-key': WRONG_KEY })).status).toBe(401);
   });
 
   it('counts wrong admin tokens and wrong source keys as failures too', async () => {
@@ -180,9 +182,14 @@ describe('budgets shared by two instances of one control plane', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await get(`${instances[i % 2]}/public/v1/projects`, { ...from, 'x-api-key': WRONG_KEY })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
-    // The instance that saw the sixth failure blocks at once; the other on the next try it sees.
-    expect((await get(`${second.url}/public/v1/projects`, { ...from, 'x-api-key': t.teamKey })).status).toBe(429);
+    // The instance that saw the sixth failure refuses the next at once; the other on the next try it sees.
+    expect((await get(`${second.url}/public/v1/projects`, { ...from, 'x-api-key': WRONG_KEY })).status).toBe(429);
     expect((await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': WRONG_KEY })).status).toBe(429);
-    expect((await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': t.teamKey })).status).toBe(429);
+    expect((await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': WRONG_KEY })).status).toBe(429);
+    // A right key (one with budget left: the test above spent the bootstrap key's) is served on both.
+    const teams = new TeamStore(t.service.db);
+    const key = (await teams.createKey((await teams.createTeam('Behind the same address')).id)).key;
+    expect((await get(`${second.url}/public/v1/projects`, { ...from, 'x-api-key': key })).status).toBe(200);
+    expect((await get(`${t.url}/public/v1/projects`, { ...from, 'x-api-key': key })).status).toBe(200);
   });
 });

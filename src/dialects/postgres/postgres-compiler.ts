@@ -102,6 +102,11 @@ export function postgresExportText(column: ColumnSpec, expr: string): string | u
   return unhandledFieldType(column.type);
 }
 
+/** Dialect.formulaEscapedText: `'` before text starting with =, +, -, @, tab or CR. */
+export function postgresFormulaEscapedText(text: string): string {
+  return `CASE WHEN left(${text}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
+}
+
 /** PostgreSQL already sorts null as the largest value (NULLS LAST ascending, NULLS FIRST descending). */
 export function postgresOrderBy(expr: string, direction: SortDirection): string {
   return `${expr} ${direction === 'asc' ? 'ASC' : 'DESC'}`;

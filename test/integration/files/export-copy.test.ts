@@ -50,6 +50,7 @@ const ROWS = [
   `6, 'naïve café 漢字 🙂', E'"quoted\\r\\nfield",', 'a', true, 42, NULL, 'infinity', '0001-01-01', '0001-01-01', '01:02:03', NULL`,
   `7, E'\\\\.', '\\.', 'a', true, 7, NULL, '-infinity', '9999-12-31', '9999-12-31', '13:14:15', -0.0`,
   `8, '  spaced  ', E'tab\\there', 'a', NULL, 8, NULL, '2000-01-01 00:00:00.000001+00', '2000-01-01', '2000-01-01', '00:00:00.5', 123456789.125`,
+  `9, '=1+1', E'\\t@x', 'a', true, -9, NULL, NULL, NULL, NULL, NULL, -1`,
 ];
 
 let database: TestDatabase;
@@ -85,7 +86,9 @@ async function exported(query: string, withCopy: boolean): Promise<Buffer> {
   return Buffer.concat(pieces);
 }
 
-const usesCopy = (query: string) => compileCsvCopy(connection.dialect, NAMESPACE, planExport(parseQuery(query), tables.get('things')), tables.get('things')) !== undefined;
+const usesCopy = (query: string) =>
+  compileCsvCopy(connection.dialect, NAMESPACE, planExport(parseQuery(query), tables.get('things')), tables.get('things'), { formulaEscape: parseQuery(query).csvFormulaEscape !== false }) !==
+  undefined;
 
 describe('CSV exports written by COPY', () => {
   const copied = 'fields=id,name,note,kind,flag,big,uid,at,day,clock';
@@ -99,6 +102,15 @@ describe('CSV exports written by COPY', () => {
     expect(text.startsWith('id,name,note,kind,flag,big,uid,at,day,clock\r\n1,plain,text,a,true,1,a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,2024-01-31T12:00:00.500Z,2024-01-31,12:34:56\r\n')).toBe(true);
     expect(text).toContain('\r\n2,"","","b,c",false,9007199254740993,,2024-02-29T23:59:59.999Z,0044-03-15,00:00:00\r\n');
     expect(text).toContain('\r\n6,naïve café 漢字 🙂,"""quoted\r\nfield"",",a,true,42,,infinity,0001-01-01,01:02:03\r\n');
+  });
+
+  it('escape spreadsheet formulas in text cells as the cursor path does, and not with csvFormulaEscape=false', async () => {
+    for (const query of [copied, `${copied}&csvFormulaEscape=false`]) {
+      expect(usesCopy(query), query).toBe(true);
+      expect((await exported(query, true)).equals(await exported(query, false)), query).toBe(true);
+    }
+    expect((await exported(copied, true)).toString('utf8')).toContain("\r\n9,'=1+1,'\t@x,a,true,-9,,,,\r\n");
+    expect((await exported(`${copied}&csvFormulaEscape=false`, true)).toString('utf8')).toContain('\r\n9,=1+1,\t@x,a,true,-9,,,,\r\n');
   });
 
   it('sorted descending by a column whose text sorts differently (integers): the table\'s order, not the text\'s', async () => {

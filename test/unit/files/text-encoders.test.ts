@@ -115,3 +115,26 @@ describe('values encoders', () => {
     expect(compared).toBeGreaterThan(1000);
   });
 });
+
+describe('CSV formula escaping (runtime exports; issue 23)', () => {
+  const columns = [
+    { name: 'name', type: 'string' },
+    { name: 'tier', type: 'enum' },
+    { name: 'balance', type: 'integer' },
+    { name: 'price', type: 'number' },
+    { name: 'meta', type: 'json' },
+    { name: 'day', type: 'date' },
+  ] as unknown as RuntimeColumn[];
+  it.each<[string, { given: (string | number | null | object)[]; want: string }]>([
+    ['an equals sign', { given: ['=1+1', 'gold', 1, 1.5, null, '2024-01-01'], want: "'=1+1,gold,1,1.5,,2024-01-01\r\n" }],
+    ['plus, minus and at in text; negative numbers stay numbers', { given: ['+1', '-vip', -5, -0.5, -3, '2024-01-01'], want: "'+1,'-vip,-5,-0.5,-3,2024-01-01\r\n" }],
+    ['at sign and a quoted cell', { given: ['@SUM(A1),x', '@a', 0, 0, { a: '=x' }, null], want: `"'@SUM(A1),x",'@a,0,0,"{""a"":""=x""}",\r\n` }],
+    ['tab and carriage return', { given: ['\tx', '\rx', 0, 0, null, null], want: `'\tx,"'\rx",0,0,,\r\n` }],
+    ['not at the start: unchanged', { given: ['a=b', 'x-y', 0, 0, null, null], want: 'a=b,x-y,0,0,,\r\n' }],
+    ['empty and NULL: unchanged', { given: ['', null, null, null, null, null], want: '"",,,,,\r\n' }],
+  ])('%s', (_, { given, want }) => {
+    expect(FILE_FORMATS.csv.text(columns, { formulaEscape: true }).encode(given as never)).toBe(want);
+    // Off (the default, and what sds generate --out writes): the values as they are.
+    expect(FILE_FORMATS.csv.text(columns).encode(given as never)).toBe(FILE_FORMATS.csv.text(columns, { formulaEscape: false }).encode(given as never));
+  });
+});
