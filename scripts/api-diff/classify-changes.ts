@@ -88,26 +88,35 @@ function describe(diff: Diff): string {
   return `[${VERBS[diff.action]}] ${name}${where ? ` in ${where}` : ''}`;
 }
 
-const typesOf = (value: unknown): Set<string> => new Set(Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+const typesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+
+/** The types of `from` that `to` does not allow (an integer is a number). */
+function lost(from: readonly string[], to: readonly string[]): string[] {
+  return from.filter((type) => !to.includes(type) && !(type === 'integer' && to.includes('number')));
+}
 
 /**
- * api-smart-diff 1.0.6 calls a changed `type` in a response non-breaking whichever way it goes.
- * For a client, a response that may now hold a type it did not before (`string` → `[string, null]`:
- * a field made nullable) breaks the code that reads it; adding a type to a `type` list likewise.
+ * api-smart-diff 1.0.6 calls a changed `type` breaking in a request and non-breaking in a response,
+ * whichever way it goes. For clients, what matters is the direction: a response that may now hold a
+ * type it did not (`string` → `[string, null]`: a field made nullable) breaks the code reading it,
+ * and a request that no longer takes a type breaks the code sending it; the reverse breaks nothing.
  */
 function correct(change: Change): Change {
-  if (change.side !== 'response' || change.type === 'breaking') return change;
+  if (change.side !== 'request' && change.side !== 'response') return change;
   const segments = change.location.split('/');
-  const last = segments[segments.length - 1];
-  const parent = segments[segments.length - 2];
-  if (last === 'type' && change.action === 'replace') {
-    const before = typesOf(change.before);
-    const widened = [...typesOf(change.after)].filter((type) => !before.has(type));
-    if (widened.length) return { ...change, type: 'breaking', rule: `response type widened by ${widened.join(', ')}` };
-  }
-  if (parent === 'type' && /^\d+$/.test(last ?? '') && change.action === 'add') {
-    return { ...change, type: 'breaking', rule: `response type widened by ${String(change.after)}` };
-  }
-  if (last === 'nullable' && change.after === true) return { ...change, type: 'breaking', rule: 'response made nullable' };
-  return change;
+  const [parent, last] = segments.slice(-2);
+  let before: string[];
+  let after: string[];
+  if (last === 'type' && change.action === 'replace') [before, after] = [typesOf(change.before), typesOf(change.after)];
+  else if (parent === 'type' && /^\d+$/.test(last ?? '') && change.action === 'add') [before, after] = [[], typesOf(change.after)];
+  else if (parent === 'type' && /^\d+$/.test(last ?? '') && change.action === 'remove') [before, after] = [typesOf(change.before), []];
+  else if (last === 'nullable' && change.action !== 'remove') [before, after] = [change.before === true ? ['null'] : [], change.after === true ? ['null'] : []];
+  else return change;
+  const gone = change.side === 'response' ? lost(after, before) : lost(before, after);
+  const verdict: ChangeType = gone.length ? 'breaking' : 'non-breaking';
+  if (verdict === change.type) return change;
+  const rule = gone.length
+    ? `${change.side} type ${change.side === 'response' ? 'widened by' : 'narrowed by'} ${gone.join(', ')}`
+    : `${change.side} type ${change.side === 'response' ? 'narrowed' : 'widened'}: nothing a client sends or reads stops working`;
+  return { ...change, type: verdict, rule };
 }
