@@ -15,7 +15,7 @@ export type ContractSource = { kind: 'file'; file: string } | { kind: 'git'; ref
 
 export interface LoadedContract {
   source: ContractSource;
-  /** Short readable name for reports: `main@3103df0:openapi/openapi.yaml` or the file path. */
+  /** Short readable name for reports: `main@3103df0:openapi/openapi.yaml`, or the file's path (from the repository's root when inside it). */
   label: string;
   document: Record<string, unknown>;
 }
@@ -53,7 +53,9 @@ export function parseSource(root: string, spec: string, cwd = process.cwd()): Co
 
 export async function loadContract(root: string, source: ContractSource): Promise<LoadedContract> {
   if (source.kind === 'file') {
-    return { source, label: path.relative(process.cwd(), source.file) || source.file, document: await bundleFile(source.file) };
+    const relative = path.relative(root, source.file);
+    const label = relative.startsWith('..') || path.isAbsolute(relative) ? source.file : relative;
+    return { source, label, document: await bundleFile(source.file) };
   }
   const label = `${source.ref}@${source.commit.slice(0, 7)}:${source.file}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-api-diff-'));
