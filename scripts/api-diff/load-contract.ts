@@ -57,7 +57,8 @@ export async function loadContract(root: string, source: ContractSource): Promis
     const label = relative.startsWith('..') || path.isAbsolute(relative) ? source.file : relative;
     return { source, label, document: await bundleFile(source.file) };
   }
-  const label = `${source.ref}@${source.commit.slice(0, 7)}:${source.file}`;
+  const short = source.commit.slice(0, 7);
+  const label = `${source.commit.startsWith(source.ref) ? short : `${source.ref}@${short}`}:${source.file}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-api-diff-'));
   try {
     checkoutWithRefs(root, source.commit, source.file, dir);
