@@ -121,11 +121,12 @@ async function bundleFile(file: string): Promise<Record<string, unknown>> {
   }
   // generated/openapi.json's do-not-edit marker is no part of the contract.
   delete document['x-generated'];
+  const defsReferenced = JSON.stringify(document).includes('/$defs/');
   for (const schema of Object.values(document.components?.schemas ?? {})) {
     if (!schema || typeof schema !== 'object') continue;
     delete schema.$id;
     delete schema.$schema;
-    if (!JSON.stringify(document).includes('/$defs/')) delete schema.$defs;
+    if (!defsReferenced) delete schema.$defs;
   }
   return document;
 }

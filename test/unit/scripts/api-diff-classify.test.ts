@@ -161,6 +161,15 @@ describe('api:diff classification of planted breaking edits', () => {
       expect(changes.every((c) => c.operation !== undefined)).toBe(true);
     });
   }
+
+  it('a security scheme moved to another header is breaking, named by its document pointer', () => {
+    const after = edited(() => {}) as Document & { components: { securitySchemes: Record<string, { name: string }> } };
+    after.components.securitySchemes.teamApiKey!.name = 'x-team-key';
+    const changes = classifyChanges(contract, after);
+    expect(changes).toEqual([
+      expect.objectContaining({ type: 'breaking', side: 'document', key: '#/components/securitySchemes/teamApiKey', location: '#/components/securitySchemes/teamApiKey/name' }),
+    ]);
+  });
 });
 
 describe('api:diff classification of additive edits', () => {
