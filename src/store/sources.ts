@@ -4,6 +4,7 @@ import type { components, SourceKind } from '../contract.ts';
 import { dialectOfKind } from '../dialects/index.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Db, Queryable } from './db.ts';
+import { OwnedNamespaceStore } from './owned-namespaces.ts';
 import type { Page } from './projects.ts';
 import { slugify, withUniqueSlug } from './slugs.ts';
 
@@ -80,8 +81,13 @@ export interface NewSource {
   kind: SourceKind;
   schemaVersionId: string;
   seed: string;
-  /** Explicit namespace; default `sds_<slug>` (made unique on the target). */
+  /** Explicit namespace (a bring-your-own target only); default `sds_<slug>` (made unique on the target). */
   namespace?: string;
+  /**
+   * Whether a default namespace is free on the target (neither it nor its staging name exists there):
+   * a name that is not is skipped like a taken slug. Absent: only reservations are checked.
+   */
+  namespaceFree?: (namespace: string) => Promise<boolean>;
   connectionString?: string;
   generatorConfig?: GeneratorConfig;
   rateLimitRpm?: number;
@@ -98,13 +104,8 @@ export interface SourceChanges {
   generatorConfig?: GeneratorConfig;
 }
 
-/** The namespace a new source asked for is already another source's on the same target. */
-export class NamespaceTakenError extends Error {
-  constructor(readonly namespace: string) {
-    super(`Namespace "${namespace}" is already used by another source on this target`);
-    this.name = 'NamespaceTakenError';
-  }
-}
+/** Tells withUniqueSlug to try the next slug: the namespace that follows this one is not free. */
+const namespaceTaken = () => Object.assign(new Error('namespace taken'), { code: '23505', constraint: 'sources_slug_namespace' });
 
 /** Default namespace of a slug: an identifier (hyphens become underscores), short enough for staging suffixes. */
 export function namespaceFor(slug: string): string {
@@ -142,15 +143,21 @@ export class SourceStore {
     return rows[0] && toSource(rows[0]);
   }
 
-  /** Creates the source (and its sealed connection string) with unique slug and namespace. */
+  /**
+   * Creates the source (and its sealed connection string) with unique slug and namespace, and
+   * reserves its namespace and staging namespace on its target (owned_namespaces).
+   */
   async create(input: NewSource, client: Queryable = this.db): Promise<Source> {
+    // The source and its reservations go in together, or not at all.
+    if (client === this.db) return this.db.transaction((tx) => this.create(input, tx));
     const secretId = input.connectionString ? await this.storeSecret(input.connectionString, client) : undefined;
     const target = secretId ?? 'default';
     return withUniqueSlug(slugify(input.name, 'source'), async (slug) => {
       const namespace = input.namespace ?? namespaceFor(slug);
-      // Inside a transaction a failed attempt would abort it: a savepoint keeps it usable for the next slug.
-      const inTransaction = client !== this.db;
-      if (inTransaction) await client.query('SAVEPOINT source_slug');
+      // The default namespace follows the slug: one that exists on the target means "try the next slug".
+      if (!input.namespace && input.namespaceFree && !(await input.namespaceFree(namespace))) throw namespaceTaken();
+      // A failed attempt would abort the transaction: a savepoint keeps it usable for the next slug.
+      await client.query('SAVEPOINT source_slug');
       try {
         const { rows } = await client.query<SourceRow>(
           `INSERT INTO sources (id, project_id, slug, name, description, kind, schema_version_id, seed, target, namespace,
@@ -173,15 +180,16 @@ export class SourceStore {
             input.requireAuth ?? true,
           ],
         );
-        return toSource(rows[0]!);
+        const row = rows[0]!;
+        await new OwnedNamespaceStore(this.db).reserve({ sourceId: row.id, kind: row.kind, target: row.target }, namespace, client);
+        return toSource(row);
       } catch (error) {
-        if (inTransaction) await client.query('ROLLBACK TO SAVEPOINT source_slug');
-        // The default namespace follows the slug: a namespace taken on the target means "try the next slug".
+        await client.query('ROLLBACK TO SAVEPOINT source_slug');
+        // A default namespace reserved on the target (by a source, or as a staging name) means "try the
+        // next slug". An explicit one is on the source's own target (its own secret), where nothing else
+        // is reserved; should it clash anyway, the error names no other source.
         const { code, constraint } = error as { code?: string; constraint?: string };
-        if (code === '23505' && constraint?.includes('namespace')) {
-          if (!input.namespace) throw Object.assign(new Error('namespace taken'), { code, constraint: 'sources_slug_namespace' });
-          throw new NamespaceTakenError(namespace);
-        }
+        if (code === '23505' && constraint?.includes('namespace') && !input.namespace) throw namespaceTaken();
         throw error;
       }
     });
