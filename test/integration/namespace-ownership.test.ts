@@ -263,6 +263,16 @@ describe("bring your own database: sds replaces only what it created there", () 
         }
       });
 
+      it(`refuses a config.${field(kind)} that is no identifier or a system ${field(kind)}`, async () => {
+        for (const namespace of ['x"; DROP SCHEMA public; --', kind === 'postgres' ? 'public' : 'mysql']) {
+          const { status, body } = await createOwn(kind, 'Bad name', namespace);
+          expect(status).toBe(400);
+          expect(body.error).toBe(
+            `config.${field(kind)} must be an identifier of letters, digits and underscores (at most 48 characters) that sds may own, not a system ${field(kind)}`,
+          );
+        }
+      });
+
       it("keeps a second source off the first one's namespace without naming it, and deleting the second leaves the first's data", async () => {
         const namespace = `shared_${run}`;
         const first = await createOwn(kind, `First ${kind}`, namespace);
