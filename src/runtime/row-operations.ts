@@ -17,6 +17,8 @@ export function rowOperations(deps: RowOperationDeps) {
   const sourceData = async (context: BaseContext): Promise<{ source: SourceData; table: string }> => {
     const runtime = context.runtime;
     if (!runtime) throw new Error('runtime operation without source-key auth');
+    // Tables in a namespace sds did not create are not the source's data: as before a first generation.
+    if (!runtime.ownsNamespace) throw runtimeErrors.unknownTable(context.params.table!, []);
     let connection: TargetConnection;
     try {
       connection = await deps.connect(runtime.source);

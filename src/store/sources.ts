@@ -144,6 +144,19 @@ export class SourceStore {
   }
 
   /**
+   * Whether sds created the source's live namespace on its target (owned_namespaces): only then are
+   * the tables there the source's generated data. False before its first generation succeeded, and for
+   * a namespace that was there before sds (which the source then never serves).
+   */
+  async servesOwnNamespace(id: string): Promise<boolean> {
+    const { rows } = await this.db.query(
+      'SELECT 1 FROM owned_namespaces o JOIN sources s ON s.id = o.source_id AND s.namespace = o.namespace WHERE o.source_id = $1 AND o.created_at IS NOT NULL',
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * Creates the source (and its sealed connection string) with unique slug and namespace, and
    * reserves its namespace and staging namespace on its target (owned_namespaces).
    */

@@ -236,6 +236,24 @@ describe("bring your own database: sds replaces only what it created there", () 
         });
         expect(regenerated.data?.status).toBe('failed');
         expect(await invoicesOf(kind, byoUrl(kind), namespace)).toEqual([{ id: 1, amount: 4200 }]);
+        // Nor does the source serve the tables it found there, by name (before: read and written).
+        const users = qualified(kind, namespace, 'users');
+        const name = kind === 'postgres' ? '"firstName"' : '`firstName`';
+        await withTarget(kind, byoUrl(kind), async (query) => {
+          await query(`CREATE TABLE ${users} (id integer PRIMARY KEY, ${name} varchar(60) NOT NULL)`);
+          await query(`INSERT INTO ${users} VALUES (1, 'Ada')`);
+        });
+        const key = (await team.api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId: team.projectId, sourceId: body.id } }, body: {} })).data!.key;
+        const read = await fetch(`${own.url}/runtime/${body.id}/users`, { headers: { 'x-api-key': key } });
+        expect(read.status).toBe(404);
+        expect(await read.json()).toEqual({ error: 'Table "users" not found' });
+        const write = await fetch(`${own.url}/runtime/${body.id}/users/1`, {
+          method: 'PATCH',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ firstName: 'INJECTED' }),
+        });
+        expect(write.status).toBe(404);
+        expect(await withTarget(kind, byoUrl(kind), (query) => query(`SELECT id, ${name} AS name FROM ${users}`))).toEqual([{ id: 1, name: 'Ada' }]);
         // Before: deleting the source dropped the schema or database with everything in it.
         expect((await deleteSource(team, body.id)).response.status).toBe(204);
         expect(await invoicesOf(kind, byoUrl(kind), namespace)).toEqual([{ id: 1, amount: 4200 }]);
