@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { SchemaConfig } from '../contract.ts';
 import { IDENTIFIER } from '../dialects/dialect.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
-import { isWorkingNamespace, stagingNamespace } from '../dialects/namespace-names.ts';
+import { isWorkingNamespace } from '../dialects/namespace-names.ts';
 import { errors } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobStore } from '../store/jobs.ts';
@@ -89,8 +89,6 @@ export function sourceOperations(deps: SourceDeps) {
             schemaVersionId: version.id,
             seed,
             namespace,
-            // On the default target sds picks the name: one that exists there (not sds's) is skipped.
-            namespaceFree: body.config?.connectionString === undefined ? (name) => isFreeOnDefaultTarget(targets, kind, name) : undefined,
             connectionString: body.config?.connectionString,
             // A new source records the newest generator version unless told one: it keeps it for good.
             generatorConfig: { ...body.generatorConfig, generatorVersion: body.generatorConfig?.generatorVersion ?? LATEST_GENERATOR_VERSION },
@@ -219,7 +217,7 @@ function explicitNamespace(kind: SourceKind, config: RequestBody<'createSource'>
   if (namespace === undefined) return undefined;
   if (config?.connectionString === undefined) {
     throw errors.badRequest(
-      `config.${field} goes with config.connectionString only: on this server's own ${kind} target sds names the source's ${field} itself (sds_<source slug>)`,
+      `config.${field} goes with config.connectionString only: on this server's own ${kind} target sds names the source's ${field} itself (sds_<source slug>_<id>)`,
       [{ path: `/body/config/${field}`, message: 'only with config.connectionString' }],
     );
   }
@@ -235,20 +233,6 @@ function explicitNamespace(kind: SourceKind, config: RequestBody<'createSource'>
     ]);
   }
   return namespace;
-}
-
-/**
- * Whether sds may take `namespace` on the default target of `kind`: neither it nor its staging name
- * exists there. An unreachable target says yes: the job checks again before it creates anything.
- */
-async function isFreeOnDefaultTarget(targets: Targets, kind: SourceKind, namespace: string): Promise<boolean> {
-  try {
-    const connection = await targets.connect({ kind, namespace, connectionSecretId: undefined });
-    for (const name of [namespace, stagingNamespace(namespace)]) if (await connection.namespaceExists(name)) return false;
-    return true;
-  } catch {
-    return true;
-  }
 }
 
 function withVersionOf(current: GeneratorConfig, next: GeneratorConfig): GeneratorConfig {

@@ -81,13 +81,8 @@ export interface NewSource {
   kind: SourceKind;
   schemaVersionId: string;
   seed: string;
-  /** Explicit namespace (a bring-your-own target only); default `sds_<slug>` (made unique on the target). */
+  /** Explicit namespace (a bring-your-own target only); default namespaceFor(slug, id). */
   namespace?: string;
-  /**
-   * Whether a default namespace is free on the target (neither it nor its staging name exists there):
-   * a name that is not is skipped like a taken slug. Absent: only reservations are checked.
-   */
-  namespaceFree?: (namespace: string) => Promise<boolean>;
   connectionString?: string;
   generatorConfig?: GeneratorConfig;
   rateLimitRpm?: number;
@@ -104,13 +99,18 @@ export interface SourceChanges {
   generatorConfig?: GeneratorConfig;
 }
 
-/** Tells withUniqueSlug to try the next slug: the namespace that follows this one is not free. */
-const namespaceTaken = () => Object.assign(new Error('namespace taken'), { code: '23505', constraint: 'sources_slug_namespace' });
-
-/** Default namespace of a slug: an identifier (hyphens become underscores), short enough for staging suffixes. */
-export function namespaceFor(slug: string): string {
-  return `sds_${slug.replace(/-/g, '_')}`.slice(0, 48).replace(/_+$/, '');
+/**
+ * Default namespace of a source: `sds_<slug>_<first 8 hex digits of its id>`, an identifier short enough
+ * for staging suffixes. It comes from the source's own identity alone, so no answer depends on (or
+ * reveals) which namespaces other sources or applications hold on the target.
+ */
+export function namespaceFor(slug: string, id: string): string {
+  const name = slug.replace(/-/g, '_').slice(0, 35).replace(/_+$/, '');
+  return `sds_${name}_${id.replace(/-/g, '').slice(0, 8)}`;
 }
+
+/** New ids tried when a default namespace is taken (a 32-bit clash: practically never). */
+const NAMESPACE_ATTEMPTS = 5;
 
 export class SourceStore {
   constructor(
@@ -166,44 +166,45 @@ export class SourceStore {
     const secretId = input.connectionString ? await this.storeSecret(input.connectionString, client) : undefined;
     const target = secretId ?? 'default';
     return withUniqueSlug(slugify(input.name, 'source'), async (slug) => {
-      const namespace = input.namespace ?? namespaceFor(slug);
-      // The default namespace follows the slug: one that exists on the target means "try the next slug".
-      if (!input.namespace && input.namespaceFree && !(await input.namespaceFree(namespace))) throw namespaceTaken();
-      // A failed attempt would abort the transaction: a savepoint keeps it usable for the next slug.
-      await client.query('SAVEPOINT source_slug');
-      try {
-        const { rows } = await client.query<SourceRow>(
-          `INSERT INTO sources (id, project_id, slug, name, description, kind, schema_version_id, seed, target, namespace,
-             connection_secret_id, generator_config, rate_limit_rpm, require_auth)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
-          [
-            randomUUID(),
-            input.projectId,
-            slug,
-            input.name,
-            input.description ?? '',
-            input.kind,
-            input.schemaVersionId,
-            input.seed,
-            target,
-            namespace,
-            secretId ?? null,
-            JSON.stringify(input.generatorConfig ?? {}),
-            input.rateLimitRpm ?? 600,
-            input.requireAuth ?? true,
-          ],
-        );
-        const row = rows[0]!;
-        await new OwnedNamespaceStore(this.db).reserve({ sourceId: row.id, kind: row.kind, target: row.target }, namespace, client);
-        return toSource(row);
-      } catch (error) {
-        await client.query('ROLLBACK TO SAVEPOINT source_slug');
-        // A default namespace reserved on the target (by a source, or as a staging name) means "try the
-        // next slug". An explicit one is on the source's own target (its own secret), where nothing else
-        // is reserved; should it clash anyway, the error names no other source.
-        const { code, constraint } = error as { code?: string; constraint?: string };
-        if (code === '23505' && constraint?.includes('namespace') && !input.namespace) throw namespaceTaken();
-        throw error;
+      for (let attempt = 1; ; attempt++) {
+        const id = randomUUID();
+        const namespace = input.namespace ?? namespaceFor(slug, id);
+        // A failed attempt would abort the transaction: a savepoint keeps it usable for the next one.
+        await client.query('SAVEPOINT source_insert');
+        try {
+          const { rows } = await client.query<SourceRow>(
+            `INSERT INTO sources (id, project_id, slug, name, description, kind, schema_version_id, seed, target, namespace,
+               connection_secret_id, generator_config, rate_limit_rpm, require_auth)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+            [
+              id,
+              input.projectId,
+              slug,
+              input.name,
+              input.description ?? '',
+              input.kind,
+              input.schemaVersionId,
+              input.seed,
+              target,
+              namespace,
+              secretId ?? null,
+              JSON.stringify(input.generatorConfig ?? {}),
+              input.rateLimitRpm ?? 600,
+              input.requireAuth ?? true,
+            ],
+          );
+          const row = rows[0]!;
+          await new OwnedNamespaceStore(this.db).reserve({ sourceId: row.id, kind: row.kind, target: row.target }, namespace, client);
+          return toSource(row);
+        } catch (error) {
+          await client.query('ROLLBACK TO SAVEPOINT source_insert');
+          // A default namespace already reserved on the target: another id gives another name. (An
+          // explicit one is on the source's own target, its own secret, where nothing else is reserved.)
+          const { code, constraint } = error as { code?: string; constraint?: string };
+          if (code === '23505' && constraint?.includes('namespace') && !input.namespace && attempt < NAMESPACE_ATTEMPTS) continue;
+          // A slug conflict goes to withUniqueSlug, which tries the next slug.
+          throw error;
+        }
       }
     });
   }

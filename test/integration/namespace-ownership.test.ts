@@ -110,7 +110,7 @@ for (const kind of KINDS) {
       const { status, body } = await createSource(attacker, { name: 'Shadow', kind, config: { [field(kind)]: `${victimNamespace}__next` } });
       expect(status).toBe(400);
       expect(body.error).toBe(
-        `config.${field(kind)} goes with config.connectionString only: on this server's own ${kind} target sds names the source's ${field(kind)} itself (sds_<source slug>)`,
+        `config.${field(kind)} goes with config.connectionString only: on this server's own ${kind} target sds names the source's ${field(kind)} itself (sds_<source slug>_<id>)`,
       );
       expect(body.details).toEqual([{ path: `/body/config/${field(kind)}`, message: 'only with config.connectionString' }]);
 
@@ -137,20 +137,22 @@ for (const kind of KINDS) {
       expect(await invoicesOf(kind, defaultUrl(kind), foreign)).toEqual([{ id: 1, amount: 4200 }]);
     });
 
-    it('picks a free namespace instead of answering 409 with another namespace in it', async () => {
-      // A namespace on the target that sds did not create, named as a new source's would be.
+    it("names namespaces from the source's own identity: no 409, and nothing learnt of other sources' names", async () => {
+      // A namespace on the target that sds did not create, named as the old code would name a new source's.
       const taken = `sds_taken_${run}`;
       await createForeignNamespace(kind, defaultUrl(kind), taken);
       try {
         const { status, body } = await createSource(attacker, { name: `Taken ${run}`, kind });
         expect(status, JSON.stringify(body)).toBe(201);
         const namespace = namespaceOf(kind, body);
-        expect(namespace).toBe(`sds_taken_${run}_2`);
+        expect(namespace).toBe(`sds_taken_${run}_${body.id.slice(0, 8)}`);
         await waitForSourceJob(attacker, body.id);
         expect(await countRows(kind, defaultUrl(kind), namespace, 'users')).toBe(12);
-        // The same name as the victim's source, from the other team: a namespace of its own, no 409.
+        // The victim's source name, from the other team: a 201 whose namespace depends on nothing but
+        // its own id (before: `sds_victim_…_2` told that `sds_victim_…` existed, or a 409 named it).
         const same = await createSource(attacker, { name: `Victim ${run}`, kind });
         expect(same.status, JSON.stringify(same.body)).toBe(201);
+        expect(namespaceOf(kind, same.body)).toBe(`sds_victim_${run}_${same.body.id.slice(0, 8)}`);
         expect(namespaceOf(kind, same.body)).not.toBe(victimNamespace);
         await waitForSourceJob(attacker, same.body.id);
         for (const id of [body.id, same.body.id]) expect((await deleteSource(attacker, id)).response.status).toBe(204);
@@ -347,7 +349,7 @@ describe('the migration to recorded namespaces', () => {
     expect(await tableDigest('postgres', defaultPostgres.url, namespace, 'users', 'id')).toBe(digest);
     expect((await deleteSource(attacker, legacy.body.id)).response.status).toBe(204);
     expect(await tableDigest('postgres', defaultPostgres.url, namespace, 'users', 'id')).toBe(digest);
-    await dropForeignNamespace('postgres', defaultPostgres.url, `sds_legacy_${run}`);
+    await dropForeignNamespace('postgres', defaultPostgres.url, `sds_legacy_${run}_${legacy.body.id.slice(0, 8)}`);
     expect((await deleteSource(victim, first.body.id)).response.status).toBe(204);
     expect(await namespaceExists('postgres', defaultPostgres.url, namespace)).toBe(false);
   });

@@ -516,13 +516,13 @@ export interface paths {
          *
          *     Its data lives, by default, in the target database of its kind
          *     (`POSTGRES_TARGET_URL` / `MYSQL_URL`), in a PostgreSQL schema or MySQL database of
-         *     its own named `sds_<source slug>`: sds always names the namespace there (a name that
-         *     already exists on the target is skipped), and `config.schema` / `config.database`
-         *     without `config.connectionString` answer `400`. With `config.connectionString` (bring
-         *     your own database, e.g. a Supabase project) sds uses that server instead, in
-         *     `config.schema` (PostgreSQL) or `config.database` (MySQL), default again
-         *     `sds_<source slug>`; names ending in `__next` or beginning with `sds_old_` are kept
-         *     for sds's staging and answer `400`. sds records the namespaces it creates and only
+         *     its own named `sds_<source slug>_<first 8 hex digits of the source id>`: sds always
+         *     names the namespace there, from the source's own identity, and `config.schema` /
+         *     `config.database` without `config.connectionString` answer `400`. With
+         *     `config.connectionString` (bring your own database, e.g. a Supabase project) sds uses
+         *     that server instead, in `config.schema` (PostgreSQL) or `config.database` (MySQL),
+         *     default again `sds_<source slug>_<id>`; names ending in `__next` or beginning with
+         *     `sds_old_` are kept for sds's staging and answer `400`. sds records the namespaces it creates and only
          *     ever replaces or drops those: when the namespace already exists on the server and sds
          *     did not create it, the generation job fails and leaves it untouched. The connection
          *     string is stored encrypted and is never returned: the source shows
@@ -1576,7 +1576,7 @@ export interface components {
         Source: {
             /** Format: uuid */
             id: string;
-            /** @description Derived from the name at creation; unique within the project. Names the data namespace `sds_<slug>`. */
+            /** @description Derived from the name at creation; unique within the project. Names the data namespace `sds_<slug>_<first 8 hex digits of the id>` (unless `config.schema` / `config.database` named one). */
             slug: string;
             name: string;
             /** @description Empty string when not given. */
@@ -1612,9 +1612,9 @@ export interface components {
         };
         /** @description Where the source's data lives. Never contains the connection string. */
         SourceConfig: {
-            /** @description PostgreSQL schema holding the data (default `sds_<source slug>`). */
+            /** @description PostgreSQL schema holding the data (default `sds_<source slug>_<id>`). */
             schema?: string;
-            /** @description MySQL database holding the data (default `sds_<source slug>`). */
+            /** @description MySQL database holding the data (default `sds_<source slug>_<id>`). */
             database?: string;
         };
         /** @description Where the source's data lives. Omit `connectionString` to use the service's target database of the source's kind. */
@@ -1625,9 +1625,9 @@ export interface components {
              *     `runtimeTarget.connectionSecretId` instead.
              */
             connectionString?: string;
-            /** @description PostgreSQL schema on your own server (only with `connectionString`), which sds creates, replaces on regeneration and drops with the source (default `sds_<source slug>`). A schema that exists there and that sds did not create is never replaced; names ending in `__next` or beginning with `sds_old_` are sds's. */
+            /** @description PostgreSQL schema on your own server (only with `connectionString`), which sds creates, replaces on regeneration and drops with the source (default `sds_<source slug>_<id>`). A schema that exists there and that sds did not create is never replaced; names ending in `__next` or beginning with `sds_old_` are sds's. */
             schema?: string;
-            /** @description MySQL database on your own server (only with `connectionString`), which sds creates, replaces on regeneration and drops with the source (default `sds_<source slug>`). A database that exists there and that sds did not create is never replaced; names ending in `__next` or beginning with `sds_old_` are sds's. */
+            /** @description MySQL database on your own server (only with `connectionString`), which sds creates, replaces on regeneration and drops with the source (default `sds_<source slug>_<id>`). A database that exists there and that sds did not create is never replaced; names ending in `__next` or beginning with `sds_old_` are sds's. */
             database?: string;
         };
         /** @description Present when the source uses its own database server (`config.connectionString`). */
