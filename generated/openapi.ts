@@ -516,11 +516,16 @@ export interface paths {
          *
          *     Its data lives, by default, in the target database of its kind
          *     (`POSTGRES_TARGET_URL` / `MYSQL_URL`), in a PostgreSQL schema or MySQL database of
-         *     its own named `sds_<source slug>`. With `config.connectionString` (bring your own
-         *     database, e.g. a Supabase project) sds uses that server instead, in `config.schema`
-         *     (PostgreSQL) or `config.database` (MySQL), default again `sds_<source slug>`; it
-         *     owns that namespace and replaces it on each regeneration. The connection string is
-         *     stored encrypted and is never returned: the source shows
+         *     its own named `sds_<source slug>_<first 8 hex digits of the source id>`: sds always
+         *     names the namespace there, from the source's own identity, and `config.schema` /
+         *     `config.database` without `config.connectionString` answer `400`. With
+         *     `config.connectionString` (bring your own database, e.g. a Supabase project) sds uses
+         *     that server instead, in `config.schema` (PostgreSQL) or `config.database` (MySQL),
+         *     default again `sds_<source slug>_<id>`; names ending in `__next` or beginning with
+         *     `sds_old_` are kept for sds's staging and answer `400`. sds records the namespaces it creates and only
+         *     ever replaces or drops those: when the namespace already exists on the server and sds
+         *     did not create it, the generation job fails and leaves it untouched. The connection
+         *     string is stored encrypted and is never returned: the source shows
          *     `runtimeTarget.connectionSecretId` instead.
          *
          *     A `mysql` source without `config.connectionString` while the service has no MySQL
@@ -568,8 +573,9 @@ export interface paths {
         post?: never;
         /**
          * Delete a source
-         * @description Deletes the source: drops its generated data (its namespace in the target
-         *     database), its generation jobs and events, and revokes its source API keys.
+         * @description Deletes the source: drops its generated data (the namespaces sds created for it in
+         *     the target database, never one it found there), its generation jobs and events, and
+         *     revokes its source API keys.
          */
         delete: operations["deleteSource"];
         options?: never;
@@ -1597,7 +1603,7 @@ export interface components {
         Source: {
             /** Format: uuid */
             id: string;
-            /** @description Derived from the name at creation; unique within the project. Names the data namespace `sds_<slug>`. */
+            /** @description Derived from the name at creation; unique within the project. Names the data namespace `sds_<slug>_<first 8 hex digits of the id>` (unless `config.schema` / `config.database` named one). */
             slug: string;
             name: string;
             /** @description Empty string when not given. */
@@ -1633,9 +1639,9 @@ export interface components {
         };
         /** @description Where the source's data lives. Never contains the connection string. */
         SourceConfig: {
-            /** @description PostgreSQL schema holding the data (default `sds_<source slug>`). */
+            /** @description PostgreSQL schema holding the data (default `sds_<source slug>_<id>`). */
             schema?: string;
-            /** @description MySQL database holding the data (default `sds_<source slug>`). */
+            /** @description MySQL database holding the data (default `sds_<source slug>_<id>`). */
             database?: string;
         };
         /** @description Where the source's data lives. Omit `connectionString` to use the service's target database of the source's kind. */
@@ -1646,9 +1652,9 @@ export interface components {
              *     `runtimeTarget.connectionSecretId` instead.
              */
             connectionString?: string;
-            /** @description PostgreSQL schema sds owns and replaces on regeneration (default `sds_<source slug>`). */
+            /** @description PostgreSQL schema on your own server (only with `connectionString`), which sds creates, replaces on regeneration and drops with the source (default `sds_<source slug>_<id>`). A schema that exists there and that sds did not create is never replaced; names ending in `__next` or beginning with `sds_old_` are sds's. */
             schema?: string;
-            /** @description MySQL database sds owns and replaces on regeneration (default `sds_<source slug>`). */
+            /** @description MySQL database on your own server (only with `connectionString`), which sds creates, replaces on regeneration and drops with the source (default `sds_<source slug>_<id>`). A database that exists there and that sds did not create is never replaced; names ending in `__next` or beginning with `sds_old_` are sds's. */
             database?: string;
         };
         /** @description Present when the source uses its own database server (`config.connectionString`). */

@@ -4,6 +4,7 @@
 import type { SchemaConfig } from '../contract.ts';
 import type { TableSpec, TargetConnection } from '../dialects/dialect.ts';
 import { isReservedNamespace } from '../dialects/index.ts';
+import { stagingNamespace } from '../dialects/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';
@@ -33,6 +34,13 @@ export interface RunOptions extends GenerationOptions {
   atomic?: boolean;
   /** Count how many rows hold each coherence rule (summary.coherence); default: with generator version 2 and later. */
   report?: boolean;
+  /**
+   * Called just before the run creates, replaces or swaps into a namespace on the target (the
+   * staging one, then the live one); throwing refuses it, and the run then leaves that namespace
+   * alone (no clean-up drops it). Generation jobs use it so that sds only ever replaces namespaces it
+   * created (management/namespace-ownership.ts).
+   */
+  claimNamespace?: (namespace: string) => Promise<void>;
 }
 
 export interface GenerationSummary {
@@ -49,9 +57,7 @@ export interface GenerationSummary {
   coherence?: CoherenceCount[];
 }
 
-export function stagingNamespace(namespace: string): string {
-  return `${namespace.slice(0, 50)}__next`;
-}
+export { stagingNamespace };
 
 export async function runGeneration(
   connection: TargetConnection,
@@ -73,9 +79,14 @@ export async function runGeneration(
   const building = options.atomic ? stagingNamespace(namespace) : namespace;
   const tables = plan.entities.map((entity) => entity.table);
   const indexing = new IndexingWork(connection, building);
+  const claim = options.claimNamespace ?? (async () => {});
+  // Set once `building` is the run's to replace: a failure before that must not drop it.
+  let claimed = false;
 
   try {
     emit({ type: 'phase', phase: 'tables' });
+    await claim(building);
+    claimed = true;
     await connection.recreateNamespace(building);
     await connection.createTables(building, tables);
 
@@ -108,6 +119,7 @@ export async function runGeneration(
     if (options.atomic) {
       options.signal?.throwIfAborted();
       emit({ type: 'phase', phase: 'swap' });
+      await claim(namespace);
       await connection.swapNamespaces(building, namespace);
     }
 
@@ -131,7 +143,7 @@ export async function runGeneration(
     // its staging namespace anyway).
     const cleanup = (async () => {
       await indexing.settled();
-      if (options.atomic) await connection.dropNamespace(building);
+      if (options.atomic && claimed) await connection.dropNamespace(building);
     })().catch(() => {});
     await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, CLEANUP_MS).unref())]);
     throw error;

@@ -9,9 +9,11 @@ import { dialectOfKind } from '../dialects/index.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
+import { OwnedNamespaceStore } from '../store/owned-namespaces.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import { toLocation, type SourceStore } from '../store/sources.ts';
 import type { FinishedJob } from '../metrics/metrics.ts';
+import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
 
 export interface WorkerOptions {
@@ -42,6 +44,8 @@ export class GenerationWorker {
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
   private readonly progressEveryMs: number;
+  /** sds only creates, replaces and drops the namespaces it reserved and created for a source. */
+  private readonly namespaces: NamespaceOwnership;
 
   constructor(
     private readonly deps: {
@@ -64,6 +68,7 @@ export class GenerationWorker {
     this.progressEveryMs = options.progressEveryMs ?? 1_000;
     this.slots = Math.max(1, options.slots ?? 1);
     this.runningPerTeam = options.runningPerTeam ?? 0;
+    this.namespaces = new NamespaceOwnership(new OwnedNamespaceStore(deps.db));
   }
 
   start(): void {
@@ -136,7 +141,7 @@ export class GenerationWorker {
         const location = toLocation(source);
         await targets
           .connect(location)
-          .then(async (connection) => connection.dropNamespace((await generationEngine()).stagingNamespace(location.namespace)))
+          .then((connection) => this.namespaces.dropStaging(source, connection, location.namespace))
           .catch(() => {});
       }
       const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
@@ -175,6 +180,7 @@ export class GenerationWorker {
         // Sources made before generator versions existed have none stored: version 1, byte for byte.
         generatorVersion: source.generatorConfig.generatorVersion ?? 1,
         atomic: true,
+        claimNamespace: (namespace) => this.namespaces.claim(source, connection, namespace),
         signal: abort.signal,
         onProgress: (event) => progress.record(event),
       });

@@ -4,17 +4,20 @@ import { randomBytes } from 'node:crypto';
 import type { SchemaConfig } from '../contract.ts';
 import { IDENTIFIER } from '../dialects/dialect.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
+import { isWorkingNamespace } from '../dialects/namespace-names.ts';
 import { errors } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobStore } from '../store/jobs.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { SourceKeyStore } from '../store/source-keys.ts';
-import { NamespaceTakenError, toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
+import { OwnedNamespaceStore } from '../store/owned-namespaces.ts';
+import { toLocation, type GeneratorConfig, type Source, type SourceKind, type SourceStore } from '../store/sources.ts';
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { BaseContext, Operation, RequestBody } from '../operation.ts';
+import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
 import type { GenerationQuotas } from './quotas.ts';
 import { LATEST_GENERATOR_VERSION } from '../generation/plan.ts';
@@ -104,10 +107,6 @@ export function sourceOperations(deps: SourceDeps) {
         );
         await queue(created, version.id, seed, client);
         return created;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof NamespaceTakenError) throw errors.conflict(error.message);
-        throw error;
       });
     deps.onQueued();
     return { status: 201, body: source, headers: { Location: `/public/v1/projects/${project.id}/sources/${source.id}` } };
@@ -181,12 +180,13 @@ export function sourceOperations(deps: SourceDeps) {
  * revoked and every process told, then its data namespace is dropped. Dropping is best effort: an
  * unreachable target must not keep a source alive.
  */
-export async function retireSource(deps: Pick<SourceDeps, 'targets' | 'sourceKeys' | 'onSourceChanged'>, source: Source): Promise<void> {
+export async function retireSource(deps: Pick<SourceDeps, 'db' | 'targets' | 'sourceKeys' | 'onSourceChanged'>, source: Source): Promise<void> {
   await deps.sourceKeys.revokeAll(source.id);
   await deps.onSourceChanged(source.id);
   try {
     const connection = await deps.targets.connect(toLocation(source));
-    await connection.dropNamespace(toLocation(source).namespace);
+    // Only what sds created for this source goes: a namespace it found there stays.
+    await new NamespaceOwnership(new OwnedNamespaceStore(deps.db)).dropOwned(source, connection);
   } catch {
     // The namespace stays behind on an unreachable server; the source record still goes.
   }
@@ -215,6 +215,10 @@ function defaultSeed(config: SchemaConfig): string {
   return seed !== undefined ? String(seed) : randomBytes(6).toString('hex');
 }
 
+/**
+ * The namespace a request names, on a bring-your-own target only: on the service's default targets
+ * sds names every namespace itself (tenancy: a request never picks, or learns, one there).
+ */
 function explicitNamespace(kind: SourceKind, config: RequestBody<'createSource'>['config']): string | undefined {
   const field = dialectOfKind(kind).facts.namespaceField;
   const other = field === 'schema' ? 'database' : 'schema';
@@ -225,11 +229,22 @@ function explicitNamespace(kind: SourceKind, config: RequestBody<'createSource'>
   }
   const namespace = config?.[field];
   if (namespace === undefined) return undefined;
+  if (config?.connectionString === undefined) {
+    throw errors.badRequest(
+      `config.${field} goes with config.connectionString only: on this server's own ${kind} target sds names the source's ${field} itself (sds_<source slug>_<id>)`,
+      [{ path: `/body/config/${field}`, message: 'only with config.connectionString' }],
+    );
+  }
   if (!IDENTIFIER.test(namespace) || namespace.length > 48 || isReservedNamespace(namespace)) {
     throw errors.badRequest(
       `config.${field} must be an identifier of letters, digits and underscores (at most 48 characters) that sds may own, not a system ${field}`,
       [{ path: `/body/config/${field}`, message: 'invalid or reserved namespace' }],
     );
+  }
+  if (isWorkingNamespace(namespace)) {
+    throw errors.badRequest(`config.${field} must not end in "__next" or begin with "sds_old_": sds keeps those names for the ${field}s it builds and replaces`, [
+      { path: `/body/config/${field}`, message: 'a name sds keeps for staging' },
+    ]);
   }
   return namespace;
 }

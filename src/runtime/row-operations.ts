@@ -30,7 +30,17 @@ export function rowOperations(deps: RowOperationDeps) {
       if (dialectOfKind(runtime.source.kind).mapError(error).kind === 'connection') throw runtimeErrors.targetUnavailable();
       throw error;
     }
-    const source = { id: runtime.source.id, connection, namespace: toLocation(runtime.source).namespace, config: runtime.config };
+    const namespace = toLocation(runtime.source).namespace;
+    // Tables in a namespace sds did not create are not the source's data: it answers as before its
+    // first generation (404, or 503 while the target is down), whatever the namespace holds.
+    if (!runtime.ownsNamespace) {
+      await connection.namespaceExists(namespace).catch((error: unknown) => {
+        const { kind } = connection.dialect.mapError(error);
+        throw kind === 'connection' ? runtimeErrors.targetUnavailable() : kind === 'timeout' ? runtimeErrors.targetTimeout() : error;
+      });
+      throw runtimeErrors.unknownTable(context.params.table!, []);
+    }
+    const source = { id: runtime.source.id, connection, namespace, config: runtime.config };
     return { source, table: context.params.table! };
   };
 

@@ -10,6 +10,11 @@ import type { Source, SourceStore } from '../store/sources.ts';
 export interface RuntimeSource {
   source: Source;
   config: SchemaConfig;
+  /**
+   * Whether sds created the namespace the source reads and writes: a source never serves a schema or
+   * database it found on its target (another application's, another source's), even by name.
+   */
+  ownsNamespace: boolean;
 }
 
 const TTL_MS = 30_000;
@@ -32,8 +37,13 @@ export class RuntimeSources implements ChangeSubscriber {
     const cached = this.entries.get(sourceId);
     if (cached && cached.expires > now) return cached.value;
     const value = this.load(sourceId);
-    this.entries.set(sourceId, { value, expires: now + (this.live() ? TTL_MS : TTL_WITHOUT_FEED_MS) });
-    value.catch(() => this.entries.delete(sourceId));
+    const entry = { value, expires: now + (this.live() ? TTL_MS : TTL_WITHOUT_FEED_MS) };
+    this.entries.set(sourceId, entry);
+    // A source without data of its own yet is looked up afresh: its first generation may succeed any moment.
+    value.then(
+      (loaded) => loaded?.ownsNamespace === false && this.entries.get(sourceId) === entry && this.entries.delete(sourceId),
+      () => this.entries.delete(sourceId),
+    );
     if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
@@ -56,6 +66,6 @@ export class RuntimeSources implements ChangeSubscriber {
       config = version.schema;
       this.configs.set(source.schemaVersionId, config);
     }
-    return { source, config };
+    return { source, config, ownsNamespace: await this.sources.servesOwnNamespace(source.id) };
   }
 }

@@ -4,6 +4,7 @@ import type { components, SourceKind } from '../contract.ts';
 import { dialectOfKind } from '../dialects/index.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Db, Queryable } from './db.ts';
+import { OwnedNamespaceStore } from './owned-namespaces.ts';
 import type { Page } from './projects.ts';
 import { slugify, withUniqueSlug } from './slugs.ts';
 
@@ -80,7 +81,7 @@ export interface NewSource {
   kind: SourceKind;
   schemaVersionId: string;
   seed: string;
-  /** Explicit namespace; default `sds_<slug>` (made unique on the target). */
+  /** Explicit namespace (a bring-your-own target only); default namespaceFor(slug, id). */
   namespace?: string;
   connectionString?: string;
   generatorConfig?: GeneratorConfig;
@@ -98,18 +99,18 @@ export interface SourceChanges {
   generatorConfig?: GeneratorConfig;
 }
 
-/** The namespace a new source asked for is already another source's on the same target. */
-export class NamespaceTakenError extends Error {
-  constructor(readonly namespace: string) {
-    super(`Namespace "${namespace}" is already used by another source on this target`);
-    this.name = 'NamespaceTakenError';
-  }
+/**
+ * Default namespace of a source: `sds_<slug>_<first 8 hex digits of its id>`, an identifier short enough
+ * for staging suffixes. It comes from the source's own identity alone, so no answer depends on (or
+ * reveals) which namespaces other sources or applications hold on the target.
+ */
+export function namespaceFor(slug: string, id: string): string {
+  const name = slug.replace(/-/g, '_').slice(0, 35).replace(/_+$/, '');
+  return `sds_${name}_${id.replace(/-/g, '').slice(0, 8)}`;
 }
 
-/** Default namespace of a slug: an identifier (hyphens become underscores), short enough for staging suffixes. */
-export function namespaceFor(slug: string): string {
-  return `sds_${slug.replace(/-/g, '_')}`.slice(0, 48).replace(/_+$/, '');
-}
+/** New ids tried when a default namespace is taken (a 32-bit clash: practically never). */
+const NAMESPACE_ATTEMPTS = 5;
 
 export class SourceStore {
   constructor(
@@ -142,47 +143,68 @@ export class SourceStore {
     return rows[0] && toSource(rows[0]);
   }
 
-  /** Creates the source (and its sealed connection string) with unique slug and namespace. */
+  /**
+   * Whether sds created the source's live namespace on its target (owned_namespaces): only then are
+   * the tables there the source's generated data. False before its first generation succeeded, and for
+   * a namespace that was there before sds (which the source then never serves).
+   */
+  async servesOwnNamespace(id: string): Promise<boolean> {
+    const { rows } = await this.db.query(
+      'SELECT 1 FROM owned_namespaces o JOIN sources s ON s.id = o.source_id AND s.namespace = o.namespace WHERE o.source_id = $1 AND o.created_at IS NOT NULL',
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Creates the source (and its sealed connection string) with unique slug and namespace, and
+   * reserves its namespace and staging namespace on its target (owned_namespaces).
+   */
   async create(input: NewSource, client: Queryable = this.db): Promise<Source> {
+    // The source and its reservations go in together, or not at all.
+    if (client === this.db) return this.db.transaction((tx) => this.create(input, tx));
     const secretId = input.connectionString ? await this.storeSecret(input.connectionString, client) : undefined;
     const target = secretId ?? 'default';
     return withUniqueSlug(slugify(input.name, 'source'), async (slug) => {
-      const namespace = input.namespace ?? namespaceFor(slug);
-      // Inside a transaction a failed attempt would abort it: a savepoint keeps it usable for the next slug.
-      const inTransaction = client !== this.db;
-      if (inTransaction) await client.query('SAVEPOINT source_slug');
-      try {
-        const { rows } = await client.query<SourceRow>(
-          `INSERT INTO sources (id, project_id, slug, name, description, kind, schema_version_id, seed, target, namespace,
-             connection_secret_id, generator_config, rate_limit_rpm, require_auth)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
-          [
-            randomUUID(),
-            input.projectId,
-            slug,
-            input.name,
-            input.description ?? '',
-            input.kind,
-            input.schemaVersionId,
-            input.seed,
-            target,
-            namespace,
-            secretId ?? null,
-            JSON.stringify(input.generatorConfig ?? {}),
-            input.rateLimitRpm ?? 600,
-            input.requireAuth ?? true,
-          ],
-        );
-        return toSource(rows[0]!);
-      } catch (error) {
-        if (inTransaction) await client.query('ROLLBACK TO SAVEPOINT source_slug');
-        // The default namespace follows the slug: a namespace taken on the target means "try the next slug".
-        const { code, constraint } = error as { code?: string; constraint?: string };
-        if (code === '23505' && constraint?.includes('namespace')) {
-          if (!input.namespace) throw Object.assign(new Error('namespace taken'), { code, constraint: 'sources_slug_namespace' });
-          throw new NamespaceTakenError(namespace);
+      for (let attempt = 1; ; attempt++) {
+        const id = randomUUID();
+        const namespace = input.namespace ?? namespaceFor(slug, id);
+        // A failed attempt would abort the transaction: a savepoint keeps it usable for the next one.
+        await client.query('SAVEPOINT source_insert');
+        try {
+          const { rows } = await client.query<SourceRow>(
+            `INSERT INTO sources (id, project_id, slug, name, description, kind, schema_version_id, seed, target, namespace,
+               connection_secret_id, generator_config, rate_limit_rpm, require_auth)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+            [
+              id,
+              input.projectId,
+              slug,
+              input.name,
+              input.description ?? '',
+              input.kind,
+              input.schemaVersionId,
+              input.seed,
+              target,
+              namespace,
+              secretId ?? null,
+              JSON.stringify(input.generatorConfig ?? {}),
+              input.rateLimitRpm ?? 600,
+              input.requireAuth ?? true,
+            ],
+          );
+          const row = rows[0]!;
+          await new OwnedNamespaceStore(this.db).reserve({ sourceId: row.id, kind: row.kind, target: row.target }, namespace, client);
+          return toSource(row);
+        } catch (error) {
+          await client.query('ROLLBACK TO SAVEPOINT source_insert');
+          // A default namespace already reserved on the target: another id gives another name. (An
+          // explicit one is on the source's own target, its own secret, where nothing else is reserved.)
+          const { code, constraint } = error as { code?: string; constraint?: string };
+          if (code === '23505' && constraint?.includes('namespace') && !input.namespace && attempt < NAMESPACE_ATTEMPTS) continue;
+          // A slug conflict goes to withUniqueSlug, which tries the next slug.
+          throw error;
         }
-        throw error;
       }
     });
   }

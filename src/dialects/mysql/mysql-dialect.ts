@@ -31,6 +31,7 @@ import {
   MYSQL_LIKE_ESCAPE,
 } from './mysql-compiler.ts';
 import { mysqlDump } from './mysql-dump.ts';
+import { REPLACED_PREFIX } from '../namespace-names.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without
@@ -360,7 +361,7 @@ export class MysqlConnection implements TargetConnection {
 
   async swapNamespaces(staging: string, live: string): Promise<void> {
     if (staging === live) throw new Error(`Cannot swap namespace "${live}" with itself`);
-    const old = `sds_old_${randomBytes(8).toString('hex')}`;
+    const old = `${REPLACED_PREFIX}${randomBytes(8).toString('hex')}`;
     if (!(await this.namespaceExists(staging))) throw new Error(`Staging namespace "${staging}" does not exist`);
     await this.pool.query(createMysqlDatabase(live, { ifNotExists: true }));
     await this.pool.query(createMysqlDatabase(old));

@@ -24,6 +24,7 @@ import {
   POSTGRES_LIKE_ESCAPE,
 } from './postgres-compiler.ts';
 import { postgresDump } from './postgres-dump.ts';
+import { REPLACED_PREFIX } from '../namespace-names.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
 const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);
@@ -311,7 +312,7 @@ export class PostgresConnection implements TargetConnection {
     if (staging === live) throw new Error(`Cannot swap namespace "${live}" with itself`);
     const stagingSchema = quotePostgresIdentifier(staging);
     const liveSchema = quotePostgresIdentifier(live);
-    const old = `sds_old_${randomBytes(8).toString('hex')}`;
+    const old = `${REPLACED_PREFIX}${randomBytes(8).toString('hex')}`;
     const oldSchema = quotePostgresIdentifier(old);
     // One transaction of renames: readers see the old schema or the new one. A statement reading
     // several tables resolves their names one at a time, so it could see one old table and one new
