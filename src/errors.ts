@@ -23,7 +23,8 @@ export class AppError extends Error {
 
 export const errors = {
   apiKeyRequired: () => new AppError(401, 'API key required'),
-  invalidApiKey: () => new AppError(401, 'Invalid API key'),
+  /** The specification's text; `hint` (a key of the other kind, say) goes in `details`, at the header. */
+  invalidApiKey: (hint?: string) => new AppError(401, 'Invalid API key', hint ? { details: [{ path: '/header/x-api-key', message: hint }] } : {}),
   adminTokenRequired: () => new AppError(401, 'Admin token required', { headers: { 'WWW-Authenticate': 'Bearer' } }),
   invalidAdminToken: () => new AppError(401, 'Invalid admin token', { headers: { 'WWW-Authenticate': 'Bearer' } }),
   adminDisabled: () => new AppError(401, 'Admin API disabled: set SDS_ADMIN_TOKEN to enable it'),

@@ -6,9 +6,24 @@ import type { NextFunction, Request, Response } from 'express';
 import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { TeamStore } from '../store/teams.ts';
+import { SOURCE_KEY_PREFIX, TEAM_KEY_PREFIX } from '../security/api-keys.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 
 export const API_KEY_HEADER = 'x-api-key';
+
+/**
+ * What to do when a key of the other kind was sent (by its prefix alone, not checked): the runtime
+ * API takes source keys, the management API team keys. Undefined for anything else.
+ */
+export function wrongKindHint(key: string, api: 'runtime' | 'management'): string | undefined {
+  if (api === 'runtime' && key.startsWith(TEAM_KEY_PREFIX)) {
+    return `this is a team key (${TEAM_KEY_PREFIX}…): the runtime API takes a source key (${SOURCE_KEY_PREFIX}…); create one with POST /public/v1/projects/{projectId}/sources/{sourceId}/api-keys`;
+  }
+  if (api === 'management' && key.startsWith(SOURCE_KEY_PREFIX)) {
+    return `this is a source key (${SOURCE_KEY_PREFIX}…): the management API takes a team key (${TEAM_KEY_PREFIX}…), printed by the first start or made with sds team-key create`;
+  }
+  return undefined;
+}
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => Promise<void> | void;
 
@@ -23,7 +38,7 @@ export function teamKeyAuth(teams: TeamStore, usage: KeyUsageRecorder, failures:
     const principal = await teams.authenticate(key);
     if (!principal) {
       await failures.fail(clientAddress(req));
-      throw errors.invalidApiKey();
+      throw errors.invalidApiKey(wrongKindHint(key, 'management'));
     }
     res.locals.principal = principal;
     res.locals.budgetKey = principal.keyId;

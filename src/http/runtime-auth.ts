@@ -6,7 +6,7 @@ import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { RuntimeSources } from '../runtime/runtime-sources.ts';
 import type { SourceKeyCache } from '../runtime/source-key-cache.ts';
-import { API_KEY_HEADER, clientAddress } from './auth.ts';
+import { API_KEY_HEADER, clientAddress, wrongKindHint } from './auth.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 
 export function sourceKeyAuth(deps: {
@@ -27,7 +27,7 @@ export function sourceKeyAuth(deps: {
       const presented = await deps.keys.authenticate(key);
       if (!presented) {
         await deps.failures.fail(clientAddress(req));
-        throw errors.invalidApiKey();
+        throw errors.invalidApiKey(wrongKindHint(key, 'runtime'));
       }
       if (presented.sourceId !== sourceId) throw errors.outOfScope('this source');
       if (!runtime) throw errors.notFound('Source');

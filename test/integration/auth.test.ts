@@ -44,7 +44,6 @@ describe('team API keys on the management API', () => {
   for (const [name, key] of [
     ['an unknown key', 'svc_api_' + 'x'.repeat(43)],
     ['a malformed key', 'hello'],
-    ['a source key', 'svc_src_' + 'y'.repeat(43)],
   ] as const) {
     it(`answers 401 "Invalid API key" for ${name}`, async () => {
       const { response, error } = await t.client(key).GET('/public/v1/projects');
@@ -52,6 +51,20 @@ describe('team API keys on the management API', () => {
       expect(error).toEqual({ error: 'Invalid API key' });
     });
   }
+
+  it('answers 401 "Invalid API key" for a source key, saying the management API takes a team key', async () => {
+    const { response, error } = await t.client('svc_src_' + 'y'.repeat(43)).GET('/public/v1/projects');
+    expect(response.status).toBe(401);
+    expect(error).toEqual({
+      error: 'Invalid API key',
+      details: [
+        {
+          path: '/header/x-api-key',
+          message: 'this is a source key (svc_src_…): the management API takes a team key (svc_api_…), printed by the first start or made with sds team-key create',
+        },
+      ],
+    });
+  });
 
   it('checks the key before the body', async () => {
     const { response, error } = await t.client().POST('/public/v1/projects', { body: {} as never });

@@ -60,6 +60,10 @@ function start(name: Instance['name'], worker: boolean): Promise<Instance> {
     SDS_SECRET_KEY: secretKey,
     SDS_DATA_DIR: path.join(dataRoot, name),
     SDS_WORKER: worker ? 'true' : 'false',
+    // Every source here is one team's: with the default cap of one running job per team, one job
+    // runs at a time and whichever worker ends it claims the next. This file is about jobs spread
+    // over instances (fairness between teams is generation-quotas.test.ts's), so no cap here.
+    SDS_RUNNING_JOBS_PER_TEAM: '0',
     MYSQL_URL: mysqlUrl,
     POSTGRES_TARGET_URL: undefined,
     PORT: '0',

@@ -41,11 +41,26 @@ describe('source keys on the runtime API', () => {
   });
 
   it('answers 401 "Invalid API key" for unknown keys and team keys', async () => {
-    for (const key of ['svc_src_' + 'z'.repeat(43), t.teamKey, 'nonsense']) {
+    for (const key of ['svc_src_' + 'z'.repeat(43), 'nonsense']) {
       const response = await rows(main.source.id, key);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'Invalid API key' });
     }
+  });
+
+  it('tells a team key on the runtime API which key it takes and where to make one', async () => {
+    const response = await rows(main.source.id, t.teamKey);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'Invalid API key',
+      details: [
+        {
+          path: '/header/x-api-key',
+          message:
+            'this is a team key (svc_api_…): the runtime API takes a source key (svc_src_…); create one with POST /public/v1/projects/{projectId}/sources/{sourceId}/api-keys',
+        },
+      ],
+    });
   });
 
   it('answers 403 for a valid key of another source', async () => {
