@@ -1,6 +1,7 @@
 // Environment → typed configuration. Every default lives here, once.
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
+import type { ConfigWorkLimits } from './management/config-work.ts';
 
 export interface Config {
   /** HTTP port; 0 picks a free one (tests). */
@@ -39,6 +40,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** A generation load whose target connection moves nothing for this long fails as lost; 0: no limit. */
   loadIdleTimeoutMs: number;
+  /** Schema-config validation and previews: worker threads, time and memory a task, tasks a team may queue. */
+  configWork: ConfigWorkLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -64,6 +67,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
     queryTimeoutMs: parseCount('SDS_QUERY_TIMEOUT_MS', env.SDS_QUERY_TIMEOUT_MS ?? '10000'),
     loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
+    configWork: {
+      workers: parsePositive('SDS_CONFIG_WORKERS', env.SDS_CONFIG_WORKERS ?? '2'),
+      timeoutMs: parsePositive('SDS_CONFIG_WORK_TIMEOUT_MS', env.SDS_CONFIG_WORK_TIMEOUT_MS ?? '5000'),
+      queuePerTeam: parseCount('SDS_CONFIG_WORK_QUEUE', env.SDS_CONFIG_WORK_QUEUE ?? '2'),
+      memoryMb: parsePositive('SDS_CONFIG_WORK_MEMORY_MB', env.SDS_CONFIG_WORK_MEMORY_MB ?? '512'),
+    },
   };
 }
 
@@ -78,6 +87,12 @@ export function defaultTargets(config: Config, controlPlaneUrl: string): Record<
 function parseCount(name: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${value}"`);
+  return count;
+}
+
+function parsePositive(name: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number of 1 or more, got "${value}"`);
   return count;
 }
 
