@@ -409,10 +409,12 @@ export function previewEntities(
 ): Map<string, Record<string, unknown>[]> {
   const plan = planGeneration(config, options);
   const wanted = Math.max(0, Math.floor(count));
+  const byId = new Map<string, Entity>();
+  for (const entity of config.entities) if (!byId.has(entity.id)) byId.set(entity.id, entity);
   const targets = entityIds.map((entityId) => {
     const target = plan.entities.find((entity) => entity.id === entityId);
     if (!target) throw new Error(`the config has no entity "${entityId}"`);
-    return { target, position: plan.entities.indexOf(target), ancestors: ancestorsOf(config, entityId), ancestorRows: 0 };
+    return { target, position: plan.entities.indexOf(target), ancestors: ancestorsOf(config, entityId, byId), ancestorRows: 0 };
   });
   const generator = new DataGenerator(config, plan);
   const shown = new Map<string, RowValues[]>();
@@ -461,12 +463,12 @@ export function previewEntities(
 }
 
 /** The entity and every entity it takes values from, directly or through others. */
-function ancestorsOf(config: SchemaConfig, entityId: string): Set<string> {
+function ancestorsOf(config: SchemaConfig, entityId: string, byId?: ReadonlyMap<string, Entity>): Set<string> {
   const found = new Set<string>([entityId]);
   const queue = [entityId];
   while (queue.length > 0) {
     const id = queue.shift();
-    const entity = config.entities.find((candidate) => candidate.id === id);
+    const entity = byId ? byId.get(id!) : config.entities.find((candidate) => candidate.id === id);
     for (const field of entity?.fields ?? []) {
       const parent = referenceTarget(field)?.entity;
       if (parent !== undefined && !found.has(parent)) {
