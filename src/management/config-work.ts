@@ -173,7 +173,15 @@ export class ConfigWork {
     const job = slot.job;
     slot.job = undefined;
     slot.timer = undefined;
-    if (job) this.#running.delete(job.team);
+    if (job) {
+      this.#running.delete(job.team);
+      // The team just served goes behind the teams waiting meanwhile.
+      const jobs = this.#queues.get(job.team);
+      if (jobs) {
+        this.#queues.delete(job.team);
+        this.#queues.set(job.team, jobs);
+      }
+    }
     this.#dispatch();
   }
 
