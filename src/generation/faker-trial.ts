@@ -27,13 +27,16 @@ export function fakerTrialIssues(config: SchemaConfig, sites: readonly FakerTria
   const issues: Issue[] = [];
   const byEntity = new Map<number, number[]>();
   for (const site of sites) byEntity.set(site.entityIndex, [...(byEntity.get(site.entityIndex) ?? []), site.fieldIndex]);
-  for (const [entityIndex, fieldIndexes] of byEntity) {
-    const entity = config.entities[entityIndex]!;
-    // One trial of the entity's faker fields together; only when it fails, one per field to say which.
-    if (trialError(config, entity, fieldIndexes) === undefined) continue;
-    for (const fieldIndex of fieldIndexes) {
-      const message = trialError(config, entity, [fieldIndex]);
+  const groups: TrialGroup[] = [...byEntity].map(([entityIndex, fieldIndexes]) => ({ entity: config.entities[entityIndex]!, entityIndex, fieldIndexes }));
+  // One trial of every faker field together (one plan); only when it fails, one per entity, then per field, to say which.
+  const ids = new Set(groups.map((group) => group.entity.id));
+  if (groups.length === 0 || (ids.size === groups.length && trialError(config, groups) === undefined)) return issues;
+  for (const group of groups) {
+    if (trialError(config, [group]) === undefined) continue;
+    for (const fieldIndex of group.fieldIndexes) {
+      const message = trialError(config, [{ ...group, fieldIndexes: [fieldIndex] }]);
       if (message === undefined) continue;
+      const { entity, entityIndex } = group;
       const field = entity.fields[fieldIndex]!;
       const strategy = field.generation!.strategy as { method: string; args?: unknown[] };
       const hasArgs = (strategy.args ?? []).length > 0;
@@ -47,16 +50,23 @@ export function fakerTrialIssues(config: SchemaConfig, sites: readonly FakerTria
   return issues;
 }
 
-/** Why making the first rows of these fields alone fails (undefined when it does not). */
-function trialError(config: SchemaConfig, entity: Entity, fieldIndexes: readonly number[]): string | undefined {
-  const fields = fieldIndexes.map((index) => trialField(entity.fields[index]!));
-  const trial: SchemaConfig = {
-    ...config,
-    entities: [{ id: entity.id, fields, ...(entity.generation ? { generation: { ...entity.generation, rowCount: TRIAL_ROWS } } : { generation: { rowCount: TRIAL_ROWS } }) }],
-  };
+interface TrialGroup {
+  entity: Entity;
+  entityIndex: number;
+  fieldIndexes: readonly number[];
+}
+
+/** Why making the first rows of these entities' fields alone fails (undefined when it does not). */
+function trialError(config: SchemaConfig, groups: readonly TrialGroup[]): string | undefined {
+  const entities = groups.map(({ entity, fieldIndexes }) => ({
+    id: entity.id,
+    fields: fieldIndexes.map((index) => trialField(entity.fields[index]!)),
+    generation: { ...entity.generation, rowCount: TRIAL_ROWS },
+  }));
+  const trial: SchemaConfig = { ...config, entities };
   try {
     const generator = new DataGenerator(trial, planGeneration(trial));
-    for (const batch of generator.rows(entity.id, TRIAL_ROWS)) void batch;
+    for (const { id } of entities) for (const batch of generator.rows(id, TRIAL_ROWS)) void batch;
     return undefined;
   } catch (error) {
     return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
