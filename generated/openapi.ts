@@ -2578,7 +2578,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A database sds needs (the control plane, or a source's target) is unreachable; retry later. */
+        /**
+         * @description A database sds needs (the control plane, or a source's target) is unreachable, or every
+         *     worker of schema-config validation and previews is busy with a full queue (then with
+         *     `Retry-After`); retry later.
+         */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
