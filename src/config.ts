@@ -70,7 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     configWork: {
       workers: parsePositive('SDS_CONFIG_WORKERS', env.SDS_CONFIG_WORKERS ?? '2'),
       timeoutMs: parsePositive('SDS_CONFIG_WORK_TIMEOUT_MS', env.SDS_CONFIG_WORK_TIMEOUT_MS ?? '5000'),
-      queuePerTeam: parseCount('SDS_CONFIG_WORK_QUEUE', env.SDS_CONFIG_WORK_QUEUE ?? '2'),
+      queuePerTeam: parseCount('SDS_CONFIG_WORK_QUEUE', env.SDS_CONFIG_WORK_QUEUE ?? '8'),
       memoryMb: parsePositive('SDS_CONFIG_WORK_MEMORY_MB', env.SDS_CONFIG_WORK_MEMORY_MB ?? '512'),
     },
   };

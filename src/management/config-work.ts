@@ -34,6 +34,9 @@ export interface ConfigWorkLimits {
   memoryMb: number;
 }
 
+/** Tasks waiting, all teams together, per worker thread before the pool answers 503. */
+export const QUEUED_PER_WORKER = 32;
+
 const WHAT: Record<ConfigTask['task'], string> = { validate: 'Validating the schema config', preview: 'The preview' };
 
 interface Job {
@@ -105,8 +108,8 @@ export class ConfigWork {
     const retryAfter = Math.max(1, Math.ceil(this.#limits.timeoutMs / 1000));
     const queued = this.#queues.get(team) ?? [];
     if (queued.length >= this.#limits.queuePerTeam) throw errors.teamWorkBusy(1 + this.#limits.queuePerTeam, retryAfter);
-    // Every team could fill its own queue; past a few tasks a worker, nobody else is taken.
-    if (this.load.queued >= this.#limits.workers * 8) throw errors.workBusy(retryAfter);
+    // Every team could fill its own queue; past QUEUED_PER_WORKER tasks a worker, nobody else is taken.
+    if (this.load.queued >= this.#limits.workers * QUEUED_PER_WORKER) throw errors.workBusy(retryAfter);
     return new Promise((resolve, reject) => {
       const job: Job = { team, task: { ...task, id: this.#nextId++ }, resolve: resolve as (value: unknown) => void, reject };
       queued.push(job);

@@ -3,7 +3,7 @@
 // limit fails with 422 and its worker is replaced, and closing fails what still waits.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.ts';
-import { ConfigWork, type ConfigWorkLimits } from '../../../src/management/config-work.ts';
+import { ConfigWork, QUEUED_PER_WORKER, type ConfigWorkLimits } from '../../../src/management/config-work.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
 
 const LIMITS: ConfigWorkLimits = { workers: 2, timeoutMs: 60_000, queuePerTeam: 1, memoryMb: 256 };
@@ -62,10 +62,10 @@ describe('ConfigWork', () => {
     expect(finished.slice(0, 2)).toEqual(['a1', 'b1']);
   }, 60_000);
 
-  it('answers 503 with Retry-After when every queue together holds eight tasks a worker', () => {
+  it('answers 503 with Retry-After when every queue together holds QUEUED_PER_WORKER tasks a worker', () => {
     pool = new ConfigWork({ ...LIMITS, workers: 1, queuePerTeam: 100 });
-    for (let i = 0; i < 9; i++) void pool.validate(`team ${i}`, blogConfig()).catch(() => undefined);
-    expect(pool.load).toEqual({ running: 1, queued: 8 });
+    for (let i = 0; i <= QUEUED_PER_WORKER; i++) void pool.validate(`team ${i}`, blogConfig()).catch(() => undefined);
+    expect(pool.load).toEqual({ running: 1, queued: QUEUED_PER_WORKER });
     const refused = refusal(() => pool!.validate('late', blogConfig()));
     expect(refused.status).toBe(503);
     expect(refused.headers).toEqual({ 'Retry-After': '60' });
