@@ -24,12 +24,12 @@ function refusal(call: () => unknown): AppError {
   throw new Error('the call was not refused');
 }
 
-/** A preview that makes 100,000 users before the posts shown (their email key cannot be computed row by row). */
+/** A preview that makes 190,000 users before the posts shown (their email key cannot be computed row by row). */
 function slowPreview() {
   const config = blogConfig();
   const [users, posts] = config.entities;
   const byEmail = posts!.fields.map((field) => (field.id === 'authorId' ? { id: 'authorEmail', type: 'string' as const, maxLength: 120, references: { entity: 'users', field: 'email' } } : field));
-  return { schema: { ...config, entities: [{ ...users!, generation: { rowCount: 100_000 } }, { ...posts!, fields: byEmail }] }, entity: 'posts', rows: 1 };
+  return { schema: { ...config, entities: [{ ...users!, generation: { rowCount: 190_000 } }, { ...posts!, fields: byEmail }] }, entity: 'posts', rows: 1 };
 }
 
 describe('ConfigWork', () => {
@@ -80,6 +80,16 @@ describe('ConfigWork', () => {
     expect(failure).toBeInstanceOf(AppError);
     expect(failure!.status).toBe(422);
     expect(failure!.message).toMatch(/^The preview took longer than 0\.3 s, the limit of one request/);
+    expect(await pool.validate('a', blogConfig())).toMatchObject({ valid: true });
+  }, 60_000);
+
+  it('fails a task past its memory limit with 422 and serves the next with a fresh worker', async () => {
+    pool = new ConfigWork({ ...LIMITS, workers: 1, memoryMb: 24 });
+    const failure = await pool.preview('a', slowPreview() as never).then(
+      () => undefined,
+      (error: unknown) => error as AppError,
+    );
+    expect(failure).toMatchObject({ status: 422, message: expect.stringMatching(/^The preview needed more than 24 MB of memory, the limit of one request/) });
     expect(await pool.validate('a', blogConfig())).toMatchObject({ valid: true });
   }, 60_000);
 
