@@ -44,6 +44,7 @@ export const errors = {
   workTooLong: (what: string, ms: number) =>
     new AppError(422, `${what} took longer than ${ms / 1000} s, the limit of one request; make it smaller (fewer entities, rows or faker argument sizes)`),
   workTooLarge: (what: string, mb: number) => new AppError(422, `${what} needed more than ${mb} MB of memory, the limit of one request; make it smaller`),
+  previewFailed: (reason: string) => new AppError(422, `The preview failed while generating rows: ${reason}`),
   teamWorkBusy: (allowed: number, retryAfter: number) =>
     new AppError(429, `This team already has ${allowed} schema-config validations or previews running or waiting, its limit; retry when one has finished`, {
       headers: { 'Retry-After': String(retryAfter) },

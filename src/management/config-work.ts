@@ -153,7 +153,8 @@ export class ConfigWork {
       this.#finish(slot);
       if ('result' in message) job.resolve(message.result);
       else if ('error' in message) job.reject(new AppError(message.error.status, message.error.message, message.error.details ? { details: message.error.details } : {}));
-      else job.reject(new Error(message.fault));
+      // A preview of a valid config that fails while generating: the config's fault as far as the caller can act on it.
+      else job.reject(job.task.task === 'preview' ? errors.previewFailed(message.fault) : new Error(message.fault));
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const failure = error.code === 'ERR_WORKER_OUT_OF_MEMORY' && slot.job ? errors.workTooLarge(WHAT[slot.job.task.task], this.#limits.memoryMb) : error;
