@@ -2541,6 +2541,7 @@ export interface components {
          * @description Validating the schema config or making the preview took longer than one request may
          *     (`SDS_CONFIG_WORK_TIMEOUT_MS`, default 5 s) or needed more memory than it may
          *     (`SDS_CONFIG_WORK_MEMORY_MB`, default 512); make the config or the preview smaller.
+         *     A preview also answers `422` when generating its rows fails, with the reason.
          */
         WorkLimitExceeded: {
             headers: {
