@@ -6,6 +6,7 @@
 import type { Entity, SchemaConfig } from './config-types.ts';
 import type { Issue } from './config-issues.ts';
 import { pointer } from './config-issues.ts';
+import { hiddenFakerName } from './faker-fake.ts';
 
 /** Every work limit of a config or a preview, in one place (see the security section of the README). */
 export const WORK_LIMITS = {
@@ -49,8 +50,6 @@ const SIZED_POSITIONS: Record<string, { at: number; limit: 'fakerLength' | 'fake
 const SIZED_KEYS: Record<string, 'fakerLength' | 'fakerCount'> = { length: 'fakerLength', count: 'fakerCount' };
 /** Methods whose string arguments are patterns that may ask for sizes (`{{string.alpha(100000)}}`, `a{100000}`). */
 const PATTERN_METHODS = new Set(['helpers.fake', 'helpers.fromRegExp']);
-/** Names a `helpers.fake` expression must never step through: faker would reach JavaScript's own objects. */
-const HIDDEN_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'prototype']);
 
 /** Config-wide limits, checked before anything else of a config is (so a huge config costs little). */
 export function configLimitIssues(config: unknown): Issue[] {
@@ -119,10 +118,10 @@ const EXPRESSION = /{{([a-z][^}]*)}}/g;
 function patternIssues(method: string, pattern: string, at: string, issues: Issue[]): void {
   if (method === 'helpers.fake') {
     for (const [, expression = ''] of pattern.matchAll(EXPRESSION)) {
-      const names = expression.split('(')[0]!.split('.');
-      const hidden = names.find((name) => HIDDEN_NAMES.has(name.trim()) || name.trim().startsWith('_'));
+      // Arguments too: after a call, faker steps on into the value it returned.
+      const hidden = hiddenFakerName(expression);
       if (hidden !== undefined) {
-        issues.push({ path: at, message: `helpers.fake expression {{${expression}}} names "${hidden.trim()}", which is not a faker module, method or definition; use e.g. {{person.firstName}}` });
+        issues.push({ path: at, message: `helpers.fake expression {{${expression}}} names "${hidden}", which is not a faker module, method or definition; use e.g. {{person.firstName}}` });
         return;
       }
     }

@@ -23,6 +23,7 @@ const argumentCases: Case[] = [
   ['a regular expression repeating a million times', { given: ['helpers.fromRegExp', ['[a-z]{1000000}']], want: [{ path: `${ARGS}/0`, message: /pattern asks for 1000000/ }] }],
   ['a fake expression naming constructor', { given: ['helpers.fake', ['{{person.constructor}}']], want: [{ path: `${ARGS}/0`, message: /names "constructor"/ }] }],
   ['a fake expression naming __proto__', { given: ['helpers.fake', ['hi {{location.__proto__}}']], want: [{ path: `${ARGS}/0`, message: /names "__proto__"/ }] }],
+  ['a fake expression stepping into constructor after a call', { given: ['helpers.fake', ['{{person.firstName("x").constructor.constructor("return 1")()}}']], want: [{ path: `${ARGS}/0`, message: /names "constructor"/ }] }],
   ['a fake expression naming a private member', { given: ['helpers.fake', ['{{person._faker}}']], want: [{ path: `${ARGS}/0`, message: /names "_faker"/ }] }],
   // Within the limits: values, not sizes, are not bounded.
   ['a large integer range', { given: ['number.int', [{ min: 0, max: 1e15 }]], want: [] }],
@@ -76,6 +77,13 @@ describe('the faker trial in validation', () => {
     ['number.int with min over max', { given: config('integer', { method: 'number.int', args: [{ min: 10, max: 1 }] }), want: { path: ARGS, message: /number\.int\(\{"min":10,"max":1\}\) fails for integer field users\.x: Max 1 should be greater than min 10; fix the arguments/ } }],
     ['an empty arrayElement', { given: config('string', { method: 'helpers.arrayElement', args: [[]] }), want: { path: ARGS, message: /Cannot get value from empty dataset/ } }],
     ['date.between from a non-date', { given: config('date', { method: 'date.between', args: [{ from: 'x' }] }), want: { path: ARGS, message: /Invalid from date: x/ } }],
+    [
+      'a fake pattern that assembles a constructor expression while it runs',
+      {
+        given: config('string', { method: 'helpers.fake', args: ['{{helpers.arrayElement(["{{{{person.constr"])}}uctor.constructor("globalThis.pwned = 1")()}}'] }),
+        want: { path: ARGS, message: /names "constructor", which faker must not evaluate/ },
+      },
+    ],
     ['words into an integer', { given: config('integer', { method: 'lorem.word' }), want: { path: '/entities/0/fields/1/generation/strategy/method', message: /which is not a number; use a faker method whose values fit/ } }],
     ['words into a uuid', { given: config('uuid', { method: 'lorem.word' }), want: { path: '/entities/0/fields/1/generation/strategy/method', message: /lorem\.word\(\) fails for uuid field/ } }],
   ])('%s', (_name, { given, want }) => {
@@ -90,6 +98,11 @@ describe('the faker trial in validation', () => {
     ['an element of a list', config('string', { method: 'helpers.arrayElement', args: [['a', 'b']] })],
   ])('keeps %s valid', (_name, given) => {
     expect(validateConfig(given)).toEqual({ valid: true, errors: [], warnings: [] });
+  });
+
+  it('never lets faker run code assembled in a fake pattern', () => {
+    validateConfig(config('string', { method: 'helpers.fake', args: ['{{helpers.arrayElement(["{{{{person.constr"])}}uctor.constructor("globalThis.pwned = 1")()}}'] }));
+    expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
   });
 
   it('tries only fields no other check refused', () => {
