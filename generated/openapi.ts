@@ -2570,6 +2570,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Validating the schema config or making the preview took longer than one request may
+         *     (`SDS_CONFIG_WORK_TIMEOUT_MS`, default 5 s) or needed more memory than it may
+         *     (`SDS_CONFIG_WORK_MEMORY_MB`, default 512); make the config or the preview smaller.
+         *     A preview also answers `422` when generating its rows fails, with the reason.
+         */
+        WorkLimitExceeded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is not JSON (send `Content-Type` `application/json`). */
         UnsupportedMediaType: {
             headers: {
@@ -2598,7 +2612,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A database sds needs (the control plane, or a source's target) is unreachable; retry later. */
+        /**
+         * @description A database sds needs (the control plane, or a source's target) is unreachable, or every
+         *     worker of schema-config validation and previews is busy with a full queue (then with
+         *     `Retry-After`); retry later.
+         */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -3370,6 +3388,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WorkLimitExceeded"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3592,6 +3611,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WorkLimitExceeded"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3672,6 +3692,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WorkLimitExceeded"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3706,6 +3727,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WorkLimitExceeded"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

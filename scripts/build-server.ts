@@ -28,8 +28,14 @@ async function main(): Promise<void> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    // range-worker: the worker threads of file output (src/files/range-workers.ts starts it by name).
-    entryPoints: { server: 'src/main.ts', cli: 'src/cli/entry.ts', 'range-worker': 'src/files/range-worker.ts' },
+    // range-worker: the worker threads of file output (src/files/range-workers.ts starts it by name);
+    // config-worker: those of schema-config validation and previews (src/management/config-work.ts).
+    entryPoints: {
+      server: 'src/main.ts',
+      cli: 'src/cli/entry.ts',
+      'range-worker': 'src/files/range-worker.ts',
+      'config-worker': 'src/management/config-worker.ts',
+    },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
+import type { ConfigWorkLimits } from './management/config-work.ts';
 
 export interface Config {
   /** HTTP port; 0 picks a free one (tests). */
@@ -64,6 +65,8 @@ export interface Config {
   generationSlots: number;
   /** Generation jobs of one team running at once across every process, so one team never holds every slot. 0: no limit. */
   runningJobsPerTeam: number;
+  /** Schema-config validation and previews: worker threads, time and memory a task, tasks a team may queue. */
+  configWork: ConfigWorkLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -95,10 +98,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportsPerTeam: parseCount('SDS_EXPORTS_PER_TEAM', env.SDS_EXPORTS_PER_TEAM ?? '3'),
     exportWriteTimeoutMs: parseCount('SDS_EXPORT_WRITE_TIMEOUT_MS', env.SDS_EXPORT_WRITE_TIMEOUT_MS ?? '30000'),
     maxRowsPerJob: parseCount('SDS_MAX_ROWS_PER_JOB', env.SDS_MAX_ROWS_PER_JOB ?? '10000000'),
-    maxEntitiesPerJob: parseCount('SDS_MAX_ENTITIES_PER_JOB', env.SDS_MAX_ENTITIES_PER_JOB ?? '500'),
+    maxEntitiesPerJob: parseCount('SDS_MAX_ENTITIES_PER_JOB', env.SDS_MAX_ENTITIES_PER_JOB ?? '1000'),
     maxJobsPerTeam: parseCount('SDS_MAX_JOBS_PER_TEAM', env.SDS_MAX_JOBS_PER_TEAM ?? '20'),
     generationSlots: parsePositive('SDS_GENERATION_SLOTS', env.SDS_GENERATION_SLOTS ?? '2'),
     runningJobsPerTeam: parseCount('SDS_RUNNING_JOBS_PER_TEAM', env.SDS_RUNNING_JOBS_PER_TEAM ?? '1'),
+    configWork: {
+      workers: parsePositive('SDS_CONFIG_WORKERS', env.SDS_CONFIG_WORKERS ?? '2'),
+      timeoutMs: parsePositive('SDS_CONFIG_WORK_TIMEOUT_MS', env.SDS_CONFIG_WORK_TIMEOUT_MS ?? '5000'),
+      queuePerTeam: parseCount('SDS_CONFIG_WORK_QUEUE', env.SDS_CONFIG_WORK_QUEUE ?? '8'),
+      memoryMb: parsePositive('SDS_CONFIG_WORK_MEMORY_MB', env.SDS_CONFIG_WORK_MEMORY_MB ?? '512'),
+    },
   };
 }
 

@@ -42,6 +42,16 @@ export const errors = {
   payloadTooLarge: (limit: string) => new AppError(413, `Request body too large (limit ${limit})`),
   unsupportedMediaType: (type: string) => new AppError(415, `Unsupported content type ${type || '(none)'}: send application/json`),
   notImplemented: () => new AppError(501, 'Not implemented'),
+  workTooLong: (what: string, ms: number) =>
+    new AppError(422, `${what} took longer than ${ms / 1000} s, the limit of one request; make it smaller (fewer entities, rows or faker argument sizes)`),
+  workTooLarge: (what: string, mb: number) => new AppError(422, `${what} needed more than ${mb} MB of memory, the limit of one request; make it smaller`),
+  previewFailed: (reason: string) => new AppError(422, `The preview failed while generating rows: ${reason}`),
+  teamWorkBusy: (allowed: number, retryAfter: number) =>
+    new AppError(429, `This team already has ${allowed} schema-config validations or previews running or waiting, its limit; retry when one has finished`, {
+      headers: { 'Retry-After': String(retryAfter) },
+    }),
+  workBusy: (retryAfter: number) =>
+    new AppError(503, 'Schema-config validation and previews are busy; retry shortly', { headers: { 'Retry-After': String(retryAfter) } }),
   unavailable: (what: string) => new AppError(503, `${what} is unavailable; try again shortly`),
   shuttingDown: () => new AppError(503, 'The service is shutting down'),
   internal: () => new AppError(500, 'Internal server error'),

@@ -13,6 +13,7 @@ import type { OperationHandlers } from './operation.ts';
 import { projectOperations } from './management/projects.ts';
 import { configPrechecks, schemaOperations } from './management/schemas.ts';
 import { previewOperations } from './management/schema-preview.ts';
+import { ConfigWork } from './management/config-work.ts';
 import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { GenerationWorker } from './management/generation-worker.ts';
 import { generationJobOperations } from './management/generation-jobs.ts';
@@ -116,6 +117,8 @@ export interface ServiceParts {
   exportSlots?: ExportSlots;
   /** Per-job and per-team generation limits; unset: none. */
   quotas?: GenerationQuotas;
+  /** Schema-config validation and previews, off the event loop. */
+  configWork: ConfigWork;
   /** Wakes the generation worker of this process. */
   onQueued: () => void;
   /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
@@ -132,8 +135,8 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
       for (const source of await parts.sources.listAll(projectId)) await retireSource(parts, source);
     }),
     ...teamKeyOperations(parts.teams, parts.projects),
-    ...schemaOperations(parts.projects, parts.schemas),
-    ...previewOperations(),
+    ...schemaOperations(parts.projects, parts.schemas, parts.configWork),
+    ...previewOperations(parts.configWork),
     ...schemaIntrospectionOperations(),
     ...sourceOps,
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
@@ -217,6 +220,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const sourceKeyUsage = new KeyUsageRecorder((ids, at) => sourceKeys.touch(ids, at), 5_000, onUsageError);
 
   const shuttingDown = new AbortController();
+  const configWork = new ConfigWork(config.configWork);
   const authFailures = new AuthFailureLimiter(db.pool, config.authFailureLimit);
   const app = createApp({
     shutdown: shuttingDown.signal,
@@ -238,6 +242,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
       runtime,
       exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTeam: config.exportsPerTeam, perTarget: config.exportPoolSize }),
       quotas: new GenerationQuotas({ maxRowsPerJob: config.maxRowsPerJob, maxEntitiesPerJob: config.maxEntitiesPerJob, maxJobsPerTeam: config.maxJobsPerTeam }, jobs),
+      configWork,
       onQueued: () => worker.wake(),
       onSourceChanged,
     }),
@@ -250,7 +255,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
     }),
     authFailures,
     managementLimiter: new SharedRateLimiter(db.pool, 'team-key', 'this API key'),
-    prechecks: configPrechecks,
+    prechecks: configPrechecks(configWork),
     health: async () => {
       try {
         await db.query('SELECT 1');
@@ -284,6 +289,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
       // finish and the running job stop at its next safe point; then release the database.
       shuttingDown.abort();
       await Promise.all([stopServer(server), worker.stop()]);
+      await configWork.close();
       await changes.stop();
       await keyUsage.close();
       await sourceKeyUsage.close();

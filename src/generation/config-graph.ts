@@ -68,8 +68,11 @@ export function entityOrder(config: SchemaConfig): string[] {
   const edges = referenceEdges(config).filter((edge) => edge.entity !== edge.target.entity);
   const placed = new Set<string>();
   const order: string[] = [];
+  // Each entity's edges, found once: looking them up per entity and step made this cubic in the entities.
+  const edgesOf = new Map<string, ReferenceEdge[]>();
+  for (const edge of edges) edgesOf.set(edge.entity, [...(edgesOf.get(edge.entity) ?? []), edge]);
   const parents = (id: string, required: boolean) =>
-    edges.filter((edge) => edge.entity === id && (!required || !edge.nullable)).map((edge) => edge.target.entity);
+    (edgesOf.get(id) ?? []).filter((edge) => !required || !edge.nullable).map((edge) => edge.target.entity);
   const waiting = config.entities.map((entity) => entity.id);
   while (waiting.length > 0) {
     const ready = waiting.filter((id) => parents(id, true).every((parent) => placed.has(parent)));

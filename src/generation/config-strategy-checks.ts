@@ -11,6 +11,7 @@ import { checkFormula } from './formulas/check-formula.ts';
 import { resolveRowReference } from './row-references.ts';
 import { entityOrder } from './config-graph.ts';
 import { referenceTarget } from './table-spec.ts';
+import { fakerArgsIssues, templateLimitProblem } from './work-limits.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
 
@@ -82,6 +83,7 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
     case 'faker': {
       const problem = fakerMethodProblem(strategy.method);
       if (problem) error('/method', problem);
+      else context.errors.push(...fakerArgsIssues(strategy.method, strategy.args ?? [], `${path}/args`));
       return;
     }
     case 'template':
@@ -155,6 +157,11 @@ export function templatePlaceholders(template: string): string[] {
 }
 
 function checkTemplate(context: CheckContext, site: FieldSite, template: string, path: string): void {
+  const tooLong = templateLimitProblem(template);
+  if (tooLong) {
+    context.errors.push({ path, message: tooLong });
+    return;
+  }
   const fields = site.entity.fields.map((field) => field.id);
   for (const name of templatePlaceholders(template)) {
     const placeholder = `{{${name}}}`;

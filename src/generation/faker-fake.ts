@@ -36,6 +36,28 @@ const PART_END = /\.|\(/;
 
 type FakeFunction = (pattern: string | readonly string[]) => string;
 
+/**
+ * Names faker's own expression evaluation must never step through: from them it reaches JavaScript's
+ * own objects (`{{person.firstName().constructor.constructor("…")()}}` would make and call a function
+ * from text). No faker module, method or definition has these names.
+ */
+const HIDDEN_NAMES = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  'prototype',
+  'apply',
+  'bind',
+  'call',
+  'caller',
+  'arguments',
+]);
+const WORD = /[A-Za-z_$][\w$]*/g;
+
+/** The first name in an expression's text (arguments included) that faker must not evaluate, if any. */
+export function hiddenFakerName(expression: string): string | undefined {
+  for (const [word] of expression.matchAll(WORD)) if (HIDDEN_NAMES.has(word) || word.startsWith('_')) return word;
+  return undefined;
+}
+
 interface Helpers {
   fake: FakeFunction;
   arrayElement<T>(array: readonly T[]): T;
@@ -44,7 +66,15 @@ interface Helpers {
 /** Replaces `faker.helpers.fake` by the fast, exact one. */
 export function installFastFake(faker: Faker): void {
   const helpers = faker.helpers as unknown as Helpers;
-  const fakersOwn = helpers.fake.bind(helpers);
+  const unguarded = helpers.fake.bind(helpers);
+  // faker's fake evaluates the first expression of the string it is given (then calls this fake again on
+  // the result): every expression faker itself evaluates is checked here first, however it was assembled.
+  const fakersOwn: FakeFunction = (text) => {
+    const expression = typeof text === 'string' ? firstExpression(text) : null;
+    const hidden = expression === null ? undefined : hiddenFakerName(expression.text);
+    if (hidden !== undefined) throw new Error(`helpers.fake expression {{${expression!.text}}} names "${hidden}", which faker must not evaluate`);
+    return unguarded(text);
+  };
   const patterns = new Map<string, Expression | null>();
   const resolutions = new Map<string, Resolution | null>();
   const entryPoints = [faker, faker.rawDefinitions];

@@ -11,6 +11,8 @@ import { createContext, fieldSite } from './config-check-context.ts';
 import { checkField } from './config-field-checks.ts';
 import { checkTemplateCycles } from './config-strategy-checks.ts';
 import { unbreakableCycles } from './config-graph.ts';
+import { fakerTrialIssues, type FakerTrialSite } from './faker-trial.ts';
+import { configLimitIssues } from './work-limits.ts';
 import { FAKER_LOCALES, normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
 
 export type { Issue, ValidationResult } from './config-issues.ts';
@@ -31,6 +33,9 @@ export function validateConfig(input: unknown): ValidationResult {
     const message = `nested too deeply: a schema config may nest at most ${MAX_JSON_DEPTH} levels of arrays and objects`;
     return { valid: false, errors: [{ path: deep, message }], warnings: [] };
   }
+  // Before the JSON Schema: a config over the limits costs no more to refuse than to read.
+  const overLimits = configLimitIssues(input);
+  if (overLimits.length > 0) return { valid: false, errors: overLimits, warnings: [] };
   const structural = checkConfigSchema(input);
   const repaired = structural.length > 0 ? repairConfig(input, structural) : undefined;
   if (structural.length > 0 && !repaired) return { valid: false, errors: structural, warnings: [] };
@@ -47,10 +52,27 @@ export function validateConfig(input: unknown): ValidationResult {
     if (!context.opaque.has(entity)) checkEntity(context, entity, index, indexIds);
   });
   checkCycles(context);
-  if (!repaired) return { valid: context.errors.length === 0, errors: context.errors, warnings: context.warnings };
+  if (!repaired) {
+    context.errors.push(...fakerTrialIssues(config, fakerTrialSites(config, context.errors)));
+    return { valid: context.errors.length === 0, errors: context.errors, warnings: context.warnings };
+  }
   const sound = (issue: Issue) => !isUnderBroken(issue.path, repaired.broken);
   const errors = [...structural, ...context.errors.filter(sound)].sort((a, b) => compareIndices(a.path, b.path));
   return { valid: false, errors, warnings: context.warnings.filter(sound) };
+}
+
+/** Faker fields no other check found fault with under their field's pointer: tried (faker-trial.ts). */
+function fakerTrialSites(config: SchemaConfig, errors: readonly Issue[]): FakerTrialSite[] {
+  const sites: FakerTrialSite[] = [];
+  config.entities.forEach((entity, entityIndex) => {
+    entity.fields.forEach((field, fieldIndex) => {
+      if (field.generation?.strategy?.kind !== 'faker' || field.references) return;
+      const at = pointer('entities', entityIndex, 'fields', fieldIndex);
+      if (errors.some((issue) => issue.path === at || issue.path.startsWith(`${at}/`))) return;
+      sites.push({ entityIndex, fieldIndex });
+    });
+  });
+  return sites;
 }
 
 function checkEntity(context: CheckContext, entity: Entity, entityIndex: number, indexIds: Map<string, string>): void {

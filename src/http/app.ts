@@ -18,7 +18,7 @@ import { requestContext } from './request-context.ts';
 import { serveRuntimeLane, type LaneRoute } from './runtime-lane.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { TeamStore } from '../store/teams.ts';
+import type { TeamPrincipal, TeamStore } from '../store/teams.ts';
 
 export interface AppDeps {
   config: Config;
@@ -35,7 +35,8 @@ export interface AppDeps {
   /** The management API's budget per team key (and for the admin token): `config.managementRateLimitRpm`. */
   managementLimiter: SharedRateLimiter;
   /** Body checks by operationId that run after auth and before request validation. */
-  prechecks?: Partial<Record<string, (body: unknown) => void | Promise<void>>>;
+  /** Checks of a body before request validation, after authentication (`principal`: the team key's). */
+  prechecks?: Partial<Record<string, (body: unknown, principal?: TeamPrincipal) => void | Promise<void>>>;
   /** Anonymous operations served outside the operation table (health). */
   health: () => Promise<boolean>;
   /** Aborted when the server shuts down: open event streams end so their connections can close. */
@@ -107,8 +108,8 @@ export function createApp(deps: AppDeps): express.Express {
     if (authenticate.length) app[operation.method](operation.expressPath, ...authenticate);
     const precheck = handlerOf(deps.operations, operation) && deps.prechecks?.[operation.operationId];
     if (precheck) {
-      app[operation.method](operation.expressPath, async (req: Request, _res: Response, next: NextFunction) => {
-        await precheck(req.body);
+      app[operation.method](operation.expressPath, async (req: Request, res: Response, next: NextFunction) => {
+        await precheck(req.body, res.locals.principal as TeamPrincipal | undefined);
         next();
       });
     }

@@ -50,6 +50,8 @@ export const introspectionErrors = {
     new IntrospectionError('refused', `The database server refused to be introspected${code ? ` (${code})` : ''}`),
   statement: (line: number, message: string) => new IntrospectionError('script', `The statement at line ${line} failed: ${message}`),
   noScratchServer: (what: string) => new IntrospectionError('invalid', what),
+  overWorkLimits: (issues: Issue[]) =>
+    new IntrospectionError('invalid', `The introspected config is over the work limits: ${issues.map((e) => `${e.path} ${e.message}`).join('; ')}; introspect fewer tables`, issues),
   invalidResult: (errors: Issue[]) =>
     new IntrospectionError('internal', `The introspected config does not validate (a bug in sds): ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, errors),
 };

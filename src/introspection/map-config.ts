@@ -7,6 +7,7 @@ import { dialectOfKind } from '../dialects/index.ts';
 import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
 import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig } from '../generation/validate-config.ts';
+import { configLimitIssues } from '../generation/work-limits.ts';
 import { introspectionErrors } from './introspection-errors.ts';
 import { describeShape, mapColumnType } from './field-types.ts';
 import { IdScope } from './names.ts';
@@ -55,6 +56,11 @@ export function mapCatalog(catalog: Catalog, options: MapOptions = {}): Introspe
     entities: mapped.map((table) => table.entity),
   };
   assignRowCounts(config, mapped, options, warnings);
+  // A namespace with more tables than a config may have entities: the user picks tables (not a bug in sds).
+  const overLimits = configLimitIssues(config);
+  if (overLimits.length > 0) {
+    throw introspectionErrors.overWorkLimits(overLimits);
+  }
   const result = validateConfig(config);
   if (!result.valid) throw introspectionErrors.invalidResult(result.errors);
   // What validation warns about (a table without a primary key, a unique column with few values) concerns the database's tables too.

@@ -1,56 +1,81 @@
 // previewSchemaConfig: the first rows of a config's entities, generated in memory exactly as a
 // generation with the same seed and row counts loads them (the path `sds preview` takes), and
-// rendered as the runtime API serves them. The config was checked by its precheck (schemas.ts).
+// rendered as the runtime API serves them. The config was checked by its precheck (schemas.ts); the
+// rows are made in a config worker (config-work.ts), within the work limits (work-limits.ts).
 import { checkedConfig, type components, type SchemaConfig } from '../contract.ts';
 import type { RowValue } from '../dialects/dialect.ts';
 import { errors } from '../errors.ts';
-import { previewRows, PreviewTooLargeError } from '../generation/generator.ts';
+import { previewEntities, PreviewTooLargeError } from '../generation/generator.ts';
 import { LATEST_GENERATOR_VERSION, planGeneration, type GenerationOptions } from '../generation/plan.ts';
+import { WORK_LIMITS } from '../generation/work-limits.ts';
 import { renderValue, type JsonRow } from '../runtime/shape.ts';
 import { buildRuntimeTables, type RuntimeTable } from '../runtime/tables.ts';
-import type { Operation } from '../operation.ts';
+import type { Operation, RequestBody } from '../operation.ts';
 import { requirePrincipal } from './access.ts';
+import type { ConfigWork } from './config-work.ts';
 
 type Preview = components['schemas']['SchemaConfigPreview'];
 
 /** Rows of referenced entities a preview may produce before its own (see PreviewTooLargeError). */
-export const MAX_PREVIEW_ANCESTOR_ROWS = 200_000;
+export const MAX_PREVIEW_ANCESTOR_ROWS = WORK_LIMITS.previewAncestorRows;
 const DEFAULT_ROWS = 10;
 
-export function previewOperations() {
+export function previewOperations(work: ConfigWork) {
   const previewSchemaConfig: Operation<'previewSchemaConfig'> = async (context) => {
-    requirePrincipal(context);
-    const body = context.body;
-    const config = checkedConfig(body.schema);
-    const ids = config.entities.map((entity) => entity.id);
-    if (body.entity !== undefined && !ids.includes(body.entity)) {
-      const message = `entity "${body.entity}" is not in the config (entities: ${ids.join(', ')})`;
-      throw errors.badRequest(`Invalid preview: ${message}`, [{ path: '/body/entity', message }]);
-    }
-    const options: GenerationOptions = { generatorVersion: body.generatorVersion ?? LATEST_GENERATOR_VERSION };
-    if (body.seed !== undefined) options.seed = body.seed;
-    if (body.rowCounts !== undefined) options.rowCounts = body.rowCounts;
-    const plan = planGeneration(config, options);
-    const tables = buildRuntimeTables(config);
-    const wanted = body.entity === undefined ? ids : [body.entity];
-    const entities = plan.entities
-      .filter((entity) => wanted.includes(entity.id))
-      .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
-      .map((entity) => ({
-        id: entity.id,
-        seed: entity.seed,
-        rowsPlanned: entity.rowCount,
-        rows: preview(config, entity.id, body.rows ?? DEFAULT_ROWS, options).map((row) => rendered(tables.get(entity.id), row)),
-      }));
-    const answer: Preview = { referenceDate: plan.referenceDate, generatorVersion: plan.generatorVersion, entities };
-    return { status: 200, body: answer };
+    const principal = requirePrincipal(context);
+    return { status: 200, body: await work.preview(principal.teamId, context.body) };
   };
   return { previewSchemaConfig };
 }
 
-function preview(config: SchemaConfig, entityId: string, rows: number, options: GenerationOptions): Record<string, unknown>[] {
+/** The preview a request asks for (run in a config worker); AppError for what the request must change. */
+export function computePreview(body: RequestBody<'previewSchemaConfig'>): Preview {
+  const config = checkedConfig(body.schema);
+  const ids = config.entities.map((entity) => entity.id);
+  if (body.entity !== undefined && !ids.includes(body.entity)) {
+    const message = `entity "${body.entity}" is not in the config (entities: ${ids.join(', ')})`;
+    throw errors.badRequest(`Invalid preview: ${message}`, [{ path: '/body/entity', message }]);
+  }
+  const wanted = body.entity === undefined ? ids : [body.entity];
+  checkStringLengths(config, wanted);
+  const options: GenerationOptions = { generatorVersion: body.generatorVersion ?? LATEST_GENERATOR_VERSION };
+  if (body.seed !== undefined) options.seed = body.seed;
+  if (body.rowCounts !== undefined) options.rowCounts = body.rowCounts;
+  const plan = planGeneration(config, options);
+  const tables = buildRuntimeTables(config);
+  const shown = plan.entities.filter((entity) => wanted.includes(entity.id)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  const rows = preview(config, shown.map((entity) => entity.id), Math.min(body.rows ?? DEFAULT_ROWS, WORK_LIMITS.previewRows), options);
+  const entities = shown.map((entity) => ({
+    id: entity.id,
+    seed: entity.seed,
+    rowsPlanned: entity.rowCount,
+    rows: rows.get(entity.id)!.map((row) => rendered(tables.get(entity.id), row)),
+  }));
+  const answer: Preview = { referenceDate: plan.referenceDate, generatorVersion: plan.generatorVersion, entities };
+  const bytes = Buffer.byteLength(JSON.stringify(answer));
+  if (bytes > WORK_LIMITS.previewAnswerBytes) {
+    const message = `the preview's rows take ${bytes} bytes, over the limit of ${WORK_LIMITS.previewAnswerBytes}`;
+    throw errors.badRequest(`Preview too large: ${message}: preview fewer rows or one entity`, [{ path: '/body/rows', message }]);
+  }
+  return answer;
+}
+
+/** Strings a preview would pad past its limit (`minLength`): refused before any is made. */
+function checkStringLengths(config: SchemaConfig, wanted: readonly string[]): void {
+  config.entities.forEach((entity, entityIndex) => {
+    if (!wanted.includes(entity.id)) return;
+    entity.fields.forEach((field, fieldIndex) => {
+      const { minLength } = field;
+      if (minLength === undefined || minLength <= WORK_LIMITS.previewStringLength) return;
+      const message = `${entity.id}.${field.id} has minLength ${minLength}; previews show strings of at most ${WORK_LIMITS.previewStringLength} characters`;
+      throw errors.badRequest(`Preview too large: ${message}`, [{ path: `/body/schema/entities/${entityIndex}/fields/${fieldIndex}/minLength`, message }]);
+    });
+  });
+}
+
+function preview(config: SchemaConfig, entityIds: string[], rows: number, options: GenerationOptions): Map<string, Record<string, unknown>[]> {
   try {
-    return previewRows(config, entityId, rows, options, { maxAncestorRows: MAX_PREVIEW_ANCESTOR_ROWS });
+    return previewEntities(config, entityIds, rows, options, { maxAncestorRows: MAX_PREVIEW_ANCESTOR_ROWS });
   } catch (error) {
     if (!(error instanceof PreviewTooLargeError)) throw error;
     const message = `${error.message}: preview with smaller rowCounts`;

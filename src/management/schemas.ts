@@ -4,6 +4,8 @@ import { errors } from '../errors.ts';
 import type { ValidationResult } from '../generation/validate-config.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
+import type { TeamPrincipal } from '../store/teams.ts';
+import type { ConfigWork } from './config-work.ts';
 import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
@@ -13,26 +15,29 @@ import { plural } from '../json-syntax.ts';
 /**
  * Configs in create requests are checked by the full validator before request validation, so the
  * answer carries every error at once with JSON pointers into the config, as the validate endpoint does.
+ * The validator runs in a config worker (config-work.ts) as the requesting team's work.
  */
-export const configPrechecks: Record<string, (body: unknown) => Promise<void>> = {
-  // Before request validation: the body is whatever was sent, shaped like the contract's at best.
-  createSchema: (body) => assertValidConfig((body as Partial<RequestBody<'createSchema'>> | undefined)?.initialVersion?.schema),
-  createSchemaVersion: (body) => assertValidConfig((body as Partial<RequestBody<'createSchemaVersion'>> | undefined)?.schema),
-  previewSchemaConfig: (body) => assertValidConfig((body as Partial<RequestBody<'previewSchemaConfig'>> | undefined)?.schema),
-};
+export function configPrechecks(work: ConfigWork): Record<string, (body: unknown, principal?: TeamPrincipal) => Promise<void>> {
+  const check = (config: unknown, principal: TeamPrincipal | undefined) => assertValidConfig(work, principal, config);
+  return {
+    // Before request validation: the body is whatever was sent, shaped like the contract's at best.
+    createSchema: (body, principal) => check((body as Partial<RequestBody<'createSchema'>> | undefined)?.initialVersion?.schema, principal),
+    createSchemaVersion: (body, principal) => check((body as Partial<RequestBody<'createSchemaVersion'>> | undefined)?.schema, principal),
+    previewSchemaConfig: (body, principal) => check((body as Partial<RequestBody<'previewSchemaConfig'>> | undefined)?.schema, principal),
+  };
+}
 
-async function assertValidConfig(config: unknown): Promise<void> {
+async function assertValidConfig(work: ConfigWork, principal: TeamPrincipal | undefined, config: unknown): Promise<void> {
   // Absent or not an object: left to request validation, which names the missing property.
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return;
-  const result = (await validator()).validateConfig(config);
+  const result = await work.validate(teamOf(principal), config);
   if (!result.valid) throw invalidConfig(result);
 }
 
-/**
- * The config validator, imported on first use: it brings faker (for its method names) and compiles the
- * config's JSON Schema, about half a second the server's start-up need not wait for.
- */
-const validator = () => import('../generation/validate-config.ts');
+/** Whose work a request is: its team (team-key operations always have a principal once authenticated). */
+function teamOf(principal: TeamPrincipal | undefined): string {
+  return principal?.teamId ?? '';
+}
 
 function invalidConfig(result: ValidationResult) {
   const [first] = result.errors;
@@ -41,7 +46,7 @@ function invalidConfig(result: ValidationResult) {
 
 const MAX_VERSION_NUMBER = 2_147_483_647;
 
-export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
+export function schemaOperations(projects: ProjectStore, schemas: SchemaStore, work: ConfigWork) {
   const accessibleSchema = async (context: BaseContext) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     const schema = await schemas.find(project.id, context.params.schemaId!);
@@ -108,8 +113,8 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore) {
   };
 
   const validateSchemaConfig: Operation<'validateSchemaConfig'> = async (context) => {
-    requirePrincipal(context);
-    return { status: 200, body: (await validator()).validateConfig(context.body.schema) };
+    const principal = requirePrincipal(context);
+    return { status: 200, body: await work.validate(teamOf(principal), context.body.schema) };
   };
 
   return {

@@ -77,9 +77,12 @@ const CASES: [string, EdgeCase][] = [
   ['rowCount up to 9e15', { config: enormousRowCount(), valid: false, message: /rowCount.min must be <= 100000000; got 1000000000000000/ }],
   // Regressions: an indexOf per value made 40k enum values take 5 s; a recursive cycle search overflowed the stack (500).
   ['an enum of 40,000 weighted values (0.5 MB)', { config: hugeEnum(40_000), valid: true, generate: { rows: 5 } }],
-  ['a 6,000-entity cycle without a nullable field (1 MB)', { config: referenceRing(6_000, false), valid: false, message: /cannot be broken/, boundMs: MEGABYTE_BOUND_MS }],
-  ['a 6,000-entity cycle with one nullable field: a chain 6,000 deep (1 MB)', { config: referenceRing(6_000, true), valid: true, boundMs: MEGABYTE_BOUND_MS }],
-  ['6,000 entities (0.9 MB)', { config: manyEntities(6_000), valid: true, boundMs: MEGABYTE_BOUND_MS }],
+  ['a 1,000-entity cycle without a nullable field (the most entities a config may have)', { config: referenceRing(1_000, false), valid: false, message: /cannot be broken/, boundMs: MEGABYTE_BOUND_MS }],
+  ['a 1,000-entity cycle with one nullable field: a chain 1,000 deep', { config: referenceRing(1_000, true), valid: true, boundMs: MEGABYTE_BOUND_MS }],
+  // Issue 23: a config may have at most 1,000 entities (work-limits.ts); these were accepted before.
+  ['a 6,000-entity cycle without a nullable field (1 MB)', { config: referenceRing(6_000, false), valid: false, message: /6000 entities, over the limit of 1000/, boundMs: MEGABYTE_BOUND_MS }],
+  ['a 6,000-entity cycle with one nullable field: a chain 6,000 deep (1 MB)', { config: referenceRing(6_000, true), valid: false, message: /6000 entities, over the limit of 1000/, boundMs: MEGABYTE_BOUND_MS }],
+  ['6,000 entities (0.9 MB)', { config: manyEntities(6_000), valid: false, message: /6000 entities, over the limit of 1000/, boundMs: MEGABYTE_BOUND_MS }],
 ];
 
 let t: TestService;

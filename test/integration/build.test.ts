@@ -30,6 +30,8 @@ describe('the built server and CLI', () => {
     expect(fs.existsSync(`${outdir}/server.js`)).toBe(true);
     expect(fs.existsSync(`${outdir}/cli.js`)).toBe(true);
     expect(fs.readdirSync(`${outdir}/chunks`).some((file) => file.endsWith('.js'))).toBe(true);
+    // The worker threads of validation and previews start from an entry point of their own.
+    expect(fs.existsSync(`${outdir}/config-worker.js`)).toBe(true);
   });
 
   it('serves from plain node: migrations applied, the documents served, a config validated', async () => {
@@ -61,6 +63,16 @@ describe('the built server and CLI', () => {
       expect(invalid.status).toBe(200);
       expect(invalid.body.valid).toBe(false);
       expect(invalid.body.errors.map((error) => error.path)).toContain('/entities/0/fields/0/generation/strategy/method');
+      // A preview: made in a config worker thread, started from the bundle's config-worker.js.
+      const preview = await fetch(`${server.url}/public/v1/schema-config/preview`, {
+        method: 'POST',
+        headers: { 'x-api-key': teamKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ schema: blog, rows: 2 }),
+      });
+      expect(preview.status).toBe(200);
+      const shown = (await preview.json()) as { entities: { rows: unknown[] }[] };
+      expect(shown.entities.length).toBeGreaterThan(0);
+      expect(shown.entities[0]!.rows).toHaveLength(2);
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0);
     }

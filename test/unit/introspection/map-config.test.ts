@@ -340,3 +340,10 @@ describe('mapCatalog: row counts', () => {
     expect(result.messages).toEqual(['t: the database has no row statistics for these tables (run ANALYZE first); every entity gets 100 rows']);
   });
 });
+
+describe('mapCatalog: work limits', () => {
+  it('refuses a namespace of more tables than a config may have entities with a 4xx kind, not as a bug in sds', () => {
+    const tables = Array.from({ length: 1_001 }, (_, i) => keyed(`t${i}`, [id()]));
+    expect(() => mapCatalog(catalog(tables))).toThrow(expect.objectContaining({ kind: 'invalid', message: expect.stringMatching(/1001 entities, over the limit of 1000.*introspect fewer tables$/) }));
+  });
+});
