@@ -1,6 +1,7 @@
 // Environment → typed configuration. Every default lives here, once.
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
+import { parseAllowedHosts, type AllowedHost } from './security/connection-guard.ts';
 
 export interface Config {
   /** HTTP port; 0 picks a free one (tests). */
@@ -39,6 +40,14 @@ export interface Config {
   queryTimeoutMs: number;
   /** A generation load whose target connection moves nothing for this long fails as lost; 0: no limit. */
   loadIdleTimeoutMs: number;
+  /**
+   * SDS_ALLOWED_DATABASE_HOSTS: the only hosts (names, `*.domain`, CIDRs, each with an optional port)
+   * that connection strings from requests may name; undefined: any host but the control plane's and
+   * the default targets' servers and link-local or multicast addresses.
+   */
+  allowedDatabaseHosts: AllowedHost[] | undefined;
+  /** Longest wait for a target database to accept a connection; failures to connect answer no sooner (same time for closed and silent ports). */
+  connectTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -64,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: parseCount('SDS_AUTH_FAILURE_LIMIT', env.SDS_AUTH_FAILURE_LIMIT ?? '30'),
     queryTimeoutMs: parseCount('SDS_QUERY_TIMEOUT_MS', env.SDS_QUERY_TIMEOUT_MS ?? '10000'),
     loadIdleTimeoutMs: parseCount('SDS_LOAD_IDLE_TIMEOUT_MS', env.SDS_LOAD_IDLE_TIMEOUT_MS ?? '30000'),
+    allowedDatabaseHosts: nonEmpty(env.SDS_ALLOWED_DATABASE_HOSTS) === undefined ? undefined : parseAllowedHosts(env.SDS_ALLOWED_DATABASE_HOSTS!),
+    connectTimeoutMs: parsePositive('SDS_CONNECT_TIMEOUT_MS', env.SDS_CONNECT_TIMEOUT_MS ?? '10000'),
   };
 }
 
@@ -78,6 +89,12 @@ export function defaultTargets(config: Config, controlPlaneUrl: string): Record<
 function parseCount(name: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${value}"`);
+  return count;
+}
+
+function parsePositive(name: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number of 1 or more, got "${value}"`);
   return count;
 }
 

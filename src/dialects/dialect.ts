@@ -144,6 +144,13 @@ export interface DialectFacts {
   reservedNamespace: RegExp;
   /** The environment variable naming the server where its sources keep their data by default. */
   defaultTargetEnv: string;
+  /** The port a connection string without one connects to. */
+  defaultPort: number;
+  /**
+   * Query parameters a connection string from a request may carry, each with its allowed values
+   * (lower case): everything else (files, sockets, session settings) is refused before connecting.
+   */
+  urlParameters: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Dialect {
@@ -213,7 +220,7 @@ export interface Dialect {
   createScratchDatabase(url: string): Promise<ScratchDatabase>;
 }
 
-/** Limits of a target connection; both off (0 or unset) unless given. */
+/** Limits of a target connection; the query and idle limits are off (0 or unset) unless given. */
 export interface ConnectOptions {
   /**
    * Longest a runtime statement (`query`, and each statement of `transaction`) may run: the server
@@ -229,6 +236,8 @@ export interface ConnectOptions {
    * fails as lost (kind `connection`), instead of waiting minutes for TCP keep-alive.
    */
   loadIdleTimeoutMs?: number;
+  /** Longest wait for the server to accept a new connection (default 10 s): it then fails as unreachable (kind `connection`, problem `network`). */
+  connectTimeoutMs?: number;
 }
 
 export type DriverErrorKind =

@@ -49,6 +49,12 @@ export const mysqlDialect: Dialect = {
     namespaceField: 'database',
     reservedNamespace: /^(information_schema|mysql|performance_schema|sys)$/i,
     defaultTargetEnv: 'MYSQL_URL',
+    defaultPort: 3306,
+    // Read by mysqlPoolOptions (TLS on or off, verified unless `require(d)`); nothing else of the URL's query is used.
+    urlParameters: {
+      ssl: ['true', 'false', '1', '0', 'disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
+      sslmode: ['disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
+    },
   },
   dump: mysqlDump,
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
@@ -81,6 +87,7 @@ export interface MysqlConnectOptions extends ConnectOptions {
 /** Opens the pools and checks the server answers (learning whether it is MariaDB or MySQL). */
 export async function connectMysql(url: string, options: MysqlConnectOptions = {}): Promise<MysqlConnection> {
   const poolOptions = mysqlPoolOptions(url);
+  if (options.connectTimeoutMs) poolOptions.connectTimeout = options.connectTimeoutMs;
   if (options.clientLocalInfile === false) poolOptions.flags = ['-LOCAL_FILES'];
   // mysql2 is imported with the first MySQL connection: servers without MySQL targets never load it.
   const { default: mysql } = await import('mysql2/promise');

@@ -40,6 +40,9 @@ export const postgresDialect: Dialect = {
     namespaceField: 'schema',
     reservedNamespace: /^(public|information_schema|pg_.*)$/i,
     defaultTargetEnv: 'POSTGRES_TARGET_URL',
+    defaultPort: 5432,
+    // TLS modes only: sslrootcert, sslcert, sslkey read files; host, options, application_name… change where and how the session runs.
+    urlParameters: { sslmode: ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'], ssl: ['true', 'false', '1', '0'] },
   },
   dump: postgresDump,
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
@@ -78,6 +81,8 @@ const SWAP_LOCK_TIMEOUT = '250ms';
 
 /** Tries at dropping the schema a swap replaced (see dropReplaced). */
 const DROP_ATTEMPTS = 10;
+/** ConnectOptions.connectTimeoutMs when not given. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** How much longer than the query timeout the client waits for an answer before it gives the connection up. */
 const CLIENT_GRACE_MS = 2_000;
 
@@ -86,13 +91,13 @@ const CLIENT_GRACE_MS = 2_000;
  * (statement_timeout, error 57014), and a statement that gets no answer at all for that long plus
  * CLIENT_GRACE_MS fails on the client ("Query read timeout"), its connection dropped.
  */
-function createPool(url: string, statementTimeoutMs = 0): pg.Pool {
+function createPool(url: string, statementTimeoutMs = 0, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): pg.Pool {
   const limited = statementTimeoutMs > 0;
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: connectTimeoutMs,
     application_name: 'sds',
     // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
     // by the operating system within minutes, instead of a query waiting for an answer forever.
@@ -154,8 +159,8 @@ export class PostgresConnection implements TargetConnection {
   private readonly statements = new PreparedNames();
 
   constructor(url: string, options: ConnectOptions = {}) {
-    this.pool = createPool(url);
-    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs) : this.pool;
+    this.pool = createPool(url, 0, options.connectTimeoutMs);
+    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs, options.connectTimeoutMs) : this.pool;
     this.loadIdleTimeoutMs = options.loadIdleTimeoutMs ?? 0;
   }
 
