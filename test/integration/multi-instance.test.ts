@@ -20,6 +20,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { TeamStore } from '../../src/store/teams.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -242,7 +243,8 @@ describe('generation jobs across instances', () => {
       { name: `Gamma ${SUFFIX}`, generatorConfig: { rowCounts } },
       // Its connection string is sealed with SDS_SECRET_KEY by the instance that creates it; the
       // worker that generates it and the instances that serve it must open it.
-      { name: `Own ${SUFFIX}`, config: { connectionString: database.url, schema: `sds_own_${SUFFIX}` }, generatorConfig: { rowCounts } },
+      // Not the control plane's server (refused: connection-guard.test.ts), and dropped with the project.
+      { name: `Own ${SUFFIX}`, config: { connectionString: PG_TARGET_URL, schema: `sds_own_${SUFFIX}` }, generatorConfig: { rowCounts } },
       ...(mysqlUrl ? [{ name: `Maria ${SUFFIX}`, kind: 'mysql', generatorConfig: { rowCounts } }] : []),
     ];
     // Each creation queues the first generation; then two regenerations of each, through A, B and
