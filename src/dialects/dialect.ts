@@ -238,6 +238,11 @@ export interface ConnectOptions {
   loadIdleTimeoutMs?: number;
   /** Longest wait for the server to accept a new connection (default 10 s): it then fails as unreachable (kind `connection`, problem `network`). */
   connectTimeoutMs?: number;
+  /**
+   * The URL came from a request (and passed the connection guard): connect with what it says and
+   * nothing from this server's environment or files (PostgreSQL: PGPASSWORD, ~/.pgpass, PGSSLMODE…).
+   */
+  fromRequest?: boolean;
 }
 
 export type DriverErrorKind =

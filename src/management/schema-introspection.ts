@@ -50,7 +50,7 @@ export function schemaIntrospectionOperations(deps: SchemaIntrospectionDeps) {
         tables: request.tables,
         rows: request.rows,
         rowsFromStatistics: request.rowsFromStatistics,
-        connect: { connectTimeoutMs: deps.connectTimeoutMs },
+        connect: { connectTimeoutMs: deps.connectTimeoutMs, fromRequest: true },
       });
       const body: IntrospectionAnswer = { schema: config, warnings };
       return { status: 200, body };

@@ -67,9 +67,10 @@ export class Targets {
     let connection = this.connections.get(key);
     if (!connection) {
       connection = (async () => {
-        const url = location.connectionSecretId ? await this.ownConnectionString(location.connectionSecretId) : this.defaults[location.kind];
+        const own = location.connectionSecretId !== undefined;
+        const url = own ? await this.ownConnectionString(location.connectionSecretId!) : this.defaults[location.kind];
         if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
-        return dialectFor(url).connect(url, this.limits);
+        return dialectFor(url).connect(url, { ...this.limits, fromRequest: own });
       })();
       this.connections.set(key, connection);
       // A failed connect must not be cached: the next call tries again.

@@ -207,6 +207,29 @@ describe('ports told apart', () => {
   }, SLOW);
 });
 
+describe("the server's own settings stay its own", () => {
+  it("a string without a password never sends this server's PGPASSWORD (nor ~/.pgpass) to the host it names", async () => {
+    // A server that asks for a cleartext password and records the answer.
+    const asking = await listen((socket) => {
+      socket.once('data', () => socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3])));
+    });
+    const saved = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = 'operator-secret-password';
+    try {
+      const answer = await introspect({ connectionString: `postgres://victim@127.0.0.1:${asking.port}/x` });
+      expect(answer.status).toBe(503);
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+    }
+    const received = Buffer.concat(asking.bytes).toString('latin1');
+    // The startup message, then the password message ('p') with an empty password.
+    expect(received).toContain('victim');
+    expect(received).toContain('p\u0000\u0000\u0000\u0005\u0000');
+    expect(received).not.toContain('operator-secret-password');
+  });
+});
+
 describe('servers failing and secrets that do not open', () => {
   it('a server answering XX000 at startup: 502 with a clear error', async () => {
     // Speaks just enough PostgreSQL to fail the startup with an internal error.

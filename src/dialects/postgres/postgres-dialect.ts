@@ -91,13 +91,13 @@ const CLIENT_GRACE_MS = 2_000;
  * (statement_timeout, error 57014), and a statement that gets no answer at all for that long plus
  * CLIENT_GRACE_MS fails on the client ("Query read timeout"), its connection dropped.
  */
-function createPool(url: string, statementTimeoutMs = 0, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): pg.Pool {
+function createPool(url: string, statementTimeoutMs = 0, options: ConnectOptions = {}): pg.Pool {
   const limited = statementTimeoutMs > 0;
   const pool = new pg.Pool({
-    connectionString: url,
+    ...(options.fromRequest ? requestedServer(url) : { connectionString: url }),
     max: 10,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: connectTimeoutMs,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     application_name: 'sds',
     // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
     // by the operating system within minutes, instead of a query waiting for an answer forever.
@@ -116,6 +116,29 @@ function createPool(url: string, statementTimeoutMs = 0, connectTimeoutMs = DEFA
   // any more, so its release drops it from the pool.
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/**
+ * The server of a connection string from a request (ConnectOptions.fromRequest), as explicit
+ * settings: what the string says and nothing else. Handed to pg as a string, its missing parts
+ * would come from this server's environment and files (PGPASSWORD, ~/.pgpass, PGPORT, PGSSLMODE…).
+ */
+export function requestedServer(url: string): pg.ClientConfig {
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  const sslmode = parsed.searchParams.get('sslmode');
+  const ssl = parsed.searchParams.get('ssl');
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port ? Number(parsed.port) : postgresDialect.facts.defaultPort,
+    user,
+    // A function: pg then neither reads PGPASSWORD nor ~/.pgpass when the string has no password.
+    password: password === '' ? () => '' : password,
+    database: decodeURIComponent(parsed.pathname.slice(1)) || user,
+    // pg's meaning of sslmode (verified unless no-verify) and ssl; off when neither is given.
+    ssl: sslmode !== null ? (sslmode === 'disable' ? false : sslmode === 'no-verify' ? { rejectUnauthorized: false } : {}) : ssl === 'true' || ssl === '1',
+  };
 }
 
 /**
@@ -159,8 +182,8 @@ export class PostgresConnection implements TargetConnection {
   private readonly statements = new PreparedNames();
 
   constructor(url: string, options: ConnectOptions = {}) {
-    this.pool = createPool(url, 0, options.connectTimeoutMs);
-    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs, options.connectTimeoutMs) : this.pool;
+    this.pool = createPool(url, 0, options);
+    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs, options) : this.pool;
     this.loadIdleTimeoutMs = options.loadIdleTimeoutMs ?? 0;
   }
 
