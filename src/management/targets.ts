@@ -3,7 +3,8 @@
 // string. Connections are pooled per server and shared by generation jobs and the runtime API.
 // A source's own connection string passes the connection guard when the source is created and
 // again before each connection (a source stored before the guard, or an allowlist since narrowed).
-import type { ConnectOptions, PoolStats, TargetConnection } from '../dialects/dialect.ts';
+import type { ConnectOptions, Dialect, PoolStats, TargetConnection } from '../dialects/dialect.ts';
+import { UNREACHABLE_CODE } from '../dialects/driver-errors.ts';
 import { dialectFor, dialectOfKind } from '../dialects/index.ts';
 import { errors } from '../errors.ts';
 import { ConnectionRefusal, type ConnectionGuard } from '../security/connection-guard.ts';
@@ -12,6 +13,19 @@ import type { SourceKind, SourceLocation } from '../store/sources.ts';
 
 /** The service's default target server of each source kind, if it has one. */
 export type TargetDefaults = Record<SourceKind, string | undefined>;
+
+/**
+ * A failed connect to a source's own server, as the runtime and the job's error show it: a network
+ * failure of any kind (closed, filtered, another protocol) is one error, code UNREACHABLE_CODE;
+ * refused credentials and the server's own errors stay as they were.
+ */
+function uniformFailure(dialect: Dialect, error: unknown): unknown {
+  const mapped = dialect.mapError(error);
+  // The server answered: a SQLSTATE (PostgreSQL) or a server error number (MySQL 1xxx, 3xxx, 4xxx).
+  const answered = mapped.connectionProblem !== 'network' && mapped.code !== undefined && /^(?:[0-9A-Z]{5}|[134]\d{3})$/.test(mapped.code);
+  if (answered || mapped.connectionProblem === 'credentials' || mapped.connectionProblem === 'database') return error;
+  return Object.assign(new Error('The database server cannot be reached; check the host and port, and that it accepts connections'), { code: UNREACHABLE_CODE });
+}
 
 /** The dialect of a URL's scheme, or undefined. */
 function dialectOfUrl(url: string) {
@@ -70,7 +84,10 @@ export class Targets {
         const own = location.connectionSecretId !== undefined;
         const url = own ? await this.ownConnectionString(location.connectionSecretId!) : this.defaults[location.kind];
         if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
-        return dialectFor(url).connect(url, { ...this.limits, fromRequest: own });
+        const dialect = dialectFor(url);
+        return dialect.connect(url, { ...this.limits, fromRequest: own }).catch((error: unknown) => {
+          throw own ? uniformFailure(dialect, error) : error;
+        });
       })();
       this.connections.set(key, connection);
       // A failed connect must not be cached: the next call tries again.

@@ -181,6 +181,24 @@ describe('ports told apart', () => {
     }, SLOW);
   }
 
+  for (const kind of ['postgres', 'mysql'] as const) {
+    it(`${kind}: sources on a closed port, a port answering garbage and a silent port fail their jobs with the same error`, async () => {
+      const garbage = await listen((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+      const silent = await listen();
+      const ports = [await closedPort(), garbage.port, silent.port];
+      const ids: string[] = [];
+      for (const port of ports) {
+        const created = await createSource(`${kind}://u:pw@127.0.0.1:${port}/x`, kind, { generatorConfig: { rowCounts: { users: 1, posts: 1 } } });
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        ids.push(created.body.id!);
+      }
+      const errors = new Set<string>();
+      for (const id of ids) errors.add((await waitForLatestJob(t, projectId, id, 'failed')).error ?? '');
+      expect([...errors]).toEqual(["Target database unreachable (EUNREACHABLE). The generation stopped; the source's live data was left as it was"]);
+      for (const id of ids) expect((await fetch(`${t.url}/runtime/${id}/users?limit=1`, { headers: { 'x-api-key': t.teamKey } })).status).not.toBe(500);
+    }, SLOW);
+  }
+
   it('a host that does not resolve answers as a closed port does', async () => {
     const answer = await introspect({ connectionString: 'postgres://u@no-such-host.invalid/x' });
     expect(answer.status).toBe(503);
