@@ -248,6 +248,34 @@ describe("the server's own settings stay its own", () => {
   });
 });
 
+describe('TLS parameters', () => {
+  const pg = (query: string) => `${withHost(PG_TARGET_URL, '127.0.0.1')}?${query}`;
+  for (const query of ['sslmode=require', 'sslmode=verify-full', 'sslmode=no-verify', 'sslmode=prefer', 'ssl=true', 'sslmode=disable']) {
+    it(`postgres ${query}: an answer sds wrote (200, 400 or 503), never a 500`, async () => {
+      const answer = await introspect({ connectionString: pg(query), schema: 'public' });
+      expect([200, 400, 503], answer.text).toContain(answer.status);
+      expect(typeof JSON.parse(answer.text).error === 'string' || answer.status === 200).toBe(true);
+    }, SLOW);
+  }
+
+  it.runIf(mysqlUrl)('mysql ssl=required, verify_identity and sslmode=disabled through a proxy: never a 500', async () => {
+    const mysql = new URL(mysqlUrl!);
+    const proxy = await startTcpProxy({ host: mysql.hostname, port: Number(mysql.port || 3306) });
+    try {
+      for (const query of ['ssl=required', 'ssl=verify_identity', 'sslmode=disabled', 'ssl=true']) {
+        const url = new URL(mysqlUrl!);
+        url.hostname = '127.0.0.1';
+        url.port = String(proxy.port);
+        url.search = query;
+        const answer = await introspect({ connectionString: url.toString() });
+        expect([200, 400, 503], `${query}: ${answer.text}`).toContain(answer.status);
+      }
+    } finally {
+      await proxy.close();
+    }
+  }, SLOW);
+});
+
 describe('servers failing and secrets that do not open', () => {
   it('a server answering XX000 at startup: 502 with a clear error', async () => {
     // Speaks just enough PostgreSQL to fail the startup with an internal error.
