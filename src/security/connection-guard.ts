@@ -85,7 +85,7 @@ export class ConnectionGuard {
   async check(url: string, expected?: Dialect): Promise<CheckedTarget> {
     const parsed = parseConnectionString(url, expected);
     const addresses = await this.addressesOf(parsed.host);
-    const blocked = addresses.find((address) => NEVER.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'));
+    const blocked = addresses.map(plainAddress).find((address) => NEVER.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'));
     if (blocked !== undefined) throw refusal('forbidden', `the host resolves to ${blocked}, a link-local, multicast or broadcast address`);
     if (await this.isProtected(parsed.host, parsed.port, addresses)) {
       throw refusal('forbidden', "it points at a server sds itself uses (its control plane or a default target): give your own database server");
@@ -226,10 +226,17 @@ function machineKey(address: string): string {
   return plain;
 }
 
-/** `::ffff:10.0.0.1` is 10.0.0.1. */
+/** An IPv4-mapped IPv6 address is its IPv4 address: `::ffff:10.0.0.1` and `::ffff:a00:1` (as URLs write it) are 10.0.0.1. */
 function plainAddress(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return (mapped ? mapped[1]! : address).toLowerCase();
+  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted) return dotted[1]!;
+  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex) {
+    const high = parseInt(hex[1]!, 16);
+    const low = parseInt(hex[2]!, 16);
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  return address.toLowerCase();
 }
 
 function ownAddresses(): Set<string> {

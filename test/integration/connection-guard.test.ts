@@ -95,7 +95,8 @@ const withHost = (url: string, host: string, database?: string) => {
 
 describe("the control plane and the default targets' servers", () => {
   it("introspecting the service's own DATABASE_URL is refused, and the answer names none of its tables or namespaces", async () => {
-    for (const url of [t.database.url, withHost(t.database.url, 'localhost'), withHost(t.database.url, '127.0.0.1', 'postgres')]) {
+    const names = ['localhost', '127.0.0.1', '127.1', '2130706433', '0x7f.1', '[::ffff:127.0.0.1]', '0.0.0.0'];
+    for (const url of [t.database.url, ...names.map((name) => withHost(t.database.url, name)), withHost(t.database.url, '127.0.0.1', 'postgres')]) {
       const answer = await introspect({ connectionString: url });
       expect(answer.status, answer.text).toBe(400);
       const body = JSON.parse(answer.text);

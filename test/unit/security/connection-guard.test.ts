@@ -1,6 +1,7 @@
 // The connection-string guard as a table: every refused form with its message, and the forms it lets through.
 import { describe, expect, it } from 'vitest';
 import { mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { ConnectionGuard, ConnectionRefusal, parseAllowedHosts, type AllowedHost } from '../../../src/security/connection-guard.ts';
 
 /** A DNS of fixed answers: names not listed do not resolve. */
@@ -82,6 +83,9 @@ const refused: Case[] = [
   ['the default MySQL target under the mariadb scheme', { given: 'mariadb://root@127.0.0.1:3306/x', want: /points at a server sds itself uses/ }],
   ['a link-local address (cloud metadata)', { given: 'postgres://u@169.254.169.254:80/x', want: /^the host resolves to 169\.254\.169\.254, a link-local, multicast or broadcast address$/ }],
   ['a name resolving to link-local', { given: 'postgres://u@metadata.internal/x', want: /resolves to 169\.254\.169\.254/ }],
+  ['link-local as an IPv4-mapped IPv6 address', { given: 'postgres://u@[::ffff:169.254.169.254]/x', want: /resolves to 169\.254\.169\.254/ }],
+  ['the default target as an IPv4-mapped IPv6 address', { given: 'postgres://postgres@[::ffff:127.0.0.1]:5432/x', want: /points at a server sds itself uses/ }],
+  ['the default target as a mapped address written out', { given: 'postgres://postgres@[0:0:0:0:0:ffff:7f00:1]:5432/x', want: /points at a server sds itself uses/ }],
   ['IPv6 link-local', { given: 'postgres://u@[fe80::1]/x', want: /resolves to fe80::1/ }],
   ['multicast', { given: 'postgres://u@224.0.0.1/x', want: /multicast/ }],
   ['a host that does not resolve', { given: 'postgres://u@nowhere.invalid/x', want: /^the host nowhere\.invalid cannot be resolved$/, kind: 'unresolvable' }],
@@ -175,4 +179,22 @@ describe('SDS_ALLOWED_DATABASE_HOSTS', () => {
   for (const entry of unreadable) {
     it(`refuses to start with "${entry}"`, () => expect(() => parseAllowedHosts(entry)).toThrow(/^SDS_ALLOWED_DATABASE_HOSTS: cannot read/));
   }
+});
+
+describe('settings', () => {
+  it('SDS_ALLOWED_DATABASE_HOSTS is unset by default, and read when set', () => {
+    expect(loadConfig({}).allowedDatabaseHosts).toBeUndefined();
+    expect(loadConfig({ SDS_ALLOWED_DATABASE_HOSTS: ' ' }).allowedDatabaseHosts).toBeUndefined();
+    expect(loadConfig({ SDS_ALLOWED_DATABASE_HOSTS: 'db.example.com:5432,10.0.0.0/8' }).allowedDatabaseHosts).toEqual([
+      { name: 'db.example.com', port: 5432 },
+      { network: { address: '10.0.0.0', prefix: 8, family: 'ipv4' } },
+    ]);
+    expect(() => loadConfig({ SDS_ALLOWED_DATABASE_HOSTS: 'not a host' })).toThrow(/^SDS_ALLOWED_DATABASE_HOSTS: cannot read "not a host"/);
+  });
+
+  it('SDS_CONNECT_TIMEOUT_MS defaults to 10 s and must be positive', () => {
+    expect(loadConfig({}).connectTimeoutMs).toBe(10_000);
+    expect(loadConfig({ SDS_CONNECT_TIMEOUT_MS: '2500' }).connectTimeoutMs).toBe(2_500);
+    expect(() => loadConfig({ SDS_CONNECT_TIMEOUT_MS: '0' })).toThrow(/^SDS_CONNECT_TIMEOUT_MS must be a whole number of 1 or more/);
+  });
 });
