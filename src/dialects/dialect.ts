@@ -1,6 +1,7 @@
 // The Dialect interface: everything sds does to a target database (PostgreSQL or MySQL) goes
 // through it. Differences between databases are capabilities and small hooks written once here;
 // callers never ask `kind === 'mysql'`.
+import type { LookupFunction } from 'node:net';
 import type { Catalog, ScratchDatabase, ScriptSyntax } from './catalog.ts';
 
 import type { FieldType, SourceKind } from '../contract.ts';
@@ -243,6 +244,11 @@ export interface ConnectOptions {
    * nothing from this server's environment or files (PostgreSQL: PGPASSWORD, ~/.pgpass, PGSSLMODE…).
    */
   fromRequest?: boolean;
+  /**
+   * Resolves the host for every new connection (net.connect's `lookup`): the connection guard's,
+   * which refuses addresses it would have refused when it checked the URL (DNS rebinding).
+   */
+  lookup?: LookupFunction;
 }
 
 export type DriverErrorKind =

@@ -4,6 +4,7 @@
 // a failing server 502, an unreachable server 503), never the driver's text. Every network failure
 // (refused, timed out, another protocol, a host that does not resolve) answers the same text, no
 // sooner than the connect timeout, so that answers do not tell open ports from closed ones.
+import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../contract.ts';
 import { introspectDatabase, IntrospectionError } from '../introspection/introspect.ts';
@@ -37,8 +38,9 @@ export function schemaIntrospectionOperations(deps: SchemaIntrospectionDeps) {
       return new AppError(503, UNREACHABLE);
     };
     let dialect: Dialect;
+    let lookup: LookupFunction;
     try {
-      ({ dialect } = await deps.guard.check(request.connectionString));
+      ({ dialect, lookup } = await deps.guard.check(request.connectionString));
     } catch (error) {
       if (!(error instanceof ConnectionRefusal)) throw error;
       if (error.kind === 'unresolvable') throw await unreachable();
@@ -50,7 +52,7 @@ export function schemaIntrospectionOperations(deps: SchemaIntrospectionDeps) {
         tables: request.tables,
         rows: request.rows,
         rowsFromStatistics: request.rowsFromStatistics,
-        connect: { connectTimeoutMs: deps.connectTimeoutMs, fromRequest: true },
+        connect: { connectTimeoutMs: deps.connectTimeoutMs, fromRequest: true, lookup },
       });
       const body: IntrospectionAnswer = { schema: config, warnings };
       return { status: 200, body };

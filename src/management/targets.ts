@@ -3,6 +3,7 @@
 // string. Connections are pooled per server and shared by generation jobs and the runtime API.
 // A source's own connection string passes the connection guard when the source is created and
 // again before each connection (a source stored before the guard, or an allowlist since narrowed).
+import type { LookupFunction } from 'node:net';
 import type { ConnectOptions, Dialect, PoolStats, TargetConnection } from '../dialects/dialect.ts';
 import { UNREACHABLE_CODE } from '../dialects/driver-errors.ts';
 import { dialectFor, dialectOfKind } from '../dialects/index.ts';
@@ -81,11 +82,12 @@ export class Targets {
     let connection = this.connections.get(key);
     if (!connection) {
       connection = (async () => {
-        const own = location.connectionSecretId !== undefined;
-        const url = own ? await this.ownConnectionString(location.connectionSecretId!) : this.defaults[location.kind];
+        const own = location.connectionSecretId !== undefined ? await this.ownConnectionString(location.connectionSecretId) : undefined;
+        const url = own?.url ?? this.defaults[location.kind];
         if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
         const dialect = dialectFor(url);
-        return dialect.connect(url, { ...this.limits, fromRequest: own }).catch((error: unknown) => {
+        const options: ConnectOptions = own ? { ...this.limits, fromRequest: true, lookup: own.lookup } : this.limits;
+        return dialect.connect(url, options).catch((error: unknown) => {
           throw own ? uniformFailure(dialect, error) : error;
         });
       })();
@@ -96,8 +98,8 @@ export class Targets {
     return connection;
   }
 
-  /** A source's own connection string, decrypted and checked by the guard again. */
-  private async ownConnectionString(secretId: string): Promise<string> {
+  /** A source's own connection string, decrypted and checked by the guard again, and the guard's lookup to connect with. */
+  private async ownConnectionString(secretId: string): Promise<{ url: string; lookup: LookupFunction }> {
     let url: string;
     try {
       url = await this.readSecret(secretId);
@@ -106,11 +108,11 @@ export class Targets {
       if (error instanceof SecretUnreadableError) throw errors.secretUnreadable();
       throw error;
     }
-    await this.guard.check(url).catch((error: unknown) => {
+    const { lookup } = await this.guard.check(url).catch((error: unknown) => {
       if (!(error instanceof ConnectionRefusal)) throw error;
       throw errors.targetRefused(error.message);
     });
-    return url;
+    return { url, lookup };
   }
 
   /** Use of the pools of every target connected to (metrics), by connection key (`default:postgres`, a secret id). */

@@ -3,10 +3,12 @@
 // control characters, Unix sockets, parameters other than the engine's TLS settings, the control
 // plane's and the default targets' servers (any database on them: they share logins), hosts outside
 // the operator's allowlist (SDS_ALLOWED_DATABASE_HOSTS) and link-local or multicast addresses.
+import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, isIPv4 } from 'node:net';
+import { BlockList, isIP, isIPv4, type LookupFunction } from 'node:net';
 import os from 'node:os';
 import type { Dialect } from '../dialects/dialect.ts';
+import { UNREACHABLE_CODE } from '../dialects/driver-errors.ts';
 import { dialectFor } from '../dialects/index.ts';
 
 /** Why a connection string was refused: `invalid` (the string itself), `forbidden` (where it points), `unresolvable` (DNS). */
@@ -39,6 +41,8 @@ export interface CheckedTarget {
   port: number;
   /** Every address the host resolved to. */
   addresses: string[];
+  /** For the connection (ConnectOptions.lookup): resolves the host again, refusing what the check refuses. */
+  lookup: LookupFunction;
 }
 
 export interface ConnectionGuardOptions {
@@ -80,20 +84,18 @@ export class ConnectionGuard {
 
   /**
    * Checks `url` before any connection; `expected`, when given, is the dialect it must be for.
-   * Throws a ConnectionRefusal saying what is wrong (never repeating the string).
+   * Throws a ConnectionRefusal saying what is wrong (never repeating the string). The answer's
+   * `lookup` is for the connection itself: it resolves the host again and refuses what the check refuses.
    */
   async check(url: string, expected?: Dialect): Promise<CheckedTarget> {
     const parsed = parseConnectionString(url, expected);
     const addresses = await this.addressesOf(parsed.host);
-    const blocked = addresses.map(plainAddress).find((address) => NEVER.check(address, isIPv4(address) ? 'ipv4' : 'ipv6'));
-    if (blocked !== undefined) throw refusal('forbidden', `the host resolves to ${blocked}, a link-local, multicast or broadcast address`);
-    if (await this.isProtected(parsed.host, parsed.port, addresses)) {
-      throw refusal('forbidden', "it points at a server sds itself uses (its control plane or a default target): give your own database server");
+    const verdict = await this.verdictFor(parsed.host, parsed.port);
+    for (const address of addresses) {
+      const refused = verdict(address);
+      if (refused) throw refusal('forbidden', refused);
     }
-    if (this.allowed && !isAllowed(this.allowed, parsed.host, parsed.port, addresses)) {
-      throw refusal('forbidden', `the host ${parsed.host}:${parsed.port} is not among the database hosts this server allows (SDS_ALLOWED_DATABASE_HOSTS)`);
-    }
-    return { ...parsed, addresses };
+    return { ...parsed, addresses, lookup: checkedLookup(this.resolve, verdict) };
   }
 
   private async addressesOf(host: string): Promise<string[]> {
@@ -107,9 +109,14 @@ export class ConnectionGuard {
     throw refusal('unresolvable', `the host ${host} cannot be resolved`);
   }
 
-  /** Whether host:port is (an address of) the control plane's or a default target's server. */
-  private async isProtected(host: string, port: number, addresses: string[]): Promise<boolean> {
-    const mine = new Set(addresses.map(machineKey));
+  /**
+   * Why an address of host:port is refused (undefined: allowed): link-local or multicast, the
+   * control plane's or a default target's server (by name, or any of their addresses, this
+   * machine's being one), outside the allowlist.
+   */
+  private async verdictFor(host: string, port: number): Promise<(address: string) => string | undefined> {
+    const protectedKeys = new Set<string>();
+    let protectedName = false;
     for (const url of this.protectedUrls) {
       let server: { host: string; port: number };
       try {
@@ -118,12 +125,45 @@ export class ConnectionGuard {
         continue;
       }
       if (server.port !== port) continue;
-      if (server.host.toLowerCase() === host.toLowerCase()) return true;
-      const theirs = await this.addressesOf(server.host).catch(() => [] as string[]);
-      if (theirs.some((address) => mine.has(machineKey(address)))) return true;
+      if (server.host === host) protectedName = true;
+      for (const address of await this.addressesOf(server.host).catch(() => [] as string[])) protectedKeys.add(machineKey(address));
     }
-    return false;
+    const allowed = this.allowed;
+    const byName = allowed?.some((entry) => entry.name !== undefined && (entry.port === undefined || entry.port === port) && nameMatches(entry.name, host)) ?? true;
+    const networks = new BlockList();
+    for (const entry of allowed ?? []) if (entry.network && (entry.port === undefined || entry.port === port)) networks.addSubnet(entry.network.address, entry.network.prefix, entry.network.family);
+    return (address) => {
+      const plain = plainAddress(address);
+      const family = isIPv4(plain) ? 'ipv4' : 'ipv6';
+      if (NEVER.check(plain, family)) return `the host resolves to ${plain}, a link-local, multicast or broadcast address`;
+      if (protectedName || protectedKeys.has(machineKey(plain))) return 'it points at a server sds itself uses (its control plane or a default target): give your own database server';
+      if (!byName && !networks.check(plain, family)) return `the host ${host}:${port} is not among the database hosts this server allows (SDS_ALLOWED_DATABASE_HOSTS)`;
+      return undefined;
+    };
   }
+}
+
+/**
+ * A net.connect lookup that resolves as the system does and fails (as a network error, code
+ * UNREACHABLE_CODE) when any address is one the check refuses: a DNS answering one address to the
+ * check and another to the connection (rebinding) reaches nothing.
+ */
+function checkedLookup(resolve: (host: string) => Promise<string[]>, verdict: (address: string) => string | undefined): LookupFunction {
+  return (hostname, options, callback) => {
+    const reply = callback as (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+    const unreachable = () => reply(Object.assign(new Error('The database server cannot be reached'), { code: UNREACHABLE_CODE }), '');
+    (isIP(hostname) ? Promise.resolve([hostname]) : resolve(hostname)).then(
+      (addresses) => {
+        const entries = addresses
+          .map((address) => ({ address, family: isIPv4(address) ? 4 : 6 }))
+          .filter((entry) => !options.family || entry.family === options.family);
+        if (entries.length === 0 || entries.some((entry) => verdict(entry.address) !== undefined)) return unreachable();
+        if (options.all) reply(null, entries);
+        else reply(null, entries[0]!.address, entries[0]!.family);
+      },
+      () => unreachable(),
+    );
+  };
 }
 
 /**
@@ -204,15 +244,6 @@ export function parseAllowedHosts(value: string): AllowedHost[] {
       if (prefixText !== undefined || !HOST_NAME.test(host.replace(/^\*\./, ''))) throw bad();
       return { name: host, ...(port !== undefined ? { port } : {}) };
     });
-}
-
-/** Allowed when one entry matches the host name, or every resolved address lies in the entries' networks. */
-function isAllowed(entries: AllowedHost[], host: string, port: number, addresses: string[]): boolean {
-  const forPort = entries.filter((entry) => entry.port === undefined || entry.port === port);
-  if (forPort.some((entry) => entry.name !== undefined && nameMatches(entry.name, host))) return true;
-  const networks = new BlockList();
-  for (const entry of forPort) if (entry.network) networks.addSubnet(entry.network.address, entry.network.prefix, entry.network.family);
-  return addresses.every((address) => networks.check(plainAddress(address), isIPv4(plainAddress(address)) ? 'ipv4' : 'ipv6'));
 }
 
 function nameMatches(pattern: string, host: string): boolean {

@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mysqlDialect, postgresDialect } from '../../src/dialects/index.ts';
+import { ConnectionGuard } from '../../src/security/connection-guard.ts';
 import { SecretBox } from '../../src/security/secrets.ts';
 import { startService } from '../../src/service.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
@@ -247,6 +249,34 @@ describe("the server's own settings stay its own", () => {
     expect(received).toContain('p\u0000\u0000\u0000\u0005\u0000');
     expect(received).not.toContain('operator-secret-password');
   });
+});
+
+describe('DNS rebinding', () => {
+  for (const [kind, dialect] of [['postgres', postgresDialect], ['mysql', mysqlDialect]] as const) {
+    it(`${kind}: a name that resolves elsewhere for the check than for the connection reaches nothing`, async () => {
+      // The "control plane": a listener on this machine that must see no connection.
+      const victim = await listen();
+      let answers = 0;
+      const guard = new ConnectionGuard({
+        protectedUrls: [`${kind}://sds@127.0.0.1:${victim.port}/sds`],
+        // A hostile DNS: a public address for the check, then this machine for the connection.
+        resolve: async () => (answers++ === 0 ? ['203.0.113.10'] : ['127.0.0.1']),
+      });
+      const url = `${kind}://u:pw@rebind.example:${victim.port}/x`;
+      const checked = await guard.check(url);
+      expect(checked.addresses).toEqual(['203.0.113.10']);
+      const error = await dialect.connect(url, { fromRequest: true, lookup: checked.lookup, connectTimeoutMs: CONNECT_TIMEOUT_MS }).then(
+        async (connection) => {
+          await connection.close();
+          return undefined;
+        },
+        (caught: unknown) => caught,
+      );
+      expect(dialect.mapError(error)).toMatchObject({ kind: 'connection', code: 'EUNREACHABLE', connectionProblem: 'network' });
+      expect(answers).toBeGreaterThanOrEqual(2);
+      expect(victim.connections).toBe(0);
+    });
+  }
 });
 
 describe('TLS parameters', () => {

@@ -1,6 +1,7 @@
 // The PostgreSQL dialect: a pg pool per target, namespaces as schemas, DDL in transactions,
 // COPY for loads, and an atomic schema swap.
 import { randomBytes } from 'node:crypto';
+import net, { type LookupFunction } from 'node:net';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { to as copyTo } from 'pg-copy-streams';
@@ -95,6 +96,7 @@ function createPool(url: string, statementTimeoutMs = 0, options: ConnectOptions
   const limited = statementTimeoutMs > 0;
   const pool = new pg.Pool({
     ...(options.fromRequest ? requestedServer(url) : { connectionString: url }),
+    ...(options.lookup ? { stream: socketResolvedBy(options.lookup) } : {}),
     max: 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -116,6 +118,16 @@ function createPool(url: string, statementTimeoutMs = 0, options: ConnectOptions
   // any more, so its release drops it from the pool.
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/** Sockets whose host is resolved by `lookup` (pg connects its stream with `connect(port, host)`). */
+function socketResolvedBy(lookup: LookupFunction): () => net.Socket {
+  return () => {
+    const socket = new net.Socket();
+    const connect = socket.connect.bind(socket);
+    socket.connect = ((port: number, host: string) => connect({ port, host, lookup })) as typeof socket.connect;
+    return socket;
+  };
 }
 
 /**
