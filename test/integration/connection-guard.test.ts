@@ -17,6 +17,7 @@ import { waitForLatestJob } from '../helpers/generation.ts';
 import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
 import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
+import { ownServer, type OwnServer } from '../helpers/own-server.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const mysqlUrl = await mysqlTarget();
@@ -25,6 +26,8 @@ const SECRET_KEY = `key-one-${randomBytes(8).toString('hex')}`;
 const SLOW = 60_000;
 
 let t: TestService;
+/** PG_TARGET_URL's server as a team's own: through a proxy, never the control plane's server (see own-server.ts). */
+let ownPg: OwnServer;
 let projectId: string;
 let versionId: string;
 /** Everything a local listener received, by port: it must stay empty for refused strings. */
@@ -34,9 +37,11 @@ beforeAll(async () => {
   // MariaDB, when there is one, is this service's default MySQL target: no request may name its server.
   t = await startTestService('conn_guard', { mysqlUrl, connectTimeoutMs: CONNECT_TIMEOUT_MS, secretKey: SECRET_KEY });
   ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Connection guard'));
+  ownPg = await ownServer(PG_TARGET_URL);
 });
 afterAll(async () => {
   for (const listener of listeners) listener.server.close();
+  await ownPg?.close();
   await t?.stop();
 });
 
@@ -222,7 +227,7 @@ describe('ports told apart', () => {
   }, SLOW);
 
   it('a mysql:// URL on a PostgreSQL port is the same 503, not a 500', async () => {
-    const answer = await introspect({ connectionString: withHost(PG_TARGET_URL, '127.0.0.1').replace(/^postgres(ql)?:/, 'mysql:') });
+    const answer = await introspect({ connectionString: ownPg.url.replace(/^postgres(ql)?:/, 'mysql:') });
     expect(answer.status, answer.text).toBe(503);
     expect(JSON.parse(answer.text).error).toMatch(/^The database server cannot be reached;/);
   }, SLOW);
@@ -280,7 +285,7 @@ describe('DNS rebinding', () => {
 });
 
 describe('TLS parameters', () => {
-  const pg = (query: string) => `${withHost(PG_TARGET_URL, '127.0.0.1')}?${query}`;
+  const pg = (query: string) => `${ownPg.url}?${query}`;
   for (const query of ['sslmode=require', 'sslmode=verify-full', 'sslmode=no-verify', 'sslmode=prefer', 'ssl=true', 'sslmode=disable']) {
     it(`postgres ${query}: an answer sds wrote (200, 400 or 503), never a 500`, async () => {
       const answer = await introspect({ connectionString: pg(query), schema: 'public' });
@@ -325,8 +330,8 @@ describe('servers failing and secrets that do not open', () => {
 
   it("a source stored with another SDS_SECRET_KEY answers 503 saying so, not 500", async () => {
     const schema = `sds_guard_${randomBytes(4).toString('hex')}`;
-    const created = await createSource(PG_TARGET_URL, 'postgres', {
-      config: { connectionString: PG_TARGET_URL, schema },
+    const created = await createSource(ownPg.url, 'postgres', {
+      config: { connectionString: ownPg.url, schema },
       requireAuth: false,
       generatorConfig: { rowCounts: { users: 3, posts: 3 } },
     });

@@ -1,11 +1,12 @@
 // Sources end to end on both databases: create → tables and rows, regeneration (deterministic,
 // atomic), jobs and events, source keys, runtime docs, delete; bad input and scope rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TeamStore } from '../../src/store/teams.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { waitForJob, waitForLatestJob } from '../helpers/generation.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
 import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
+import { ownServer } from '../helpers/own-server.ts';
 import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
 import { countRows, namespaceExists, tableDigest, type Kind } from '../helpers/target-sql.ts';
 
@@ -239,7 +240,9 @@ describe('bring-your-own connection strings', () => {
   it('are stored encrypted and never returned', async () => {
     const api = t.client(t.teamKey);
     // Another server than the control plane's (a request may never name that one: connection-guard.test.ts).
-    const connectionString = PG_TARGET_URL;
+    const own = await ownServer(PG_TARGET_URL);
+    onTestFinished(() => own.close());
+    const connectionString = own.url;
     const schema = `sds_own_server_${Date.now().toString(36)}`;
     const { data, response } = await api.POST('/public/v1/projects/{projectId}/sources', {
       params: { path: { projectId } },
