@@ -118,13 +118,8 @@ export class ConnectionGuard {
     const protectedKeys = new Set<string>();
     let protectedName = false;
     for (const url of this.protectedUrls) {
-      let server: { host: string; port: number };
-      try {
-        server = parseConnectionString(url, undefined, { trusted: true });
-      } catch {
-        continue;
-      }
-      if (server.port !== port) continue;
+      const server = protectedServer(url);
+      if (!server || server.port !== port) continue;
       if (server.host === host) protectedName = true;
       for (const address of await this.addressesOf(server.host).catch(() => [] as string[])) protectedKeys.add(machineKey(address));
     }
@@ -140,6 +135,26 @@ export class ConnectionGuard {
       if (!byName && !networks.check(plain, family)) return `the host ${host}:${port} is not among the database hosts this server allows (SDS_ALLOWED_DATABASE_HOSTS)`;
       return undefined;
     };
+  }
+}
+
+/**
+ * The host and port of one of the operator's own URLs. One that names no TCP host (a Unix socket:
+ * `%2Fvar%2Frun%2Fpostgresql`, `?host=/tmp`) is a server on this machine, on its port.
+ */
+function protectedServer(url: string): { host: string; port: number } | undefined {
+  try {
+    const server = parseConnectionString(url, undefined, { trusted: true });
+    const socket = new URL(url).searchParams.get('host');
+    return socket?.startsWith('/') ? { host: 'localhost', port: server.port } : server;
+  } catch {
+    try {
+      const dialect = dialectFor(url);
+      const parsed = new URL(url);
+      return { host: 'localhost', port: Number(parsed.port || parsed.searchParams.get('port') || dialect.facts.defaultPort) };
+    } catch {
+      return undefined;
+    }
   }
 }
 

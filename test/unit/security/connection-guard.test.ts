@@ -137,6 +137,17 @@ describe('connection guard', () => {
   });
 });
 
+describe('a control plane reached through a Unix socket', () => {
+  for (const controlPlane of ['postgres://sds@%2Fvar%2Frun%2Fpostgresql/sds', 'postgres:///sds?host=/var/run/postgresql', 'postgres://sds@localhost/sds?host=/tmp']) {
+    it(`protects this machine's port 5432 when the control plane is ${controlPlane}`, async () => {
+      const socketGuard = new ConnectionGuard({ protectedUrls: [controlPlane], resolve });
+      await expect(socketGuard.check('postgres://sds@127.0.0.1:5432/sds')).rejects.toThrow(/points at a server sds itself uses/);
+      await expect(socketGuard.check('postgres://sds@localhost/other')).rejects.toThrow(/points at a server sds itself uses/);
+      expect((await socketGuard.check('postgres://sds@127.0.0.1:5433/sds')).port).toBe(5433);
+    });
+  }
+});
+
 describe('SDS_ALLOWED_DATABASE_HOSTS', () => {
   const entries = parseAllowedHosts('db.example.com:5432, *.corp.example, 10.0.0.0/8, [2001:db8::/32]:5432, 192.0.2.7');
 
