@@ -68,6 +68,8 @@ export async function readNamespace(connection: TargetConnection, options: ReadO
 export function connectionFailure(dialect: Dialect, error: unknown, connecting = false): IntrospectionError {
   if (error instanceof IntrospectionError) return error;
   const mapped = dialect.mapError(error);
+  // The server's own failure (internal error XX…, system error 58…), not the request's nor the network's.
+  if (mapped.code !== undefined && /^(XX|58)/.test(mapped.code)) return introspectionErrors.serverFailed(mapped.code);
   if (mapped.kind === 'connection') {
     switch (mapped.connectionProblem) {
       case 'credentials':
@@ -83,7 +85,5 @@ export function connectionFailure(dialect: Dialect, error: unknown, connecting =
     // Not the database's doing (no error code): a bug, thrown as it is (it carries no connection string).
     throw error;
   }
-  // The server's own failure (internal error XX…, system error 58…), not the request's.
-  if (/^(XX|58)/.test(mapped.code)) return introspectionErrors.serverFailed(mapped.code);
   return introspectionErrors.failed(mapped.code);
 }

@@ -328,6 +328,29 @@ describe('servers failing and secrets that do not open', () => {
     expect(JSON.parse(answer.text)).toEqual({ error: 'The database server failed while being introspected (XX000); try again, or ask its administrator' });
   });
 
+  it('a source whose own server answers XX000 to a runtime read: 503, not 500', async () => {
+    const schema = `sds_xx_${randomBytes(4).toString('hex')}`;
+    const created = await createSource(ownPg.url, 'postgres', { config: { connectionString: ownPg.url, schema }, requireAuth: false, generatorConfig: { rowCounts: { users: 2, posts: 2 } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const sourceId = created.body.id!;
+    const admin = new pg.Client({ connectionString: PG_TARGET_URL });
+    await admin.connect();
+    try {
+      await waitForLatestJob(t, projectId, sourceId);
+      // The team's server breaks: its users table becomes a view whose every read fails with an internal error.
+      await admin.query(`ALTER TABLE "${schema}".users RENAME TO users_old`);
+      await admin.query(`CREATE FUNCTION "${schema}".boom() RETURNS SETOF "${schema}".users_old LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'cache lookup failed' USING ERRCODE = 'XX000'; END $$`);
+      await admin.query(`CREATE VIEW "${schema}".users AS SELECT * FROM "${schema}".boom()`);
+      const answer = await fetch(`${t.url}/runtime/${sourceId}/users?limit=1`);
+      const text = await answer.text();
+      expect(answer.status, text).toBe(503);
+      expect(JSON.parse(text)).toEqual({ error: 'Target database is unavailable; try again shortly' });
+    } finally {
+      await t.client(t.teamKey).DELETE('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path: { projectId, sourceId } } });
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => admin.end());
+    }
+  }, SLOW);
+
   it("a source stored with another SDS_SECRET_KEY answers 503 saying so, not 500", async () => {
     const schema = `sds_guard_${randomBytes(4).toString('hex')}`;
     const created = await createSource(ownPg.url, 'postgres', {
