@@ -1,8 +1,9 @@
 // Where sources keep their data: the service's default target of each kind (POSTGRES_TARGET_URL or
 // the control-plane database; MYSQL_URL), or a source's own server from its encrypted connection
 // string. Connections are pooled per server and shared by generation jobs and the runtime API.
-// A source's own connection string passes the connection guard when the source is created and
-// again before each connection (a source stored before the guard, or an allowlist since narrowed).
+// A source's own connection string passes the connection guard when the source is created, again
+// when its pool is opened (a source stored before the guard, an allowlist since narrowed), and every
+// connection of that pool resolves its host through the guard's lookup (DNS rebinding).
 import type { LookupFunction } from 'node:net';
 import type { ConnectOptions, Dialect, PoolStats, TargetConnection } from '../dialects/dialect.ts';
 import { UNREACHABLE_CODE } from '../dialects/driver-errors.ts';
