@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
 import type { ConfigWorkLimits } from './management/config-work.ts';
+import { parseAllowedHosts, type AllowedHost } from './security/connection-guard.ts';
 
 export interface Config {
   /** HTTP port; 0 picks a free one (tests). */
@@ -67,6 +68,14 @@ export interface Config {
   runningJobsPerTeam: number;
   /** Schema-config validation and previews: worker threads, time and memory a task, tasks a team may queue. */
   configWork: ConfigWorkLimits;
+  /**
+   * SDS_ALLOWED_DATABASE_HOSTS: the only hosts (names, `*.domain`, CIDRs, each with an optional port)
+   * that connection strings from requests may name; undefined: any host but the control plane's and
+   * the default targets' servers and link-local or multicast addresses.
+   */
+  allowedDatabaseHosts: AllowedHost[] | undefined;
+  /** Longest wait for a target database to accept a connection; failures to connect answer no sooner (same time for closed and silent ports). */
+  connectTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -108,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       queuePerTeam: parseCount('SDS_CONFIG_WORK_QUEUE', env.SDS_CONFIG_WORK_QUEUE ?? '8'),
       memoryMb: parsePositive('SDS_CONFIG_WORK_MEMORY_MB', env.SDS_CONFIG_WORK_MEMORY_MB ?? '512'),
     },
+    allowedDatabaseHosts: nonEmpty(env.SDS_ALLOWED_DATABASE_HOSTS) === undefined ? undefined : parseAllowedHosts(env.SDS_ALLOWED_DATABASE_HOSTS!),
+    connectTimeoutMs: parsePositive('SDS_CONNECT_TIMEOUT_MS', env.SDS_CONNECT_TIMEOUT_MS ?? '10000'),
   };
 }
 

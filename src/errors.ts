@@ -54,5 +54,8 @@ export const errors = {
     new AppError(503, 'Schema-config validation and previews are busy; retry shortly', { headers: { 'Retry-After': String(retryAfter) } }),
   unavailable: (what: string) => new AppError(503, `${what} is unavailable; try again shortly`),
   shuttingDown: () => new AppError(503, 'The service is shutting down'),
+  secretUnreadable: () =>
+    new AppError(503, "This source's connection string cannot be decrypted: this server's SDS_SECRET_KEY is not the one it was stored with"),
+  targetRefused: (reason: string) => new AppError(503, `This source's connection string can no longer be used: ${reason}`),
   internal: () => new AppError(500, 'Internal server error'),
 };

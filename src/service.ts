@@ -23,6 +23,7 @@ import { retireSource, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
 import { Targets } from './management/targets.ts';
 import { SecretBox } from './security/secrets.ts';
+import { ConnectionGuard } from './security/connection-guard.ts';
 import { RuntimeSources } from './runtime/runtime-sources.ts';
 import { SourceKeyCache } from './runtime/source-key-cache.ts';
 import { AuthFailureLimiter, SharedRateLimiter } from './http/rate-limit.ts';
@@ -112,6 +113,10 @@ export interface ServiceParts {
   sourceKeys: SourceKeyStore;
   jobs: JobStore;
   targets: Targets;
+  /** Checks connection strings that come from requests. */
+  guard: ConnectionGuard;
+  /** SDS_CONNECT_TIMEOUT_MS. */
+  connectTimeoutMs: number;
   runtime: Runtime;
   /** Admission of table exports (per source, per target server); unset: no limit. */
   exportSlots?: ExportSlots;
@@ -137,7 +142,7 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     ...teamKeyOperations(parts.teams, parts.projects),
     ...schemaOperations(parts.projects, parts.schemas, parts.configWork),
     ...previewOperations(parts.configWork),
-    ...schemaIntrospectionOperations(),
+    ...schemaIntrospectionOperations({ guard: parts.guard, connectTimeoutMs: parts.connectTimeoutMs }),
     ...sourceOps,
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
     ...generationJobOperations(parts.jobs, accessibleSource, (keyId) => parts.teams.keyActive(keyId)),
@@ -181,11 +186,20 @@ export async function startService(config: Config, logger: Logger = pino({ level
   const sources = new SourceStore(db, SecretBox.fromConfig(config.secretKey, config.dataDir));
   const sourceKeys = new SourceKeyStore(db);
   const jobs = new JobStore(db);
-  const targets = new Targets(defaultTargets(config, controlPlaneUrl), (id) => sources.connectionString(id), {
-    queryTimeoutMs: config.queryTimeoutMs,
-    loadIdleTimeoutMs: config.loadIdleTimeoutMs,
-    exportPoolSize: config.exportPoolSize,
-  });
+  const defaults = defaultTargets(config, controlPlaneUrl);
+  // Never the control plane nor a default target's server, whatever database a request names.
+  const guard = new ConnectionGuard({ protectedUrls: [controlPlaneUrl, ...Object.values(defaults)], allowedHosts: config.allowedDatabaseHosts });
+  const targets = new Targets(
+    defaults,
+    (id) => sources.connectionString(id),
+    {
+      queryTimeoutMs: config.queryTimeoutMs,
+      loadIdleTimeoutMs: config.loadIdleTimeoutMs,
+      connectTimeoutMs: config.connectTimeoutMs,
+      exportPoolSize: config.exportPoolSize,
+    },
+    guard,
+  );
   const changes = new ChangeFeed(controlPlaneUrl, db.pool, logger);
   // Runtime writes travel through the change feed: it drops this process's totals at once (the
   // count cache is subscribed below) and tells the other processes.
@@ -239,6 +253,8 @@ export async function startService(config: Config, logger: Logger = pino({ level
       sourceKeys,
       jobs,
       targets,
+      guard,
+      connectTimeoutMs: config.connectTimeoutMs,
       runtime,
       exportSlots: new ExportSlots({ perSource: config.exportsPerSource, perTeam: config.exportsPerTeam, perTarget: config.exportPoolSize }),
       quotas: new GenerationQuotas({ maxRowsPerJob: config.maxRowsPerJob, maxEntitiesPerJob: config.maxEntitiesPerJob, maxJobsPerTeam: config.maxJobsPerTeam }, jobs),

@@ -1,6 +1,7 @@
 // The Dialect interface: everything sds does to a target database (PostgreSQL or MySQL) goes
 // through it. Differences between databases are capabilities and small hooks written once here;
 // callers never ask `kind === 'mysql'`.
+import type { LookupFunction } from 'node:net';
 import type { Catalog, ScratchDatabase, ScriptSyntax } from './catalog.ts';
 
 import type { FieldType, SourceKind } from '../contract.ts';
@@ -144,6 +145,13 @@ export interface DialectFacts {
   reservedNamespace: RegExp;
   /** The environment variable naming the server where its sources keep their data by default. */
   defaultTargetEnv: string;
+  /** The port a connection string without one connects to. */
+  defaultPort: number;
+  /**
+   * Query parameters a connection string from a request may carry, each with its allowed values
+   * (lower case): everything else (files, sockets, session settings) is refused before connecting.
+   */
+  urlParameters: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Dialect {
@@ -219,7 +227,7 @@ export interface Dialect {
   createScratchDatabase(url: string): Promise<ScratchDatabase>;
 }
 
-/** Limits of a target connection; the timeouts are off (0 or unset) unless given. */
+/** Limits of a target connection; the query and idle limits are off (0 or unset) unless given. */
 export interface ConnectOptions {
   /**
    * Longest a runtime statement (`query`, and each statement of `transaction`) may run: the server
@@ -241,6 +249,18 @@ export interface ConnectOptions {
    * runtime requests. Default 4.
    */
   exportPoolSize?: number;
+  /** Longest wait for the server to accept a new connection (default 10 s): it then fails as unreachable (kind `connection`, problem `network`). */
+  connectTimeoutMs?: number;
+  /**
+   * The URL came from a request (and passed the connection guard): connect with what it says and
+   * nothing from this server's environment or files (PostgreSQL: PGPASSWORD, ~/.pgpass, PGSSLMODE…).
+   */
+  fromRequest?: boolean;
+  /**
+   * Resolves the host for every new connection (net.connect's `lookup`): the connection guard's,
+   * which refuses addresses it would have refused when it checked the URL (DNS rebinding).
+   */
+  lookup?: LookupFunction;
 }
 
 export type DriverErrorKind =

@@ -3,7 +3,14 @@
 import type { DriverError, DriverErrorKind, TableSpec } from './dialect.ts';
 import { IDENTIFIER } from './dialect.ts';
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED']);
+/**
+ * The code of a connection to a server named by a request that failed for a network reason, said
+ * the same way whatever the reason (refused, timed out, a port speaking another protocol), so that
+ * errors do not tell open ports from closed ones.
+ */
+export const UNREACHABLE_CODE = 'EUNREACHABLE';
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED', UNREACHABLE_CODE]);
 
 interface ErrorFields {
   constraint?: string | undefined;

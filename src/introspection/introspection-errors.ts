@@ -10,6 +10,8 @@ export type IntrospectionErrorKind =
   | 'refused'
   /** The server cannot be reached or is overloaded right now. */
   | 'unreachable'
+  /** The server reached failed with an error of its own (PostgreSQL XX000 internal error, 58… system errors). */
+  | 'upstream'
   /** A statement of a DDL script failed. */
   | 'script'
   /** A bug: the config built from a catalog does not validate. */
@@ -46,6 +48,7 @@ export const introspectionErrors = {
     new IntrospectionError('refused', `The database named in the connection string does not exist${code ? ` (${code})` : ''}`),
   unreachable: (code: string | undefined) =>
     new IntrospectionError('unreachable', `The database server cannot be reached${code ? ` (${code})` : ''}; check the host and port, and that it accepts connections`),
+  serverFailed: (code: string) => new IntrospectionError('upstream', `The database server failed while being introspected (${code}); try again, or ask its administrator`),
   failed: (code: string | undefined) =>
     new IntrospectionError('refused', `The database server refused to be introspected${code ? ` (${code})` : ''}`),
   statement: (line: number, message: string) => new IntrospectionError('script', `The statement at line ${line} failed: ${message}`),

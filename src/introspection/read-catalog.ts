@@ -2,7 +2,7 @@
 // dialect, reads one namespace (the one named, or the connection's own), keeps the tables asked
 // for, and turns every failure into an IntrospectionError that never repeats the URL.
 import type { Catalog } from '../dialects/catalog.ts';
-import type { Dialect, TargetConnection } from '../dialects/dialect.ts';
+import type { ConnectOptions, Dialect, TargetConnection } from '../dialects/dialect.ts';
 import { dialectFor } from '../dialects/index.ts';
 import { IntrospectionError, introspectionErrors } from './introspection-errors.ts';
 
@@ -11,6 +11,8 @@ export interface ReadOptions {
   namespace?: string;
   /** Only these tables (database names); default all. */
   tables?: string[];
+  /** Limits of the connection (its connect timeout). */
+  connect?: ConnectOptions;
 }
 
 /** The dialect of a connection string, or an IntrospectionError saying why there is none. */
@@ -26,8 +28,11 @@ export function dialectOfUrl(url: string): Dialect {
 /** Connects, reads the catalog and closes: the connection string is used for this one read. */
 export async function readCatalog(url: string, options: ReadOptions = {}): Promise<Catalog> {
   const dialect = dialectOfUrl(url);
-  const connection = await dialect.connect(url).catch((error: unknown) => {
-    throw connectionFailure(dialect, error);
+  const connection = await dialect.connect(url, options.connect).catch((error: unknown) => {
+    // Before the server has said who it is, a failure without a database's error code is the
+    // network's or the server's (a port speaking another protocol), never sds's bug.
+    const failure = connectionFailure(dialect, error, true);
+    throw failure;
   });
   try {
     return await readNamespace(connection, options);
@@ -56,10 +61,15 @@ export async function readNamespace(connection: TargetConnection, options: ReadO
   return { ...catalog, tables: catalog.tables.filter((table) => wanted.has(table.name)), views: catalog.views.filter((view) => wanted.has(view)) };
 }
 
-/** A driver failure as the user can act on it: credentials, a missing database, an unreachable server. */
-export function connectionFailure(dialect: Dialect, error: unknown): IntrospectionError {
+/**
+ * A driver failure as the user can act on it: credentials, a missing database, an unreachable
+ * server, a server failing. `connecting`: the failure came before the connection was made.
+ */
+export function connectionFailure(dialect: Dialect, error: unknown, connecting = false): IntrospectionError {
   if (error instanceof IntrospectionError) return error;
   const mapped = dialect.mapError(error);
+  // The server's own failure (internal error XX…, system error 58…), not the request's nor the network's.
+  if (mapped.code !== undefined && /^(XX|58)/.test(mapped.code)) return introspectionErrors.serverFailed(mapped.code);
   if (mapped.kind === 'connection') {
     switch (mapped.connectionProblem) {
       case 'credentials':
@@ -70,7 +80,10 @@ export function connectionFailure(dialect: Dialect, error: unknown): Introspecti
         return introspectionErrors.unreachable(mapped.code);
     }
   }
-  // Not the database's doing (no error code): a bug, thrown as it is (it carries no connection string).
-  if (mapped.code === undefined) throw error;
+  if (mapped.code === undefined) {
+    if (connecting) return introspectionErrors.unreachable(undefined);
+    // Not the database's doing (no error code): a bug, thrown as it is (it carries no connection string).
+    throw error;
+  }
   return introspectionErrors.failed(mapped.code);
 }

@@ -81,7 +81,7 @@ export function sourceOperations(deps: SourceDeps) {
     const body = context.body;
     const kind = body.kind;
     const version = await versionOfProject(project.id, body.schemaVersionId, 'schemaVersionId');
-    targets.assertUsable(kind, body.config?.connectionString);
+    await targets.assertUsable(kind, body.config?.connectionString);
     const namespace = explicitNamespace(kind, body.config);
     if (body.generatorConfig) checkRowCounts(version.schema, body.generatorConfig);
     deps.quotas?.checkSize(version.schema, body.generatorConfig);

@@ -10,6 +10,14 @@ export interface Sealed {
   ciphertext: Buffer;
 }
 
+/** A sealed secret this key cannot open: sealed with another key (SDS_SECRET_KEY changed), or tampered with. */
+export class SecretUnreadableError extends Error {
+  constructor() {
+    super('The secret cannot be opened with this key');
+    this.name = 'SecretUnreadableError';
+  }
+}
+
 export class SecretBox {
   private readonly key: Buffer;
 
@@ -42,11 +50,15 @@ export class SecretBox {
     return { iv, tag: cipher.getAuthTag(), ciphertext };
   }
 
-  /** Throws when the key is wrong or the data was tampered with. */
+  /** Throws SecretUnreadableError when the key is wrong or the data was tampered with. */
   open(sealed: Sealed, associatedData: string): string {
-    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.iv);
-    decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-    decipher.setAuthTag(sealed.tag);
-    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.iv);
+      decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+      decipher.setAuthTag(sealed.tag);
+      return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
+    } catch {
+      throw new SecretUnreadableError();
+    }
   }
 }

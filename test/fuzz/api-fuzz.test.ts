@@ -34,7 +34,8 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await startTestService('fuzz', {}, pino({ level: 'error' }, sink));
+  // A short connect timeout: connection strings that reach a closed port answer 503 no sooner than it.
+  t = await startTestService('fuzz', { connectTimeoutMs: 200 }, pino({ level: 'error' }, sink));
   const api = t.client(t.teamKey);
   const projectId = (await api.POST('/public/v1/projects', { body: { name: 'Fuzzed' } })).data!.id;
   const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Blog', initialVersion: { schema: blogConfig() } } })).data!;
@@ -252,6 +253,89 @@ describe('pathological requests', () => {
     const failures = await checkAll(cases);
     expect(failures).toEqual([]);
   }, 60_000);
+
+  it('hostile connection strings to introspection and bring-your-own sources answer 400 before any connection', async () => {
+    const control = new URL(t.database.url);
+    const hostile = [
+      t.database.url,
+      `postgres://${control.username}@localhost:${control.port}/postgres`,
+      `postgres://${control.username}@0.0.0.0:${control.port}/x`,
+      `postgres://${control.username}@[::1]:${control.port}/x`,
+      `postgres://${control.username}@127.9.9.9:${control.port}/x`,
+      'postgres://u@%2Fvar%2Frun%2Fpostgresql/x',
+      'postgres://u@%2ftmp%2f.s.PGSQL.5432/x',
+      'postgres:///x?host=/var/run/postgresql',
+      'postgres://u@127.0.0.1:1/x?host=%2Ftmp',
+      'postgres://u@127.0.0.1:1/x?sslrootcert=/etc/shadow',
+      'postgres://u@127.0.0.1:1/x?sslcert=/etc/passwd&sslkey=/etc/passwd',
+      'postgres://u@127.0.0.1:1/x?passfile=/root/.pgpass',
+      'postgres://u@127.0.0.1:1/x?service=x&servicefile=/etc/passwd',
+      'postgres://u@127.0.0.1:1/x?options=-c%20search_path%3Dpublic',
+      'postgres://u@127.0.0.1:1/x?sslmode=require&sslmode=bogus',
+      'postgres://u@127.0.0.1:1/x%0D%0ASET%20pwned%201%0D%0A',
+      'postgres://u%00@127.0.0.1:1/x',
+      'postgres://u:%7F@127.0.0.1:1/x',
+      'postgres://u@127.0.0.1:1/x\r\nQUIT',
+      'postgres://u@127.0.0.1:1/%E0%A4%A',
+      'postgres://u@169.254.169.254:80/latest',
+      'postgres://u@[fe80::1]:5432/x',
+      'postgres://u@224.0.0.1/x',
+      'postgres://u@127.0.0.1:0/x',
+      'postgres://u@127.0.0.1:99999/x',
+      'postgres://127.0.0.1:1/x',
+      'postgres://u@127.0.0.1:1/x#fragment',
+      'mysql://root@127.0.0.1:1/x?socketPath=/var/run/mysqld/mysqld.sock',
+      'mysql://root@127.0.0.1:1/x?flags=%2BLOCAL_FILES&infileStreamFactory=x',
+      'mysql://root@127.0.0.1:1/x?multipleStatements=true',
+      'mysql://root@127.0.0.1:1/x?localAddress=10.0.0.1',
+      'mariadb://root@%2Fvar%2Frun%2Fmysqld%2Fmysqld.sock/x',
+      'socket:/var/run/postgresql?db=x',
+      'file:///etc/passwd',
+      'redis://127.0.0.1:6379/0',
+      'http://169.254.169.254/latest/meta-data/',
+    ];
+    const introspect = OPERATIONS.find((operation) => operation.operationId === 'introspectSchemaConfig')!;
+    const createSource = OPERATIONS.find((operation) => operation.operationId === 'createSource')!;
+    const failures: string[] = [];
+    for (const connectionString of hostile) {
+      const kind = /^(mysql|mariadb):/.test(connectionString) ? 'mysql' : 'postgres';
+      const requests: [RawRequest, OperationSpec][] = [
+        [{ method: 'POST', target: introspect.path, headers: { ...auth(introspect), 'content-type': 'application/json' }, body: JSON.stringify({ connectionString }) }, introspect],
+        [
+          {
+            method: 'POST',
+            target: target(createSource),
+            headers: { ...auth(createSource), 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'Hostile', kind, schemaVersionId: world.ids.versionId, config: { connectionString } }),
+          },
+          createSource,
+        ],
+      ];
+      for (const [request, operation] of requests) {
+        const answer = await sendRaw(t.url, request);
+        if (answer.status !== 400) failures.push(`${describeRequest(request)} → ${answer.status} ${answer.text.slice(0, 300)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000 * SCALE);
+
+  it('random connection strings around a valid one never answer 500', async () => {
+    const introspect = OPERATIONS.find((operation) => operation.operationId === 'introspectSchemaConfig')!;
+    const part = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('%0D%0A', '%00', '%2F', '/', '@', ':', '?', '&', '=', '#', '[', ']', '%', '..', 'sslmode=require', 'host=/tmp'));
+    const url = fc
+      .tuple(fc.constantFrom('postgres', 'postgresql', 'mysql', 'mariadb', 'socket', 'pg'), part, part, fc.constantFrom('127.0.0.1', 'localhost', '[::1]', '', '%2Ftmp', '0'), part, part)
+      .map(([scheme, user, password, host, database, query]) => `${scheme}://${user}:${password}@${host}:1/${database}?${query}`);
+    await fuzz(
+      url,
+      (connectionString) =>
+        check({ method: 'POST', target: introspect.path, headers: { ...auth(introspect), 'content-type': 'application/json' }, body: JSON.stringify({ connectionString }) }, introspect).catch((error: Error) => {
+          // A port nothing listens on answers 503 (unreachable) by design: every other 5xx is a failure.
+          if (!/^server error 503:/.test(error.message)) throw error;
+        }),
+      150,
+      8_000,
+    );
+  }, 60_000 * SCALE);
 
   it('version numbers beyond PostgreSQL integers', async () => {
     const operation = OPERATIONS.find((candidate) => candidate.operationId === 'getSchemaVersion')!;

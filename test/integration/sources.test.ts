@@ -1,10 +1,12 @@
 // Sources end to end on both databases: create → tables and rows, regeneration (deterministic,
 // atomic), jobs and events, source keys, runtime docs, delete; bad input and scope rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TeamStore } from '../../src/store/teams.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { waitForJob, waitForLatestJob } from '../helpers/generation.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
+import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
+import { ownServer } from '../helpers/own-server.ts';
 import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
 import { countRows, namespaceExists, tableDigest, type Kind } from '../helpers/target-sql.ts';
 
@@ -239,21 +241,27 @@ describe('source input errors', () => {
 describe('bring-your-own connection strings', () => {
   it('are stored encrypted and never returned', async () => {
     const api = t.client(t.teamKey);
-    const connectionString = t.database.url;
+    // Another server than the control plane's (a request may never name that one: connection-guard.test.ts).
+    const own = await ownServer(PG_TARGET_URL);
+    onTestFinished(() => own.close());
+    const connectionString = own.url;
+    const schema = `sds_own_server_${Date.now().toString(36)}`;
     const { data, response } = await api.POST('/public/v1/projects/{projectId}/sources', {
       params: { path: { projectId } },
-      body: { name: 'Own server', kind: 'postgres', schemaVersionId: versionId, config: { connectionString, schema: 'sds_own_server' }, generatorConfig: { rowCounts: { users: 5, posts: 5 } } },
+      body: { name: 'Own server', kind: 'postgres', schemaVersionId: versionId, config: { connectionString, schema }, generatorConfig: { rowCounts: { users: 5, posts: 5 } } },
     });
     expect(response.status).toBe(201);
     expect(data!.runtimeTarget!.connectionSecretId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(data!.config).toEqual({ schema: 'sds_own_server' });
+    expect(data!.config).toEqual({ schema });
     expect(JSON.stringify(data)).not.toContain(connectionString);
     await waitForLatestJob(t, projectId, data!.id);
-    expect(await countRows('postgres', connectionString, 'sds_own_server', 'users')).toBe(5);
+    expect(await countRows('postgres', connectionString, schema, 'users')).toBe(5);
     const listed = await fetch(`${t.url}/public/v1/projects/${projectId}/sources`, { headers: { 'x-api-key': t.teamKey } });
     expect(await listed.text()).not.toContain(connectionString);
     const { rows } = await t.service.db.query<{ ciphertext: Buffer }>('SELECT ciphertext FROM secrets');
     for (const row of rows) expect(row.ciphertext.toString('latin1')).not.toContain('postgres://');
+    // Deleting the source drops its namespace on the shared server.
+    await api.DELETE('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path: { projectId, sourceId: data!.id } } });
   });
 
   it('fail the job with a readable error when the server is unreachable', async () => {

@@ -477,9 +477,16 @@ export interface paths {
          *     fills it after insert).
          *
          *     The connection string is used for this request only: it is never stored, logged or
-         *     repeated in an answer. Connection failures say what went wrong without it:
-         *     refused credentials and a missing database or schema answer `400`, an unreachable
-         *     server `503`.
+         *     repeated in an answer. Before any connection it is checked: a host and port (no Unix
+         *     sockets), a user, no control characters (raw or percent-encoded), no query parameters
+         *     but `sslmode`/`ssl`, never the service's own control plane or default target servers
+         *     (any database on them), and only hosts of `SDS_ALLOWED_DATABASE_HOSTS` when the
+         *     operator set it; a refused string answers `400` naming the problem. Connection
+         *     failures say what went wrong without it: refused credentials and a missing database
+         *     or schema answer `400`, a server failing with an error of its own (e.g. `XX000`)
+         *     `502`, and any network failure (a closed or silent port, a host that does not
+         *     resolve, a server speaking another protocol) one `503` with the same text, no sooner
+         *     than the connect timeout (`SDS_CONNECT_TIMEOUT_MS`).
          */
         post: operations["introspectSchemaConfig"];
         delete?: never;
@@ -529,7 +536,12 @@ export interface paths {
          *     `runtimeTarget.connectionSecretId` instead.
          *
          *     A `mysql` source without `config.connectionString` while the service has no MySQL
-         *     target (`MYSQL_URL` unset) answers `400`. A `schemaVersionId` that is not a version
+         *     target (`MYSQL_URL` unset) answers `400`. `config.connectionString` is checked
+         *     before anything is stored, as `introspectSchemaConfig` checks its connection
+         *     string: a Unix socket, a parameter other than `sslmode`/`ssl`, a control character,
+         *     the service's own control-plane or default-target server, or a host outside
+         *     `SDS_ALLOWED_DATABASE_HOSTS` answers `400` with `details` at
+         *     `/body/config/connectionString`. A `schemaVersionId` that is not a version
          *     of a schema of this project answers `400`.
          *
          *     Generation quotas: a job of more rows than the server allows (summed over entities,
@@ -2612,6 +2624,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The database server named in the request answered with a failure of its own (e.g. PostgreSQL `XX000`). */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description A database sds needs (the control plane, or a source's target) is unreachable, or every
          *     worker of schema-config validation and previews is busy with a full queue (then with
@@ -3776,6 +3797,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
             /** @description The database to introspect (or the control plane) cannot be reached right now; retry later. */
             503: {
                 headers: {

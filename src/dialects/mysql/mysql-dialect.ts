@@ -2,7 +2,7 @@
 // (UTC, strict sql_mode, utf8mb4_bin), namespaces as databases, and a one-statement table swap.
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Catalog } from '../catalog.ts';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
@@ -50,6 +50,12 @@ export const mysqlDialect: Dialect = {
     namespaceField: 'database',
     reservedNamespace: /^(information_schema|mysql|performance_schema|sys)$/i,
     defaultTargetEnv: 'MYSQL_URL',
+    defaultPort: 3306,
+    // Read by mysqlPoolOptions (TLS on or off, verified unless `require(d)`); nothing else of the URL's query is used.
+    urlParameters: {
+      ssl: ['true', 'false', '1', '0', 'disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
+      sslmode: ['disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
+    },
   },
   dump: mysqlDump,
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
@@ -82,6 +88,18 @@ export interface MysqlConnectOptions extends ConnectOptions {
 /** Opens the pools and checks the server answers (learning whether it is MariaDB or MySQL). */
 export async function connectMysql(url: string, options: MysqlConnectOptions = {}): Promise<MysqlConnection> {
   const poolOptions = mysqlPoolOptions(url);
+  if (options.connectTimeoutMs) poolOptions.connectTimeout = options.connectTimeoutMs;
+  if (options.lookup) {
+    // The host resolved by the connection guard's lookup, for every new connection (as mysql2 connects: no delay, keep-alive).
+    const { host, port } = poolOptions;
+    const lookup = options.lookup;
+    poolOptions.stream = () => {
+      const socket = net.connect({ host: host!, port: port!, lookup });
+      socket.setNoDelay(true);
+      socket.once('connect', () => socket.setKeepAlive(true, 0));
+      return socket;
+    };
+  }
   if (options.clientLocalInfile === false) poolOptions.flags = ['-LOCAL_FILES'];
   // mysql2 is imported with the first MySQL connection: servers without MySQL targets never load it.
   const { default: mysql } = await import('mysql2/promise');

@@ -1,6 +1,7 @@
 // The PostgreSQL dialect: a pg pool per target, namespaces as schemas, DDL in transactions,
 // COPY for loads, and an atomic schema swap.
 import { randomBytes } from 'node:crypto';
+import net, { type LookupFunction } from 'node:net';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { to as copyTo } from 'pg-copy-streams';
@@ -42,6 +43,9 @@ export const postgresDialect: Dialect = {
     namespaceField: 'schema',
     reservedNamespace: /^(public|information_schema|pg_.*)$/i,
     defaultTargetEnv: 'POSTGRES_TARGET_URL',
+    defaultPort: 5432,
+    // TLS modes only: sslrootcert, sslcert, sslkey read files; host, options, application_name… change where and how the session runs.
+    urlParameters: { sslmode: ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'], ssl: ['true', 'false', '1', '0'] },
   },
   dump: postgresDump,
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
@@ -84,6 +88,8 @@ const SWAP_LOCK_TIMEOUT = '250ms';
 
 /** Tries at dropping the schema a swap replaced (see dropReplaced). */
 const DROP_ATTEMPTS = 10;
+/** ConnectOptions.connectTimeoutMs when not given. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** How much longer than the query timeout the client waits for an answer before it gives the connection up. */
 const CLIENT_GRACE_MS = 2_000;
 
@@ -92,13 +98,14 @@ const CLIENT_GRACE_MS = 2_000;
  * (statement_timeout, error 57014), and a statement that gets no answer at all for that long plus
  * CLIENT_GRACE_MS fails on the client ("Query read timeout"), its connection dropped.
  */
-function createPool(url: string, statementTimeoutMs = 0, max = 10): pg.Pool {
+function createPool(url: string, statementTimeoutMs = 0, options: ConnectOptions = {}, max = 10): pg.Pool {
   const limited = statementTimeoutMs > 0;
   const pool = new pg.Pool({
-    connectionString: url,
+    ...(options.fromRequest ? requestedServer(url) : { connectionString: url }),
+    ...(options.lookup ? { stream: socketResolvedBy(options.lookup) } : {}),
     max,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     application_name: 'sds',
     // TCP keep-alive: a server lost without closing its connections (a partition) is noticed
     // by the operating system within minutes, instead of a query waiting for an answer forever.
@@ -117,6 +124,39 @@ function createPool(url: string, statementTimeoutMs = 0, max = 10): pg.Pool {
   // any more, so its release drops it from the pool.
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/** Sockets whose host is resolved by `lookup` (pg connects its stream with `connect(port, host)`). */
+function socketResolvedBy(lookup: LookupFunction): () => net.Socket {
+  return () => {
+    const socket = new net.Socket();
+    const connect = socket.connect.bind(socket);
+    socket.connect = ((port: number, host: string) => connect({ port, host, lookup })) as typeof socket.connect;
+    return socket;
+  };
+}
+
+/**
+ * The server of a connection string from a request (ConnectOptions.fromRequest), as explicit
+ * settings: what the string says and nothing else. Handed to pg as a string, its missing parts
+ * would come from this server's environment and files (PGPASSWORD, ~/.pgpass, PGPORT, PGSSLMODE…).
+ */
+export function requestedServer(url: string): pg.ClientConfig {
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  const sslmode = parsed.searchParams.get('sslmode');
+  const ssl = parsed.searchParams.get('ssl');
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port ? Number(parsed.port) : postgresDialect.facts.defaultPort,
+    user,
+    // A function: pg then neither reads PGPASSWORD nor ~/.pgpass when the string has no password.
+    password: password === '' ? () => '' : password,
+    database: decodeURIComponent(parsed.pathname.slice(1)) || user,
+    // pg's meaning of sslmode (verified unless no-verify) and ssl; off when neither is given.
+    ssl: sslmode !== null ? (sslmode === 'disable' ? false : sslmode === 'no-verify' ? { rejectUnauthorized: false } : {}) : ssl === 'true' || ssl === '1',
+  };
 }
 
 /**
@@ -162,9 +202,9 @@ export class PostgresConnection implements TargetConnection {
   private readonly statements = new PreparedNames();
 
   constructor(url: string, options: ConnectOptions = {}) {
-    this.pool = createPool(url);
-    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs) : this.pool;
-    this.exportPool = createPool(url, 0, options.exportPoolSize ?? DEFAULT_EXPORT_POOL_SIZE);
+    this.pool = createPool(url, 0, options);
+    this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs, options) : this.pool;
+    this.exportPool = createPool(url, 0, options, options.exportPoolSize ?? DEFAULT_EXPORT_POOL_SIZE);
     this.loadIdleTimeoutMs = options.loadIdleTimeoutMs ?? 0;
   }
 

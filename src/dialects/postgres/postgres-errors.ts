@@ -67,7 +67,9 @@ export function mapPostgresError(error: unknown, table?: TableSpec): DriverError
     const detail = code === '22001' ? 'too-long' : code === '22003' ? 'out-of-range' : code === '22021' || code === '22P05' ? 'nul-character' : undefined;
     return driverError('invalid_value', { code, table: tableName, columns: identifiersOnly([text(fields.column)]), detail });
   }
-  if (code.startsWith('08') || code.startsWith('28') || code === '3D000' || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03') {
+  // XX (internal error, e.g. XX000) and 58 (system error): the server failed, not the statement; as
+  // unavailable to the caller as a lost connection (503), never a 500 of sds's.
+  if (code.startsWith('08') || code.startsWith('28') || code.startsWith('XX') || code.startsWith('58') || code === '3D000' || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03') {
     return driverError('connection', { code }, code.startsWith('28') ? 'credentials' : code === '3D000' ? 'database' : undefined);
   }
   return driverError('other', { code });

@@ -116,6 +116,8 @@ describe('mapPostgresError', () => {
     ['refused', Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}), { kind: 'connection' }],
     ['lost mid-query', new Error('Connection terminated unexpectedly'), { kind: 'connection' }],
     ['server shutting down', error({ code: '57P01' }), { kind: 'connection', code: '57P01' }],
+    ['an internal error of the server (XX000)', error({ code: 'XX000' }), { kind: 'connection', code: 'XX000' }],
+    ['a system error of the server (58030)', error({ code: '58030' }), { kind: 'connection', code: '58030' }],
     ['pool connect timeout', new Error('timeout exceeded when trying to connect'), { kind: 'connection' }],
     ['client broken earlier', new Error('Client has encountered a connection error and is not queryable'), { kind: 'connection' }],
     ['deadlock', error({ code: '40P01' }), { kind: 'serialization_failure', code: '40P01' }],
