@@ -11,6 +11,9 @@ import { blogConfig } from '../fixtures/configs.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { chromiumPath, ensureStudioBuilt, openBrowser, type Browser } from './browser.ts';
 
+/** Validation runs on worker threads the service starts on first use: the first answer may take a few seconds. */
+const VALIDATION = { timeout: 15_000 };
+
 const executable = chromiumPath();
 const STEP_MS = 60_000;
 
@@ -102,14 +105,14 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
     'shows a planted error at its pointer, and the preview rows change once it is fixed',
     async () => {
       await setEditorText(page, JSON.stringify(blogConfig(), null, 2));
-      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
       await page.getByTestId('preview-table').waitFor();
       const before = await tableRows(page.getByTestId('preview-table'));
       expect(before).toHaveLength(10);
 
       // Two weights for three role values: the validator's error, at /entities/0/fields/3/weights.
       await setEditorText(page, JSON.stringify(withRoles(['owner', 'member', 'guest'], [1, 3]), null, 2));
-      await expect.poll(() => summary(page).textContent()).toBe('Invalid: 1 error, 0 warnings');
+      await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Invalid: 1 error, 0 warnings');
       const problem = page.getByTestId('problems').locator('button');
       expect(await problem.getAttribute('data-pointer')).toBe('/entities/0/fields/3/weights');
       expect(await problem.textContent()).toMatch(/weights has 2 entries but values has 3/);
@@ -119,7 +122,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await browser.screenshot('planted-error');
 
       await setEditorText(page, JSON.stringify(withRoles(['owner', 'member', 'guest'], [1, 3, 6]), null, 2));
-      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
       await expect.poll(async () => (await tableRows(page.getByTestId('preview-table'))).map((row) => row.role)).not.toEqual(before.map((row) => row.role));
       const after = await tableRows(page.getByTestId('preview-table'));
       for (const row of after) expect(['owner', 'member', 'guest']).toContain(row.role);
@@ -157,7 +160,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await expect.poll(() => page.locator('.cm-tooltip-hover').textContent()).toMatch(/Version of the schema config format/);
       await browser.screenshot('hover');
       await page.mouse.move(0, 0);
-      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
     },
     STEP_MS,
   );
@@ -175,7 +178,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       expect(await page.locator('table.fields tr', { hasText: 'nickname' }).textContent()).toContain('string, strategy faker');
       await page.getByRole('tab', { name: 'JSON' }).click();
       // The JSON has the field: it validates, and the preview shows its generated first names.
-      await expect.poll(() => summary(page).textContent()).toBe('Valid: 0 errors, 0 warnings');
+      await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
       await expect.poll(async () => (await tableRows(page.getByTestId('preview-table')))[0]?.nickname ?? '').toMatch(/^[A-Z][a-z]+/);
     },
     STEP_MS,
