@@ -7,6 +7,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { TeamStore } from '../../src/store/teams.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
+import { ownServer, type OwnServer } from '../helpers/own-server.ts';
 import { blogProject, startTestService, type TestService } from '../helpers/service.ts';
 import { countRows, namespaceExists, qualified, tableDigest, withTarget, type Kind } from '../helpers/target-sql.ts';
 
@@ -170,11 +171,15 @@ describe("bring your own database: sds replaces only what it created there", () 
   let own: TestService;
   let team: Team;
   let byoPostgres: TestDatabase;
+  /** The team's PostgreSQL as the service reaches it: through a loopback proxy, so never the service's own server (see own-server.ts). */
+  let byoProxy: OwnServer;
   const byoUrl = (kind: Kind) => (kind === 'postgres' ? byoPostgres.url : mysqlUrl!);
+  const byoUrlForService = (kind: Kind) => (kind === 'postgres' ? byoProxy.url : mysqlUrl!);
   const foreignNamespaces: [Kind, string][] = [];
 
   beforeAll(async () => {
     byoPostgres = await createTestDatabase('ns_byo');
+    byoProxy = await ownServer(byoPostgres.url);
     own = await startTestService('namespace_ownership_byo', { mysqlUrl: undefined });
     const api = own.client(own.teamKey);
     team = { key: own.teamKey, api, ...(await blogProject(api, 'Own servers')) };
@@ -182,6 +187,7 @@ describe("bring your own database: sds replaces only what it created there", () 
   afterAll(async () => {
     for (const [kind, namespace] of foreignNamespaces) await dropForeignNamespace(kind, byoUrl(kind), namespace).catch(() => {});
     await own?.stop();
+    await byoProxy?.close();
     await byoPostgres?.drop();
   });
 
@@ -193,7 +199,7 @@ describe("bring your own database: sds replaces only what it created there", () 
         name,
         kind,
         schemaVersionId: team.versionId,
-        config: { connectionString: byoUrl(kind), ...(namespace ? { [field(kind)]: namespace } : {}) },
+        config: { connectionString: byoUrlForService(kind), ...(namespace ? { [field(kind)]: namespace } : {}) },
         generatorConfig: { rowCounts: { users: 7, posts: 7 } },
       }),
     });
