@@ -5,6 +5,7 @@ import { accessibleProject } from './access.ts';
 import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { Operation } from '../operation.ts';
+import { optionalText, requireText } from './required-text.ts';
 
 /** `beforeDelete` removes what lives outside the control-plane database (sources' generated data). */
 export function projectOperations(projects: ProjectStore, beforeDelete: (projectId: string) => Promise<void> = async () => {}) {
@@ -30,7 +31,7 @@ export function projectOperations(projects: ProjectStore, beforeDelete: (project
   const updateProject: Operation<'updateProject'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     const body = context.body;
-    const name = body.name === undefined ? undefined : requireText(body.name, 'name');
+    const name = optionalText(body.name, 'name');
     const updated = await projects.update(project.id, { name, description: body.description, icon: body.icon });
     if (!updated) throw errors.notFound('Project');
     return { status: 200, body: updated };
@@ -44,11 +45,4 @@ export function projectOperations(projects: ProjectStore, beforeDelete: (project
   };
 
   return { listProjects, createProject, getProject, updateProject, deleteProject };
-}
-
-/** The validator checks types and lengths; a name of only spaces is still no name. */
-function requireText(value: string | undefined, field: string): string {
-  const text = value?.trim();
-  if (!text) throw errors.badRequest(`${field} must not be empty`, [{ path: `/body/${field}`, message: `${field} must contain at least one non-space character` }]);
-  return text;
 }

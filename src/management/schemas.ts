@@ -11,6 +11,7 @@ import { listReply, pageOf } from './paging.ts';
 import { requirePrincipal } from './access.ts';
 import type { BaseContext, Operation, RequestBody } from '../operation.ts';
 import { plural } from '../json-syntax.ts';
+import { optionalText, requireText } from './required-text.ts';
 
 /**
  * Configs in create requests are checked by the full validator before request validation, so the
@@ -62,8 +63,7 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore, w
   const createSchema: Operation<'createSchema'> = async (context) => {
     const project = await accessibleProject(projects, requirePrincipal(context), context.params.projectId!);
     const body = context.body;
-    const name = body.name.trim();
-    if (!name) throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
+    const name = requireText(body.name, 'name');
     const schema = await schemas.create(project.id, {
       name,
       description: body.description,
@@ -77,8 +77,7 @@ export function schemaOperations(projects: ProjectStore, schemas: SchemaStore, w
   const updateSchema: Operation<'updateSchema'> = async (context) => {
     const schema = await accessibleSchema(context);
     const body = context.body;
-    const name = body.name?.trim();
-    if (name === '') throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
+    const name = optionalText(body.name, 'name');
     await schemas.update(schema.id, { name, description: body.description });
     return { status: 200, body: await schemas.find(schema.projectId, schema.id) };
   };
