@@ -128,6 +128,8 @@ export interface ServiceParts {
   onQueued: () => void;
   /** A source's settings, keys or data changed, or it is gone: every process drops what it cached of it. */
   onSourceChanged: (sourceId: string) => Promise<void>;
+  /** Calls `listener` when a source changes in any process (a finished regeneration among others); returns the unsubscribe. */
+  watchSource?: (sourceId: string, listener: () => void) => () => void;
 }
 
 /** Handlers by operationId; every other operation of the contract answers 501. */
@@ -261,6 +263,8 @@ export async function startService(config: Config, logger: Logger = pino({ level
       configWork,
       onQueued: () => worker.wake(),
       onSourceChanged,
+      watchSource: (sourceId, listener) =>
+        changes.subscribe({ changed: (changed) => changed === sourceId && listener(), reset: listener }),
     }),
     sourceAuth: sourceKeyAuth({
       sources: runtimeSources,

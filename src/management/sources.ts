@@ -21,6 +21,7 @@ import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
 import type { GenerationQuotas } from './quotas.ts';
 import { LATEST_GENERATOR_VERSION } from '../generation/plan.ts';
+import { optionalText, requireText } from './required-text.ts';
 
 export interface SourceDeps {
   db: Db;
@@ -36,9 +37,13 @@ export interface SourceDeps {
   onQueued: () => void;
   /** Called after a source's settings change or it is deleted. */
   onSourceChanged: (sourceId: string) => Promise<void>;
+  /** Calls `listener` when the source changes in any process (its generation swapped in); returns the unsubscribe. */
+  watchSource?: (sourceId: string, listener: () => void) => () => void;
 }
 
 const WAIT_LIMIT_MS = 10 * 60_000;
+/** How often ?wait=true looks at its job when no change announces its end. */
+const WAIT_POLL_MS = 1_000;
 
 export function sourceOperations(deps: SourceDeps) {
   const { projects, schemas, sources, jobs, targets } = deps;
@@ -91,7 +96,7 @@ export function sourceOperations(deps: SourceDeps) {
         const created = await sources.create(
           {
             projectId: project.id,
-            name: requireName(body.name),
+            name: requireText(body.name, 'name'),
             description: body.description,
             kind,
             schemaVersionId: version.id,
@@ -128,7 +133,7 @@ export function sourceOperations(deps: SourceDeps) {
       if (rebind) await deps.quotas?.admitJob(source.projectId);
     }
     const updated = await sources.update(source.id, {
-      name: body.name === undefined ? undefined : requireName(body.name),
+      name: optionalText(body.name, 'name'),
       description: body.description,
       seed: body.seed === undefined ? undefined : String(body.seed),
       rateLimitRpm: body.rateLimitRpm,
@@ -165,7 +170,7 @@ export function sourceOperations(deps: SourceDeps) {
     const job = await queue(source, source.schemaVersionId, seed === undefined ? source.seed : String(seed));
     deps.onQueued();
     if (context.query.wait === true || context.query.wait === 'true') {
-      const finished = await waitForJob(jobs, job, WAIT_LIMIT_MS);
+      const finished = await waitForJob(jobs, job, WAIT_LIMIT_MS, deps.watchSource);
       if (finished.status === 'succeeded' || finished.status === 'failed') return { status: 200, body: finished };
       return { status: 202, body: finished };
     }
@@ -192,21 +197,37 @@ export async function retireSource(deps: Pick<SourceDeps, 'db' | 'targets' | 'so
   }
 }
 
-async function waitForJob(jobs: JobStore, job: GenerationJob, limitMs: number): Promise<GenerationJob> {
+/**
+ * The job once it has ended (or as it is at the deadline). A successful job swaps its data in and
+ * announces the source's change in every process: the wait wakes on that at once, and otherwise
+ * looks again every WAIT_POLL_MS (a failed job announces nothing; the feed may be down).
+ */
+async function waitForJob(
+  jobs: JobStore,
+  job: GenerationJob,
+  limitMs: number,
+  watchSource?: (sourceId: string, listener: () => void) => () => void,
+): Promise<GenerationJob> {
   const deadline = Date.now() + limitMs;
-  let current = job;
-  while (current.status === 'queued' || current.status === 'running') {
-    if (Date.now() > deadline) return current;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    current = (await jobs.find(job.sourceId, job.id)) ?? current;
+  let wake: () => void = () => {};
+  const unwatch = watchSource?.(job.sourceId, () => wake());
+  try {
+    let current = job;
+    while (current.status === 'queued' || current.status === 'running') {
+      if (Date.now() > deadline) return current;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, WAIT_POLL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      current = (await jobs.find(job.sourceId, job.id)) ?? current;
+    }
+    return current;
+  } finally {
+    unwatch?.();
   }
-  return current;
-}
-
-function requireName(name: string | undefined): string {
-  const trimmed = name?.trim();
-  if (!trimmed) throw errors.badRequest('name must not be empty', [{ path: '/body/name', message: 'name must contain at least one non-space character' }]);
-  return trimmed;
 }
 
 /** The seed of a new source: given, else the config's default seed, else a random one. */

@@ -60,8 +60,13 @@ export class ChangeFeed implements ChangePublisher {
     return this.isLive;
   }
 
-  subscribe(subscriber: ChangeSubscriber): void {
+  /** Adds a subscriber; the function returned removes it again. */
+  subscribe(subscriber: ChangeSubscriber): () => void {
     this.subscribers.push(subscriber);
+    return () => {
+      const at = this.subscribers.indexOf(subscriber);
+      if (at >= 0) this.subscribers.splice(at, 1);
+    };
   }
 
   /** Connects and listens; resolves once listening (or after the first failure, retrying behind). */
