@@ -87,7 +87,10 @@ export class Targets {
         const url = own?.url ?? this.defaults[location.kind];
         if (!url) throw new Error(`no ${location.kind} target is configured on this server`);
         const dialect = dialectFor(url);
-        const options: ConnectOptions = own ? { ...this.limits, fromRequest: true, lookup: own.lookup } : this.limits;
+        // The connect timeout is for teams' own servers (SDS_CONNECT_TIMEOUT_MS); the operator's default
+        // targets keep the driver's own, so a short setting never fails generations on a busy server.
+        const { connectTimeoutMs, ...serverLimits } = this.limits;
+        const options: ConnectOptions = own ? { ...this.limits, fromRequest: true, lookup: own.lookup } : serverLimits;
         return dialect.connect(url, options).catch((error: unknown) => {
           throw own ? uniformFailure(dialect, error) : error;
         });
