@@ -35,7 +35,8 @@ beforeAll(async () => {
     },
   });
   // A short connect timeout: connection strings that reach a closed port answer 503 no sooner than it.
-  t = await startTestService('fuzz', { connectTimeoutMs: 200 }, pino({ level: 'error' }, sink));
+  // No management budget: a 429 would hide what a request would have done (the source's limit is off too).
+  t = await startTestService('fuzz', { connectTimeoutMs: 200, managementRateLimitRpm: 0 }, pino({ level: 'error' }, sink));
   const api = t.client(t.teamKey);
   const projectId = (await api.POST('/public/v1/projects', { body: { name: 'Fuzzed' } })).data!.id;
   const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Blog', initialVersion: { schema: blogConfig() } } })).data!;
@@ -127,6 +128,39 @@ describe('hostile requests to every operation', () => {
     const configOperations = OPERATIONS.filter((operation) => ['validateSchemaConfig', 'previewSchemaConfig', 'createSchema', 'createSchemaVersion'].includes(operation.operationId));
     const request = fc.constantFrom(...configOperations).chain((operation) => fc.tuple(fc.constant(operation), requestFor(world, operation)));
     await fuzz(request, ([operation, raw]) => check(raw, operation), 200, 4_000);
+  }, 60_000 * SCALE);
+
+  it('faker strategies with hostile methods and arguments, to the validator and the preview', async () => {
+    const configOperations = OPERATIONS.filter((operation) => ['validateSchemaConfig', 'previewSchemaConfig'].includes(operation.operationId));
+    // Methods whose arguments size or shape their values, names that reach JavaScript's own objects, and nonsense.
+    const method = fc.constantFrom(
+      'string.alpha', 'string.numeric', 'string.sample', 'lorem.words', 'lorem.paragraphs', 'number.int', 'number.float',
+      'date.between', 'date.past', 'helpers.arrayElement', 'helpers.arrayElements', 'helpers.fake', 'helpers.fromRegExp',
+      'helpers.multiple', 'person.constructor', 'constructor.constructor', '__proto__.polluted', 'lorem.word', 'internet.email',
+    );
+    const big = fc.constantFrom(10_000_000, 1e308, -1, Number.MAX_SAFE_INTEGER, 1e5);
+    const argument = fc.oneof(
+      fc.record({ length: fc.oneof(big, fc.integer()), count: fc.oneof(big, fc.integer()), min: fc.integer(), max: fc.integer() }, { requiredKeys: [] }),
+      fc.record({ from: fc.oneof(fc.string(), fc.date().map(String)), to: fc.string() }, { requiredKeys: [] }),
+      fc.constantFrom('{{person.constructor}}', '{{__proto__}}', '{{helpers.fake}}', '[a-z]{1,99999999}', '{{lorem.words(100000000)}}'),
+      fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 3 }),
+      fc.anything({ maxDepth: 2 }),
+    );
+    const config = fc.tuple(method, fc.array(argument, { maxLength: 2 }), fc.constantFrom('string', 'integer', 'text', 'date')).map(([name, args, type]) => {
+      const blog = blogConfig();
+      blog.entities[0]!.fields.push({ id: 'fuzzed', type, nullable: true, generation: { strategy: { kind: 'faker', method: name, args } } } as never);
+      return blog;
+    });
+    const request = fc.tuple(fc.constantFrom(...configOperations), config).map(([operation, schema]): [OperationSpec, RawRequest] => [
+      operation,
+      {
+        method: 'POST',
+        target: operation.path,
+        headers: { 'x-api-key': t.teamKey, 'content-type': 'application/json' },
+        body: JSON.stringify(operation.operationId === 'previewSchemaConfig' ? { schema, entity: 'users', rows: 3 } : { schema }),
+      },
+    ]);
+    await fuzz(request, ([operation, raw]) => check(raw, operation), 60, 20_000);
   }, 60_000 * SCALE);
 
   it('runtime reads with hostile query strings and ids', async () => {
