@@ -122,7 +122,9 @@ export function FormView({ config, onConfig }: { config: SchemaConfig | undefine
               const generation = { ...entity.generation };
               if (value === '') delete generation.rowCount;
               else generation.rowCount = Number(value);
-              replaceEntity({ ...entity, generation });
+              // An emptied generation goes away, so clearing a row count gives back the config it came from.
+              const { generation: _old, ...rest } = entity;
+              replaceEntity(Object.keys(generation).length > 0 ? { ...rest, generation } : rest);
             }}
           />
           <table class="fields">
