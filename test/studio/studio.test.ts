@@ -349,6 +349,16 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await table.locator('button.sort[data-field=email]').click();
       const descending = (await runtime.list('users', { filters: { role: { $eq: 'member' } }, sort: 'email:desc', limit: 25 })).data!;
       await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(descending.data.map((row) => String(row.id)));
+
+      // "is one of" picks several of the enum's values from a list.
+      await page.getByLabel('Filter 1 operator').selectOption('$in');
+      await page.getByLabel('Filter 1 values').selectOption(['owner', 'guest']);
+      const some = (await runtime.list('users', { filters: { role: { $in: ['owner', 'guest'] } }, sort: 'email:desc', limit: 25 })).data!;
+      await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(some.data.map((row) => String(row.id)));
+      for (const row of await tableRows(table)) expect(['owner', 'guest']).toContain(row.role);
+      await page.getByLabel('Filter 1 operator').selectOption('$eq');
+      await page.getByLabel('Filter 1 value').selectOption('member');
+      await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(descending.data.map((row) => String(row.id)));
     },
     STEP_MS,
   );
