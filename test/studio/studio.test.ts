@@ -374,6 +374,13 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await expect.poll(() => status(page).textContent()).toBe(`users ${first.id}: firstName saved`);
       expect((await runtime.get('users', first.id!)).data).toMatchObject({ firstName: 'Ada' });
       await expect.poll(async () => (await tableRows(table))[0]!.firstName).toBe('Ada');
+      // An enum cell is edited by picking one of its values.
+      await table.getByRole('button', { name: new RegExp(`^Edit role of users ${first.id}:`) }).click();
+      expect(await page.getByLabel('New role (enum)').locator('option').allTextContents()).toEqual(['owner', 'member', 'guest']);
+      await page.getByLabel('New role (enum)').selectOption('guest');
+      await page.getByLabel('New role (enum)').press('Enter');
+      await expect.poll(() => status(page).textContent()).toBe(`users ${first.id}: role saved`);
+      expect((await runtime.get('users', first.id!)).data).toMatchObject({ role: 'guest' });
       await browser.screenshot('edited');
 
       await page.getByText('Add a row to users').click();

@@ -173,7 +173,8 @@ export function RowsTable({ entity, rows, busy, sort, populated, onSort, runtime
 function CellEditor({ field, initial, onSave, onCancel }: { field: RuntimeDocsField; initial: string; onSave: (text: string) => void; onCancel: () => void }) {
   const [text, setText] = useState(initial);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
+  const choice = useRef<HTMLSelectElement>(null);
+  useEffect(() => (input.current ?? choice.current)?.focus(), []);
   return (
     <form
       class="cell-editor"
@@ -187,7 +188,29 @@ function CellEditor({ field, initial, onSave, onCancel }: { field: RuntimeDocsFi
         New {field.id} ({field.type}
         {field.nullable ? ', empty for null' : ''})
       </label>
-      <input id={`edit-${field.id}`} ref={input} value={text} onInput={(event) => setText(event.currentTarget.value)} />
+      {field.values?.length ? (
+        <select
+          id={`edit-${field.id}`}
+          ref={choice}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          // A select does not submit its form on Enter as an input does.
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            onSave(event.currentTarget.value);
+          }}
+        >
+          {field.nullable && <option value="">(null)</option>}
+          {field.values.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input id={`edit-${field.id}`} ref={input} value={text} onInput={(event) => setText(event.currentTarget.value)} />
+      )}
       <button type="submit">Save</button>
       <button type="button" onClick={onCancel}>
         Cancel
