@@ -1908,6 +1908,8 @@ export interface components {
             /** @description Field type of the schema config (`string`, `integer`, `enum`…). */
             type: string;
             nullable: boolean;
+            /** @description The allowed values of an `enum` field (absent for other types). */
+            values?: string[];
             references?: components["schemas"]["Reference"];
         };
         /**

@@ -32,6 +32,7 @@ export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: strin
         description: field.description ?? '',
         type: field.type,
         nullable: field.nullable ?? false,
+        ...(field.type === 'enum' && field.values ? { values: field.values.map(String) } : {}),
         ...(field.references ? { references: field.references } : {}),
       })),
     })),

@@ -1,5 +1,6 @@
 // The studio's only door to sds: the SDK's typed clients (management with the team key, runtime
-// with a source key) and the key storage of this tab (sessionStorage, nothing else).
+// with a source key) and the keys it keeps: the team key in this tab (sessionStorage), the studio's
+// own source key of each source in this browser (localStorage), reused on every visit.
 import { createManagementClient, createRuntimeClient, type components, type ManagementClient, type RuntimeClient } from '@sds/sdk';
 
 export { dataOf, errorText } from './api-errors.ts';
@@ -36,20 +37,30 @@ export function runtimeClient(sourceId: string, sourceKey: string): RuntimeClien
 const TEAM_KEY = 'sds.studio.teamKey';
 const sourceKeyName = (sourceId: string) => `sds.studio.sourceKey.${sourceId}`;
 
-/** A source key the data view uses; `id` when the studio created it (a pasted key has none). */
+/** A source key the data view uses; `id`, `slug` and `createdAt` when the studio created it (a pasted key has none). */
 export interface StoredSourceKey {
   key: string;
   id?: string;
+  slug?: string;
+  createdAt?: string;
 }
 
-/** Keys live in this tab's sessionStorage only: closing the tab forgets them. */
+/** The name the studio gives the source key it makes for itself (sds slugs repeats as studio-2, studio-3…). */
+export const STUDIO_KEY_NAME = 'studio';
+export const isStudioKey = (slug: string) => /^studio(-\d+)?$/.test(slug);
+
+/**
+ * The team key lives in this tab's sessionStorage only (closing the tab forgets it). A source key
+ * lives in localStorage, one per source, so every visit reuses the same key instead of making
+ * another; it is checked again on use (a refused key is forgotten) and revoking it forgets it.
+ */
 export const keys = {
   team: () => sessionStorage.getItem(TEAM_KEY) ?? undefined,
   setTeam: (key: string | undefined) => (key ? sessionStorage.setItem(TEAM_KEY, key) : sessionStorage.clear()),
   source: (sourceId: string): StoredSourceKey | undefined => {
-    const stored = sessionStorage.getItem(sourceKeyName(sourceId));
+    const stored = localStorage.getItem(sourceKeyName(sourceId));
     return stored ? (JSON.parse(stored) as StoredSourceKey) : undefined;
   },
   setSource: (sourceId: string, key: StoredSourceKey | undefined) =>
-    key ? sessionStorage.setItem(sourceKeyName(sourceId), JSON.stringify(key)) : sessionStorage.removeItem(sourceKeyName(sourceId)),
+    key ? localStorage.setItem(sourceKeyName(sourceId), JSON.stringify(key)) : localStorage.removeItem(sourceKeyName(sourceId)),
 };

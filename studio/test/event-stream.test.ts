@@ -1,7 +1,8 @@
 // Server-Sent Events as the studio reads them: events split anywhere across chunks, CRLF line ends,
 // keep-alive comments and data over several lines.
 import { describe, expect, it } from 'vitest';
-import { serverSentEvents } from '../src/generate/event-stream.ts';
+import type { ManagementClient } from '../src/api.ts';
+import { pollJobEnd, serverSentEvents, watchJob } from '../src/generate/event-stream.ts';
 
 function stream(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -55,5 +56,49 @@ describe('serverSentEvents', () => {
 
   it('ends with the stream, dropping an unfinished event', async () => {
     expect(await collect([frame(event(1, 'job.started')), 'data: {"id"'])).toEqual([event(1, 'job.started')]);
+  });
+});
+
+/** A management client whose GET answers from `answer` (only what watchJob and pollJobEnd call). */
+const fakeApi = (answer: (path: string) => unknown) => ({ GET: async (path: string) => answer(path) }) as unknown as ManagementClient;
+const ref = { projectId: 'p', sourceId: 's', jobId: 'j' };
+
+describe('watchJob', () => {
+  it('returns at the job.succeeded event even when the server keeps the stream open', async () => {
+    const encoder = new TextEncoder();
+    // Never closed: the old reader waited here for ever, and the page kept saying "generating".
+    const open = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(frame(event(1, 'job.started')) + frame(event(2, 'job.succeeded'))));
+      },
+    });
+    const seen: string[] = [];
+    const api = fakeApi(() => ({ data: open, response: new Response(null, { status: 200 }) }));
+    await watchJob(api, ref, (item) => seen.push(item.type), new AbortController().signal);
+    expect(seen).toEqual(['job.started', 'job.succeeded']);
+  });
+});
+
+describe('pollJobEnd', () => {
+  it('reads the job until it has ended', async () => {
+    const statuses = ['queued', 'running', 'succeeded', 'running'];
+    let reads = 0;
+    const api = fakeApi(() => ({ data: { status: statuses[reads++] } }));
+    await pollJobEnd(api, ref, new AbortController().signal, 1);
+    expect(reads).toBe(3);
+  });
+
+  it('stops when aborted', async () => {
+    let reads = 0;
+    const api = fakeApi(() => ({ data: { status: (reads++, 'running') } }));
+    const abort = new AbortController();
+    const done = pollJobEnd(api, ref, abort.signal, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    abort.abort();
+    await done;
+    const after = reads;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(after).toBeGreaterThan(0);
+    expect(reads).toBe(after);
   });
 });

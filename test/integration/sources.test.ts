@@ -167,6 +167,10 @@ for (const kind of KINDS) {
       expect(data!.entities.map((entity) => entity.id)).toEqual(['users', 'posts']);
       const authorId = data!.entities[1]!.fields.find((field) => field.id === 'authorId')!;
       expect(authorId).toMatchObject({ type: 'integer', nullable: false, references: { entity: 'users', field: 'id' } });
+      expect(authorId).not.toHaveProperty('values');
+      // An enum lists its values, so a client can offer them as choices.
+      const role = data!.entities[0]!.fields.find((field) => field.id === 'role')!;
+      expect(role).toMatchObject({ type: 'enum', values: ['admin', 'editor', 'reader'] });
       expect(data!.examples.curl).toContain(`${t.url}/runtime/${sourceId}/users`);
       expect(data!.examples.fetch).toContain('x-api-key');
 

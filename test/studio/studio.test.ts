@@ -28,8 +28,8 @@ function withRoles(values: string[], weights: number[]): SchemaConfig {
 
 /** A table's body as objects keyed by the header texts (sort arrows left out). */
 async function tableRows(table: Locator): Promise<Record<string, string>[]> {
-  const headers = (await table.locator('thead th').allTextContents()).map((text) => text.replace(/[▲▼]/g, '').trim());
-  const rows = await table.locator('tbody tr').all();
+  const headers = (await table.locator(':scope > thead th').allTextContents()).map((text) => text.replace(/[▲▼]/g, '').trim());
+  const rows = await table.locator(':scope > tbody > tr:not(.populated)').all();
   return Promise.all(
     rows.map(async (row) => {
       const cells = await row.locator(':scope > td, :scope > th').allTextContents();
@@ -166,6 +166,30 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
   );
 
   it(
+    'resizes the JSON editor by dragging its corner',
+    async () => {
+      const editor = page.getByTestId('config-editor');
+      const box = (await editor.boundingBox())!;
+      expect(await page.locator('.cm-line').count()).toBeGreaterThan(40);
+      // Lines drawn inside the editor's box (CodeMirror draws every line of a small document).
+      const linesWithin = (bottom: number) =>
+        page.locator('.cm-line').evaluateAll((elements, limit) => elements.filter((element) => element.getBoundingClientRect().bottom <= limit).length, bottom);
+      const shown = await linesWithin(box.y + box.height);
+      await page.mouse.move(box.x + box.width - 3, box.y + box.height - 3);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 3, box.y + box.height + 297, { steps: 5 });
+      await page.mouse.up();
+      const taller = (await editor.boundingBox())!;
+      expect(taller.height).toBeGreaterThan(box.height + 250);
+      // CodeMirror fills the new height: more lines show.
+      expect((await page.locator('.cm-editor').boundingBox())!.height).toBeGreaterThan(box.height + 250);
+      expect(await linesWithin(taller.y + taller.height)).toBeGreaterThan(shown + 10);
+      await browser.screenshot('editor-resized');
+    },
+    STEP_MS,
+  );
+
+  it(
     'adds a field in the form view, which writes the same JSON',
     async () => {
       await page.getByRole('tab', { name: 'Form' }).click();
@@ -174,8 +198,44 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await page.getByLabel('method').fill('person.firstName');
       await page.getByRole('button', { name: 'Add field' }).click();
       await expect.poll(() => status(page).textContent()).toBe('users changed');
-      await browser.screenshot('form-view');
       expect(await page.locator('table.fields tr', { hasText: 'nickname' }).textContent()).toContain('string, strategy faker');
+
+      // A nullable reference, then a plain field: nothing of the first carries into the second.
+      const fieldRow = (id: string) => page.locator('table.fields tbody tr', { has: page.locator(`th:text-is("${id}")`) });
+      await page.getByLabel('Field id', { exact: true }).fill('editorId');
+      await page.getByLabel('Type', { exact: true }).selectOption('integer');
+      await page.getByLabel('Nullable').check();
+      await page.getByLabel('References').selectOption('users.id');
+      await page.getByRole('button', { name: 'Add field' }).click();
+      await expect.poll(() => fieldRow('editorId').locator('td').first().textContent()).toBe('integer, nullable, → users.id');
+      expect(await page.getByLabel('Field id', { exact: true }).inputValue()).toBe('');
+      expect(await page.getByLabel('Type', { exact: true }).inputValue()).toBe('string');
+      expect(await page.getByLabel('Nullable').isChecked()).toBe(false);
+      expect(await page.getByLabel('References').inputValue()).toBe('');
+      expect(await page.getByLabel('Strategy').inputValue()).toBe('');
+      await page.getByLabel('Field id', { exact: true }).fill('subtitle');
+      await page.getByRole('button', { name: 'Add field' }).click();
+      await expect.poll(() => fieldRow('subtitle').locator('td').first().textContent()).toBe('string');
+      await browser.screenshot('form-view');
+
+      // Editing a field: the form opens with its settings, and saves over it.
+      await page.getByRole('button', { name: 'Edit field editorId' }).click();
+      expect(await page.getByLabel('Field id', { exact: true }).inputValue()).toBe('editorId');
+      expect(await page.getByLabel('Type', { exact: true }).inputValue()).toBe('integer');
+      expect(await page.getByLabel('Nullable').isChecked()).toBe(true);
+      expect(await page.getByLabel('References').inputValue()).toBe('users.id');
+      await page.getByLabel('Nullable').uncheck();
+      await page.getByLabel('References').selectOption('');
+      await page.getByLabel('Strategy').selectOption('sequence');
+      await page.getByRole('button', { name: 'Save field editorId' }).click();
+      await expect.poll(() => fieldRow('editorId').locator('td').first().textContent()).toBe('integer, strategy sequence');
+      await page.getByRole('button', { name: 'Edit field nickname' }).click();
+      expect(await page.getByLabel('Strategy').inputValue()).toBe('faker');
+      expect(await page.getByLabel('method').inputValue()).toBe('person.firstName');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Remove field editorId' }).click();
+      await page.getByRole('button', { name: 'Remove field subtitle' }).click();
+      expect(await page.locator('table.fields tbody th').allTextContents()).toEqual(['id', 'email', 'firstName', 'role', 'active', 'createdAt', 'nickname']);
       await page.getByRole('tab', { name: 'JSON' }).click();
       // The JSON has the field: it validates, and the preview shows its generated first names.
       await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
@@ -193,8 +253,21 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await page.getByLabel('New schema name').fill('Blog');
       await page.getByRole('button', { name: 'Save schema' }).click();
       await expect.poll(() => status(page).textContent()).toBe('Saved as version 1 of the new schema Blog');
-      await page.getByRole('button', { name: 'Save as version 2' }).waitFor();
+      const saveAgain = page.getByRole('button', { name: 'Save as version 2' });
+      await saveAgain.waitFor();
+      // Nothing changed since version 1: saving is off, and says why.
+      expect(await saveAgain.isDisabled()).toBe(true);
+      expect(await page.getByTestId('save-state').textContent()).toBe('No changes since version 1');
       await browser.screenshot('saved');
+      // A change turns it on; changing it back turns it off again.
+      await page.getByRole('tab', { name: 'Form' }).click();
+      await page.getByLabel('Rows of users').fill('25');
+      await expect.poll(() => saveAgain.isEnabled(), VALIDATION).toBe(true);
+      await page.getByLabel('Rows of users').fill('');
+      await expect.poll(() => saveAgain.isDisabled(), VALIDATION).toBe(true);
+      await page.getByRole('tab', { name: 'JSON' }).click();
+      const versions = await t.client(t.teamKey).GET('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } } });
+      expect(versions.data!.map((schema) => schema.latestVersion)).toEqual([1]);
     },
     STEP_MS,
   );
@@ -212,6 +285,8 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       expect(await bars.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-entity')))).toEqual(['users', 'posts']);
       expect(await bars.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-percent')))).toEqual(['100', '100']);
       expect(await page.getByTestId('job-summary').textContent()).toMatch(/^\d+ rows · [\d,]+ rows\/s$/);
+      // The status line follows the job to its end (it used to stay at "created: generating").
+      await expect.poll(() => status(page).textContent()).toMatch(/^Generation succeeded: \d+ rows$/);
       await browser.screenshot('generated');
 
       const sources = await t.client(t.teamKey).GET('/public/v1/projects/{projectId}/sources', { params: { path: { projectId } } });
@@ -226,6 +301,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await page.getByRole('button', { name: 'Regenerate' }).click();
       await expect.poll(async () => (await jobs()).map((job) => job.status), { timeout: 60_000 }).toEqual(['succeeded', 'succeeded']);
       await page.locator('[data-testid=job-monitor][data-status=succeeded]').waitFor();
+      await expect.poll(() => status(page).textContent()).toMatch(/^Generation succeeded: \d+ rows$/);
       const key = (
         await t
           .client(t.teamKey)
@@ -243,6 +319,10 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await page.getByRole('button', { name: 'Create a key for the studio' }).click();
       const table = page.getByTestId('data-table');
       await table.waitFor();
+      // The studio's key is kept in this browser, per source, for the next visits.
+      const stored = JSON.parse((await page.evaluate(`localStorage.getItem("sds.studio.sourceKey.${sourceId}")`)) as string) as { key: string; slug: string };
+      expect(stored).toMatchObject({ key: expect.stringMatching(/^svc_src_/), slug: 'studio' });
+      expect(await page.getByTestId('key-bar').textContent()).toMatch(/^Reading with the studio's key studio, created /);
       // The first rows are the ones the preview showed for the same seed.
       const shown = await tableRows(table);
       expect(shown.slice(0, 10).map(({ id, email, role }) => ({ id, email, role }))).toEqual(previewed.map(({ id, email, role }) => ({ id, email, role })));
@@ -250,7 +330,9 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await page.getByRole('button', { name: 'Add filter' }).click();
       await page.getByLabel('Filter 1 field').selectOption('role');
       await page.getByLabel('Filter 1 operator').selectOption('$eq');
-      await page.getByLabel('Filter 1 value').fill('member');
+      // An enum's value is picked from its values.
+      expect(await page.getByLabel('Filter 1 value').locator('option').allTextContents()).toEqual(['owner', 'member', 'guest']);
+      await page.getByLabel('Filter 1 value').selectOption('member');
       await table.locator('button.sort[data-field=email]').click();
       const expected = (await runtime.list('users', { filters: { role: { $eq: 'member' } }, sort: 'email:asc', limit: 25 })).data!;
       expect(expected.data.length).toBeGreaterThan(0);
@@ -267,6 +349,16 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await table.locator('button.sort[data-field=email]').click();
       const descending = (await runtime.list('users', { filters: { role: { $eq: 'member' } }, sort: 'email:desc', limit: 25 })).data!;
       await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(descending.data.map((row) => String(row.id)));
+
+      // "is one of" picks several of the enum's values from a list.
+      await page.getByLabel('Filter 1 operator').selectOption('$in');
+      await page.getByLabel('Filter 1 values').selectOption(['owner', 'guest']);
+      const some = (await runtime.list('users', { filters: { role: { $in: ['owner', 'guest'] } }, sort: 'email:desc', limit: 25 })).data!;
+      await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(some.data.map((row) => String(row.id)));
+      for (const row of await tableRows(table)) expect(['owner', 'guest']).toContain(row.role);
+      await page.getByLabel('Filter 1 operator').selectOption('$eq');
+      await page.getByLabel('Filter 1 value').selectOption('member');
+      await expect.poll(async () => (await tableRows(table)).map((row) => row.id)).toEqual(descending.data.map((row) => String(row.id)));
     },
     STEP_MS,
   );
@@ -282,19 +374,27 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await expect.poll(() => status(page).textContent()).toBe(`users ${first.id}: firstName saved`);
       expect((await runtime.get('users', first.id!)).data).toMatchObject({ firstName: 'Ada' });
       await expect.poll(async () => (await tableRows(table))[0]!.firstName).toBe('Ada');
+      // An enum cell is edited by picking one of its values.
+      await table.getByRole('button', { name: new RegExp(`^Edit role of users ${first.id}:`) }).click();
+      expect(await page.getByLabel('New role (enum)').locator('option').allTextContents()).toEqual(['owner', 'member', 'guest']);
+      await page.getByLabel('New role (enum)').selectOption('guest');
+      await page.getByLabel('New role (enum)').press('Enter');
+      await expect.poll(() => status(page).textContent()).toBe(`users ${first.id}: role saved`);
+      expect((await runtime.get('users', first.id!)).data).toMatchObject({ role: 'guest' });
       await browser.screenshot('edited');
 
       await page.getByText('Add a row to users').click();
       await page.getByLabel('email (string)').fill('aaa.studio@example.com');
       await page.getByLabel('firstName (string)').fill('Grace');
       await page.getByLabel('nickname (string)').fill('Amazing Grace');
-      await page.getByLabel('role (enum)').fill('member');
+      expect(await page.getByLabel('role (enum)').locator('option').allTextContents()).toEqual(['(let sds pick)', 'owner', 'member', 'guest']);
+      await page.getByLabel('role (enum)').selectOption('member');
       await page.getByLabel('active (boolean)').fill('true');
       await page.getByLabel('createdAt (datetime)').fill('2024-05-01T10:00:00Z');
       await page.getByRole('button', { name: 'Add row' }).click();
       await expect.poll(() => status(page).textContent()).toMatch(/^users \d+ created$/);
       const id = /^users (\d+) created$/.exec((await status(page).textContent())!)![1]!;
-      expect((await runtime.get('users', id)).data).toMatchObject({ email: 'aaa.studio@example.com', firstName: 'Grace', active: true });
+      expect((await runtime.get('users', id)).data).toMatchObject({ email: 'aaa.studio@example.com', firstName: 'Grace', role: 'member', active: true });
 
       await table
         .locator(`tr[data-row-id="${id}"]`)
@@ -308,16 +408,62 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
   );
 
   it(
-    'populates a reference with the row it points to',
+    'populates a reference with the row it points to, opened as a row beneath',
     async () => {
       await page.getByLabel('Table', { exact: true }).selectOption('posts');
       await page.getByLabel('Populate authorId (users)').check();
       const table = page.getByTestId('data-table');
-      await expect.poll(async () => (await tableRows(table))[0]?.authorId ?? '').toMatch(/^\{.*"email":"[^"]+@/);
+      await expect.poll(async () => (await tableRows(table))[0]?.authorId ?? '').toMatch(/^▸ users \d+$/);
       const [row] = await tableRows(table);
-      const expected = (await runtime.get('posts', row!.id!, { populate: ['authorId'] })).data!;
-      expect(JSON.parse(row!.authorId!)).toEqual(expected.authorId);
+      const expected = (await runtime.get('posts', row!.id!, { populate: ['authorId'] })).data! as { authorId: Record<string, unknown> };
+      expect(row!.authorId).toBe(`▸ users ${expected.authorId.id}`);
+      const reference = table.locator(`tr[data-row-id="${row!.id}"] button[data-populated=authorId]`);
+      expect(await reference.getAttribute('aria-expanded')).toBe('false');
+      await reference.click();
+      expect(await reference.getAttribute('aria-expanded')).toBe('true');
+      const record = table.locator(`tr.populated[data-populated-for="${row!.id}"]`).getByTestId('populated-authorId');
+      const [shown] = await tableRows(record);
+      expect(shown).toEqual(Object.fromEntries(Object.entries(expected.authorId).map(([name, value]) => [name, value === null ? 'null' : String(value)])));
+      expect(await record.locator('caption').textContent()).toBe(`authorId → users ${expected.authorId.id}`);
       await browser.screenshot('populated');
+      await reference.click();
+      expect(await table.locator('tr.populated').count()).toBe(0);
+    },
+    STEP_MS,
+  );
+
+  it(
+    'reuses the studio key on the next visit, and replaces (not adds to) it when this browser lost it',
+    async () => {
+      const studioKeys = async () =>
+        (
+          await t
+            .client(t.teamKey)
+            .GET('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId }, query: { limit: 1000 } } })
+        ).data!.filter((key) => /^studio(-\d+)?$/.test(key.slug));
+      const before = await studioKeys();
+      expect(before).toHaveLength(1);
+
+      // The next visit: the data is there at once, with the same key.
+      await page.reload();
+      await page.getByRole('tab', { name: 'Data' }).click();
+      await page.getByTestId('data-table').waitFor();
+      expect(await page.getByRole('button', { name: 'Create a key for the studio' }).count()).toBe(0);
+      expect((await studioKeys()).map((key) => key.id)).toEqual(before.map((key) => key.id));
+
+      // A browser that lost the secret is offered to replace the studio key: still one studio key.
+      await page.evaluate(`localStorage.removeItem("sds.studio.sourceKey.${sourceId}")`);
+      await page.reload();
+      await page.getByRole('tab', { name: 'Data' }).click();
+      await expect
+        .poll(() => page.getByTestId('orphan-keys').textContent())
+        .toMatch(/^This source has a studio key this browser does not hold \(studio, created /);
+      await browser.screenshot('studio-key-replace');
+      await page.getByRole('button', { name: 'Replace the studio key' }).click();
+      await page.getByTestId('data-table').waitFor();
+      const after = await studioKeys();
+      expect(after).toHaveLength(1);
+      expect(after[0]!.id).not.toBe(before[0]!.id);
     },
     STEP_MS,
   );
@@ -342,13 +488,25 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       expect(await page.getByTestId('new-secret').count()).toBe(0);
       await browser.screenshot('key-revoked');
 
-      // Revoking the key the studio made for the data view: the data view asks for a key again.
-      const studioKey = page.getByTestId('keys-table').locator('tr', { hasText: 'studio' });
-      await studioKey.getByRole('button', { name: 'Revoke studio' }).click();
-      await studioKey.getByRole('button', { name: 'Confirm revoke studio' }).click();
-      await expect.poll(() => status(page).textContent()).toBe('Key studio revoked');
+      // The keys list tells keys apart by name and dates, and marks this browser's studio key.
+      const studioRow = page.getByTestId('keys-table').locator('tr', { hasText: "this browser's studio key" });
+      expect(await studioRow.count()).toBe(1);
+      expect(await studioRow.locator('td').nth(0).textContent()).toMatch(/\d/);
+
+      // Revoking the studio's own key from the data view: the data view asks for a key again.
       await page.getByRole('tab', { name: 'Data' }).click();
+      const slug = (await page.getByTestId('key-bar').locator('code').textContent())!;
+      const studioSecret = JSON.parse((await page.evaluate(`localStorage.getItem("sds.studio.sourceKey.${sourceId}")`)) as string).key as string;
+      await page
+        .getByTestId('key-bar')
+        .getByRole('button', { name: `Revoke ${slug}` })
+        .click();
+      await page.getByRole('button', { name: `Confirm revoke ${slug}` }).click();
+      await expect.poll(() => status(page).textContent()).toBe(`Key ${slug} revoked`);
       await page.getByRole('button', { name: 'Create a key for the studio' }).waitFor();
+      expect(await page.evaluate(`localStorage.getItem("sds.studio.sourceKey.${sourceId}")`)).toBeNull();
+      const revoked = createRuntimeClient({ baseUrl: t.url, sourceId, apiKey: studioSecret });
+      expect((await revoked.list('users', { limit: 1 })).response.status).toBe(401);
     },
     STEP_MS,
   );

@@ -1,11 +1,23 @@
 // Data: a source's tables from its runtime docs, browsed through its runtime API with a source key
-// (created for the studio, or pasted): filters that fit each field's type, sort, pages with the
-// total, populate, cell edits, new and deleted rows, and the equivalent curl and SDK call.
+// (the studio's own, one per source kept in this browser, or pasted): filters that fit each field's
+// type, sort, pages with the total, populate, cell edits, new and deleted rows, and the equivalent
+// curl and SDK call.
 import type { RuntimeClient } from '@sds/sdk';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { baseUrl, errorText, keys, runtimeClient, type ManagementClient, type RuntimeDocs, type StoredSourceKey } from '../api.ts';
+import {
+  baseUrl,
+  errorText,
+  isStudioKey,
+  keys,
+  runtimeClient,
+  STUDIO_KEY_NAME,
+  type ManagementClient,
+  type RuntimeDocs,
+  type SourceApiKey,
+  type StoredSourceKey,
+} from '../api.ts';
 import { SourcePicker, useSources, type SourceViewProps } from '../generate/generate-view.tsx';
-import { CopyBox, ErrorNote, SelectField, TextField, useAnnounce, useDebounced } from '../ui.tsx';
+import { ConfirmButton, CopyBox, ErrorNote, SelectField, TextField, useAnnounce, useDebounced } from '../ui.tsx';
 import { Filters } from './filters.tsx';
 import { equivalentRequests, listQuery, type TableQuery } from './query.ts';
 import { RowsTable, type RowList } from './rows-table.tsx';
@@ -27,10 +39,10 @@ export function DataView(props: SourceViewProps) {
     setSourceKey(key);
     setRefused(undefined);
   };
-  const forget = () => {
+  const forget = (reason?: string) => {
     keys.setSource(sourceId, undefined);
     setSourceKey(undefined);
-    setRefused('The source key of this tab was refused (revoked?): create or paste another.');
+    setRefused(reason);
   };
   return (
     <div class="data">
@@ -39,19 +51,34 @@ export function DataView(props: SourceViewProps) {
       {sources?.length === 0 && <p class="empty">No source yet: create one in Generate.</p>}
       {source && !sourceKey && <SourceKeyPrompt api={api} projectId={project.id} sourceId={source.id} onKey={use} />}
       {source && sourceKey && (
+        <KeyBar api={api} projectId={project.id} sourceId={source.id} sourceKey={sourceKey} onRevoked={() => forget()} onForget={() => forget()} />
+      )}
+      {source && sourceKey && (
         <TableBrowser
           key={source.id}
           api={api}
           projectId={project.id}
           sourceId={source.id}
           runtime={runtimeClient(source.id, sourceKey.key)}
-          onKeyRefused={forget}
+          onKeyRefused={() => forget('The source key kept in this browser was refused (revoked?): create or paste another.')}
         />
       )}
     </div>
   );
 }
 
+/** Keys of a source, for the prompt and the key bar (metadata only). */
+async function sourceKeys(api: ManagementClient, projectId: string, sourceId: string) {
+  return api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId }, query: { limit: 1000 } } });
+}
+
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/**
+ * Asks for a source key: the studio's own (made once per source and kept in this browser), or a
+ * pasted one. When the source has studio keys whose secret this browser does not hold, making a new
+ * one revokes them: a source has one studio key, not one per visit.
+ */
 function SourceKeyPrompt({
   api,
   projectId,
@@ -66,23 +93,58 @@ function SourceKeyPrompt({
   const announce = useAnnounce();
   const [pasted, setPasted] = useState('');
   const [error, setError] = useState<string>();
+  const [orphans, setOrphans] = useState<SourceApiKey[]>();
+  useEffect(() => {
+    void sourceKeys(api, projectId, sourceId).then(({ data, error: failure, response }) =>
+      failure ? setError(errorText(failure, response)) : setOrphans(data.filter((key) => isStudioKey(key.slug))),
+    );
+  }, [sourceId]);
   const create = async () => {
+    for (const old of orphans ?? []) {
+      const { error: failure, response } = await api.DELETE('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys/{keyId}', {
+        params: { path: { projectId, sourceId, keyId: old.id } },
+      });
+      if (failure) return setError(errorText(failure, response));
+    }
     const {
       data,
       error: failure,
       response,
-    } = await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId } }, body: { name: 'studio' } });
+    } = await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', {
+      params: { path: { projectId, sourceId } },
+      body: { name: STUDIO_KEY_NAME },
+    });
     if (failure) return setError(errorText(failure, response));
-    announce('A source key named studio was created for this tab');
-    onKey({ key: data.key, id: data.id });
+    announce(
+      orphans?.length
+        ? `The studio key was replaced: ${orphans.map((key) => key.slug).join(', ')} revoked, ${data.slug} created`
+        : `A source key named ${data.slug} was created for the studio`,
+    );
+    onKey({ key: data.key, id: data.id, slug: data.slug, createdAt: data.createdAt });
   };
+  if (!orphans && !error) return null;
   return (
     <section class="key-prompt" aria-labelledby="key-prompt-heading">
       <h3 id="key-prompt-heading">A source key to read the data</h3>
-      <p>The table view calls the source's runtime API, as your front end would, with a source key (kept in this tab only).</p>
-      <button type="button" class="primary" onClick={create}>
-        Create a key for the studio
-      </button>
+      <p>
+        The table view calls the source's runtime API, as your front end would, with a source key. The studio makes one key per source, named{' '}
+        <code>{STUDIO_KEY_NAME}</code>, and keeps it in this browser for the next visits.
+      </p>
+      {orphans && orphans.length > 0 ? (
+        <>
+          <p data-testid="orphan-keys">
+            This source has a studio key this browser does not hold ({orphans.map((key) => `${key.slug}, created ${when(key.createdAt)}`).join('; ')}
+            ): its secret was shown once. Replacing it revokes it and makes a new one.
+          </p>
+          <button type="button" class="primary" onClick={create}>
+            Replace the studio key
+          </button>
+        </>
+      ) : (
+        <button type="button" class="primary" onClick={create}>
+          Create a key for the studio
+        </button>
+      )}
       <form
         class="inline"
         onSubmit={(event) => {
@@ -97,6 +159,55 @@ function SourceKeyPrompt({
       </form>
       <ErrorNote message={error} />
     </section>
+  );
+}
+
+/** Which key the table view reads with, and (for the studio's own key) revoking it. */
+function KeyBar({
+  api,
+  projectId,
+  sourceId,
+  sourceKey,
+  onRevoked,
+  onForget,
+}: {
+  api: ManagementClient;
+  projectId: string;
+  sourceId: string;
+  sourceKey: StoredSourceKey;
+  onRevoked: () => void;
+  onForget: () => void;
+}) {
+  const announce = useAnnounce();
+  const [error, setError] = useState<string>();
+  const revoke = async () => {
+    const { error: failure, response } = await api.DELETE('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys/{keyId}', {
+      params: { path: { projectId, sourceId, keyId: sourceKey.id! } },
+    });
+    if (failure) return setError(errorText(failure, response));
+    announce(`Key ${sourceKey.slug ?? STUDIO_KEY_NAME} revoked`);
+    onRevoked();
+  };
+  return (
+    <div class="row key-bar" data-testid="key-bar">
+      {sourceKey.id ? (
+        <>
+          <span class="hint">
+            Reading with the studio's key <code>{sourceKey.slug ?? STUDIO_KEY_NAME}</code>
+            {sourceKey.createdAt ? `, created ${when(sourceKey.createdAt)}` : ''}
+          </span>
+          <ConfirmButton action="Revoke" what={sourceKey.slug ?? STUDIO_KEY_NAME} onConfirm={revoke} />
+        </>
+      ) : (
+        <>
+          <span class="hint">Reading with a pasted source key</span>
+          <button type="button" onClick={onForget}>
+            Forget it
+          </button>
+        </>
+      )}
+      <ErrorNote message={error} />
+    </div>
   );
 }
 

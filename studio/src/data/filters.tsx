@@ -1,13 +1,24 @@
 // Filters of the table view: a field, an operator that fits its type, and a value input of that
-// type (numbers, dates, true/false, or text with the values seen on the page as suggestions).
+// type (numbers, dates, true/false, an enum's values to pick from, or text with the values seen on
+// the page as suggestions).
 import type { RuntimeDocsField } from '../api.ts';
+import { useId } from 'preact/hooks';
 import { SelectField, TextField } from '../ui.tsx';
 import { OPERATOR_LABELS, operatorsFor, type FilterRow, type Operator } from './query.ts';
 
 const INPUT_TYPES: Record<string, 'number' | 'date' | 'time'> = { integer: 'number', number: 'number', date: 'date', time: 'time' };
 
+const MANY: Operator[] = ['$in', '$notIn'];
+const TEXT_MATCH: Operator[] = ['$contains', '$containsi', '$startsWith', '$endsWith'];
+
+/** An enum field's operators that take one of its values: picked from a list, not typed. */
+const picksOne = (field: RuntimeDocsField, operator: Operator) =>
+  Boolean(field.values?.length) && operator !== '$null' && !MANY.includes(operator) && !TEXT_MATCH.includes(operator);
+const picksMany = (field: RuntimeDocsField, operator: Operator) => Boolean(field.values?.length) && MANY.includes(operator);
+
 function defaultValue(field: RuntimeDocsField, operator: Operator): string {
-  return operator === '$null' || field.type === 'boolean' ? 'true' : '';
+  if (operator === '$null' || field.type === 'boolean') return 'true';
+  return picksOne(field, operator) ? field.values![0]! : '';
 }
 
 export function Filters({
@@ -55,7 +66,21 @@ export function Filters({
               options={operators.map((operator) => ({ value: operator, label: `${OPERATOR_LABELS[operator]} (${operator})` }))}
               onChange={(operator) => replace(index, { ...filter, operator: operator as Operator, value: defaultValue(field, operator as Operator) })}
             />
-            {choice ? (
+            {picksOne(field, filter.operator) ? (
+              <SelectField
+                label={`Filter ${index + 1} value`}
+                value={filter.value}
+                options={field.values!}
+                onChange={(value) => replace(index, { ...filter, value })}
+              />
+            ) : picksMany(field, filter.operator) ? (
+              <MultiSelect
+                label={`Filter ${index + 1} values`}
+                options={field.values!}
+                value={filter.value ? filter.value.split(',') : []}
+                onChange={(values) => replace(index, { ...filter, value: values.join(',') })}
+              />
+            ) : choice ? (
               <SelectField
                 label={`Filter ${index + 1} value`}
                 value={filter.value}
@@ -92,5 +117,27 @@ export function Filters({
         </button>
       )}
     </fieldset>
+  );
+}
+
+/** Several of an enum's values (for $in and $notIn): a list box where Ctrl/Shift pick more than one. */
+function MultiSelect({ label, options, value, onChange }: { label: string; options: string[]; value: string[]; onChange: (values: string[]) => void }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        multiple
+        size={Math.min(options.length, 5)}
+        onChange={(event) => onChange([...event.currentTarget.selectedOptions].map((option) => option.value))}
+      >
+        {options.map((option) => (
+          <option key={option} value={option} selected={value.includes(option)}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

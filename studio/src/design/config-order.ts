@@ -25,3 +25,18 @@ export function inSchemaOrder(config: unknown): unknown {
   });
   return { ...root, entities };
 }
+
+/** JSON text with every object's keys sorted: equal for two configs that differ only in key order. */
+export function canonicalJson(value: unknown): string {
+  const walk = (item: unknown): unknown =>
+    item === null || typeof item !== 'object'
+      ? item
+      : Array.isArray(item)
+        ? item.map(walk)
+        : Object.fromEntries(
+            Object.keys(item)
+              .sort()
+              .map((key) => [key, walk((item as Record<string, unknown>)[key])]),
+          );
+  return JSON.stringify(walk(value));
+}

@@ -6,7 +6,7 @@ import blogExample from '../../../schemas/examples/blog.json';
 import { errorText, type ManagementClient, type Project, type Schema, type SchemaConfig, type SchemaConfigPreview, type ValidationResult } from '../api.ts';
 import { ErrorNote, SelectField, Tabs, TextField, useAnnounce } from '../ui.tsx';
 import { ConfigEditor, type Checked } from './config-editor.tsx';
-import { inSchemaOrder } from './config-order.ts';
+import { canonicalJson, inSchemaOrder } from './config-order.ts';
 import { FormView } from './form-view.tsx';
 import { locate } from './pointers.ts';
 import { PreviewPanel, type PreviewSettings } from './preview-panel.tsx';
@@ -28,6 +28,8 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
   const [schemaName, setSchemaName] = useState('');
   const [saveError, setSaveError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  // The latest stored version of the selected schema (canonical JSON): saving the same again is refused.
+  const [stored, setStored] = useState<string>();
   const editor = useRef<EditorView | undefined>(undefined);
   const lastValid = useRef<unknown>(undefined);
   const previewRun = useRef(0);
@@ -43,12 +45,14 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
     if (select === undefined) await loadLatest(data.find((schema) => schema.id === chosen));
   };
   const loadLatest = async (schema: Schema | undefined) => {
+    setStored(undefined);
     if (!schema?.latestVersion) return setText(pretty(blogExample));
     const { data, error, response } = await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}', {
       params: { path: { projectId: project.id, schemaId: schema.id, version: schema.latestVersion } },
     });
     if (error) return setProblem(errorText(error, response));
     setText(pretty(data.schema));
+    setStored(canonicalJson(data.schema));
     announce(`Loaded version ${data.version} of ${schema.name}`);
   };
   useEffect(() => void loadSchemas(), [project.id]);
@@ -108,6 +112,7 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
       });
       setSaving(false);
       if (error) return setSaveError(errorText(error, response));
+      setStored(canonicalJson(config));
       announce(`Saved as version ${data.version} of ${current.name}`);
       await loadSchemas(current.id);
     } else {
@@ -118,6 +123,7 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
       });
       setSaving(false);
       if (error) return setSaveError(errorText(error, response));
+      setStored(canonicalJson(config));
       announce(`Saved as version 1 of the new schema ${data.name}`);
       setSchemaName('');
       await loadSchemas(data.id);
@@ -133,7 +139,8 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
   })();
   const result = checked && 'result' in checked ? checked.result : undefined;
   const current = schemas.find((schema) => schema.id === schemaId);
-  const canSave = Boolean(result?.valid) && !saving;
+  const unchanged = Boolean(current && checked && 'config' in checked && stored === canonicalJson(checked.config));
+  const canSave = Boolean(result?.valid) && !saving && !unchanged;
   return (
     <div class="design">
       <div class="row">
@@ -150,9 +157,12 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
           }}
         />
         {!current && <TextField label="New schema name" placeholder={parsed?.metadata?.name ?? 'Schema'} value={schemaName} onInput={setSchemaName} />}
-        <button type="button" class="primary" onClick={save} disabled={!canSave} aria-describedby="problems-summary">
+        <button type="button" class="primary" onClick={save} disabled={!canSave} aria-describedby="save-state problems-summary">
           {saving ? 'Saving…' : current ? `Save as version ${(current.latestVersion ?? 0) + 1}` : 'Save schema'}
         </button>
+        <span id="save-state" class="hint" data-testid="save-state">
+          {unchanged ? `No changes since version ${current?.latestVersion}` : ''}
+        </span>
       </div>
       <ErrorNote message={saveError ?? problem} />
       <div class="design-columns">

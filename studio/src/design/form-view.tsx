@@ -1,5 +1,5 @@
 // The form view of the common case: entities with their row counts, fields with a type, an optional
-// reference and an optional strategy. It edits the same config as the JSON editor: every change is
+// reference and an optional strategy, each field editable in place. It edits the same config as the JSON editor: every change is
 // written back as JSON. Field types and strategy kinds (with their properties) come from the
 // schema-config JSON Schema, so the form knows what the contract knows.
 import type { SchemaConfig } from '@sds/sdk';
@@ -58,6 +58,9 @@ export function FormView({ config, onConfig }: { config: SchemaConfig | undefine
   const announce = useAnnounce();
   const [entityId, setEntityId] = useState('');
   const [newEntity, setNewEntity] = useState('');
+  const [editingId, setEditingId] = useState<string>();
+  // Bumped after each save: the field form starts over with empty boxes.
+  const [forms, setForms] = useState(0);
   const headingId = useId();
   if (!config || !Array.isArray(config.entities)) {
     return <p class="empty">The form needs a config that is valid JSON with an "entities" list: fix the JSON first.</p>;
@@ -84,12 +87,21 @@ export function FormView({ config, onConfig }: { config: SchemaConfig | undefine
   };
 
   const rowCount = entity?.generation?.rowCount;
+  const editing = entity?.fields.find((field) => field.id === editingId);
   return (
     <div class="form-view" aria-labelledby={headingId}>
       <h3 id={headingId}>Entities and fields</h3>
       <div class="row">
         {config.entities.length > 0 && (
-          <SelectField label="Entity" value={entity?.id ?? ''} options={config.entities.map((candidate) => candidate.id)} onChange={setEntityId} />
+          <SelectField
+            label="Entity"
+            value={entity?.id ?? ''}
+            options={config.entities.map((candidate) => candidate.id)}
+            onChange={(id) => {
+              setEntityId(id);
+              setEditingId(undefined);
+            }}
+          />
         )}
         <form class="inline" onSubmit={addEntity}>
           <TextField label="New entity id" placeholder="e.g. orders" value={newEntity} onInput={setNewEntity} pattern="[A-Za-z][A-Za-z0-9_]*" />
@@ -110,7 +122,9 @@ export function FormView({ config, onConfig }: { config: SchemaConfig | undefine
               const generation = { ...entity.generation };
               if (value === '') delete generation.rowCount;
               else generation.rowCount = Number(value);
-              replaceEntity({ ...entity, generation });
+              // An emptied generation goes away, so clearing a row count gives back the config it came from.
+              const { generation: _old, ...rest } = entity;
+              replaceEntity(Object.keys(generation).length > 0 ? { ...rest, generation } : rest);
             }}
           />
           <table class="fields">
@@ -129,7 +143,10 @@ export function FormView({ config, onConfig }: { config: SchemaConfig | undefine
                 <tr key={field.id}>
                   <th scope="row">{field.id}</th>
                   <td>{summary(field)}</td>
-                  <td>
+                  <td class="actions">
+                    <button type="button" aria-label={`Edit field ${field.id}`} aria-pressed={editingId === field.id} onClick={() => setEditingId(field.id)}>
+                      Edit
+                    </button>
                     <button
                       type="button"
                       aria-label={`Remove field ${field.id}`}
@@ -142,43 +159,91 @@ export function FormView({ config, onConfig }: { config: SchemaConfig | undefine
               ))}
             </tbody>
           </table>
-          <AddField entity={entity} entities={config.entities} onAdd={(field) => replaceEntity({ ...entity, fields: [...entity.fields, field] })} />
+          <FieldForm
+            key={`${entity.id}:${editing?.id ?? ''}:${forms}`}
+            entity={entity}
+            entities={config.entities}
+            editing={editing}
+            onCancel={() => setEditingId(undefined)}
+            onSave={(field) => {
+              const fields = editing ? entity.fields.map((candidate) => (candidate === editing ? field : candidate)) : [...entity.fields, field];
+              replaceEntity({ ...entity, fields });
+              setEditingId(undefined);
+              setForms(forms + 1);
+            }}
+          />
         </>
       )}
     </div>
   );
 }
 
-function AddField({ entity, entities, onAdd }: { entity: Entity; entities: Entity[]; onAdd: (field: Field) => void }) {
-  const [id, setId] = useState('');
-  const [type, setType] = useState<string>('string');
-  const [nullable, setNullable] = useState(false);
-  const [values, setValues] = useState('');
-  const [reference, setReference] = useState('');
-  const [kind, setKind] = useState('');
-  const [params, setParams] = useState<Record<string, string>>({});
+/** The form's text for each strategy property of a field being edited. */
+function paramsText(strategy: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(strategy ?? {})) {
+    if (name !== 'kind') out[name] = typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+  }
+  return out;
+}
+
+/**
+ * Adds a field, or edits `editing` (type, values, nullable, reference, strategy; its other
+ * properties are kept). The parent remounts it (by key) after each save, so every box starts over.
+ */
+function FieldForm({
+  entity,
+  entities,
+  editing,
+  onSave,
+  onCancel,
+}: {
+  entity: Entity;
+  entities: Entity[];
+  editing?: Field;
+  onSave: (field: Field) => void;
+  onCancel: () => void;
+}) {
+  const initialStrategy = editing?.generation?.strategy as Record<string, unknown> | undefined;
+  const [id, setId] = useState(editing?.id ?? '');
+  const [type, setType] = useState<string>(editing?.type ?? 'string');
+  const [nullable, setNullable] = useState(editing?.nullable ?? false);
+  const [values, setValues] = useState(((editing as { values?: unknown[] } | undefined)?.values ?? []).join(', '));
+  const [reference, setReference] = useState(editing?.references ? `${editing.references.entity}.${editing.references.field}` : '');
+  const [kind, setKind] = useState(typeof initialStrategy?.kind === 'string' ? initialStrategy.kind : '');
+  const [params, setParams] = useState<Record<string, string>>(paramsText(initialStrategy));
   const [error, setError] = useState<string>();
   const nullableId = useId();
   const strategy = STRATEGIES.find((candidate) => candidate.kind === kind);
   // Referenceable: single-field primary keys of the entities (the validator checks the rest).
   const targets = entities.flatMap((candidate) => (candidate.primaryKey?.length === 1 ? [`${candidate.id}.${candidate.primaryKey[0]}`] : []));
+  if (reference && !targets.includes(reference)) targets.push(reference);
 
   const submit = (event: Event) => {
     event.preventDefault();
     setError(undefined);
-    const field = { id: id.trim(), type } as Field & Record<string, unknown>;
+    const field = { ...(editing ?? {}), id: id.trim(), type } as Field & Record<string, unknown>;
     if (!field.id) return setError('A field needs an id');
-    if (entity.fields.some((candidate) => candidate.id === field.id)) return setError(`${entity.id} already has a field "${field.id}"`);
+    if (entity.fields.some((candidate) => candidate.id === field.id && candidate !== editing))
+      return setError(`${entity.id} already has a field "${field.id}"`);
+    delete field.nullable;
     if (nullable) field.nullable = true;
     if (type === 'enum')
       field.values = values
         .split(',')
         .map((value) => value.trim())
         .filter(Boolean);
+    else {
+      delete field.values;
+      delete field.weights;
+    }
+    delete field.references;
     if (reference) {
       const [target, targetField] = reference.split('.');
       field.references = { entity: target!, field: targetField! };
     }
+    const generation = { ...(field.generation ?? {}) } as Record<string, unknown>;
+    delete generation.strategy;
     if (strategy) {
       const built: Record<string, unknown> = { kind: strategy.kind };
       for (const param of strategy.params) {
@@ -194,16 +259,17 @@ function AddField({ entity, entities, onAdd }: { entity: Entity; entities: Entit
           }
         }
       }
-      field.generation = { strategy: built as never };
+      generation.strategy = built;
     }
-    onAdd(field);
-    setId('');
-    setParams({});
+    if (Object.keys(generation).length > 0) field.generation = generation as never;
+    else delete field.generation;
+    onSave(field);
   };
 
+  const action = editing ? `Save field ${editing.id}` : 'Add field';
   return (
-    <form class="add-field" onSubmit={submit} aria-label={`Add a field to ${entity.id}`}>
-      <h4>Add a field to {entity.id}</h4>
+    <form class="add-field" onSubmit={submit} aria-label={editing ? `Edit field ${editing.id} of ${entity.id}` : `Add a field to ${entity.id}`}>
+      <h4>{editing ? `Edit field ${editing.id} of ${entity.id}` : `Add a field to ${entity.id}`}</h4>
       <div class="row">
         <TextField label="Field id" placeholder="e.g. email" value={id} onInput={setId} />
         <SelectField label="Type" value={type} options={FIELD_TYPES} onChange={setType} />
@@ -241,7 +307,14 @@ function AddField({ entity, entities, onAdd }: { entity: Entity; entities: Entit
         </div>
       )}
       <ErrorNote message={error} />
-      <button type="submit">Add field</button>
+      <div class="row">
+        <button type="submit">{action}</button>
+        {editing && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 // A generation job's events, live: the SDK's GET of generation-events with Accept: text/event-stream
-// (an EventSource cannot send the x-api-key header), read as Server-Sent Events until the job ends.
+// (an EventSource cannot send the x-api-key header), read as Server-Sent Events until the job ends;
+// and the job resource polled beside it, so a stalled or lost stream never leaves the page behind.
 import { errorText } from '../api-errors.ts';
 import type { GenerationEvent, ManagementClient } from '../api.ts';
 
@@ -51,5 +52,27 @@ export async function watchJob(
     signal,
   });
   if (error || !data) throw new Error(errorText(error, response));
-  for await (const event of serverSentEvents(data as ReadableStream<Uint8Array>)) onEvent(event);
+  for await (const event of serverSentEvents(data as ReadableStream<Uint8Array>)) {
+    onEvent(event);
+    // The job's end is the stream's end, whether or not the server has closed it yet.
+    if (event.type === 'job.succeeded' || event.type === 'job.failed') return;
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Reads the job resource every `everyMs` until it has succeeded or failed (or `signal` aborts): the event stream's backstop. */
+export async function pollJobEnd(api: ManagementClient, ref: JobRef, signal: AbortSignal, everyMs = 1500): Promise<void> {
+  while (!signal.aborted) {
+    await sleep(everyMs, signal);
+    if (signal.aborted) return;
+    const { data } = await api
+      .GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}', { params: { path: ref }, signal })
+      .catch(() => ({ data: undefined }));
+    if (data && (data.status === 'succeeded' || data.status === 'failed')) return;
+  }
 }

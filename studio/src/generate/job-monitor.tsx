@@ -1,9 +1,9 @@
 // One generation job, live: a progress bar per entity from the event stream, rows per second,
 // warnings, and the failure reason when it fails. The job resource is read again at the end.
 import { useEffect, useState } from 'preact/hooks';
-import { dataOf, type GenerationJob, type ManagementClient } from '../api.ts';
+import { dataOf, type GenerationEvent, type GenerationJob, type ManagementClient } from '../api.ts';
 import { ErrorNote, useAnnounce } from '../ui.tsx';
-import { watchJob, type JobRef } from './event-stream.ts';
+import { pollJobEnd, watchJob, type JobRef } from './event-stream.ts';
 import { advance, fromJob, rowsPerSecond, type Progress } from './progress.ts';
 
 export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClient; job: JobRef; onFinished?: (job: GenerationJob) => void }) {
@@ -17,8 +17,22 @@ export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClien
     setProgress(current);
     setError(undefined);
     void (async () => {
+      const stream = new AbortController();
+      abort.signal.addEventListener('abort', () => stream.abort(), { once: true });
       try {
-        await watchJob(api, ref, (event) => setProgress((current = advance(current, event))), abort.signal);
+        const onEvent = (event: GenerationEvent) => {
+          const before = current.status;
+          setProgress((current = advance(current, event)));
+          if (before !== 'running' && current.status === 'running') announce('Generation running');
+        };
+        // Whichever sees the end first: the event stream, or the job resource read every 1.5 s.
+        const streamed = watchJob(api, ref, onEvent, stream.signal).catch((failure: unknown) => {
+          if (!stream.signal.aborted) setError(`Lost the event stream (still following the job): ${(failure as Error).message}`);
+          return new Promise<void>(() => {});
+        });
+        await Promise.race([streamed, pollJobEnd(api, ref, stream.signal)]);
+        stream.abort();
+        if (abort.signal.aborted) return;
         // The job resource has the final totals (the last progress event may be a second old).
         const job = dataOf(await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}', { params: { path: ref } }));
         setProgress({ ...fromJob(job), durationMs: current.durationMs });
@@ -27,7 +41,7 @@ export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClien
         );
         onFinished?.(job);
       } catch (failure) {
-        if (!abort.signal.aborted) setError(`Lost the event stream: ${(failure as Error).message}`);
+        if (!abort.signal.aborted) setError(`Cannot read the job: ${(failure as Error).message}`);
       }
     })();
     return () => abort.abort();
@@ -41,7 +55,8 @@ export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClien
         Generation <span class={`badge ${progress.status}`}>{progress.status}</span>
       </h3>
       <p aria-live="polite" data-testid="job-summary">
-        {total} rows{rate !== undefined ? ` · ${rate.toLocaleString('en')} rows/s` : ''}
+        {total} rows
+        {rate !== undefined ? ` · ${rate.toLocaleString('en')} rows/s` : ''}
       </p>
       <ul class="bars">
         {progress.entities.map((entity) => {

@@ -96,6 +96,7 @@ export function KeysView(props: SourceViewProps) {
                   <tr key={key.id} data-key-id={key.id}>
                     <th scope="row">
                       {key.slug} <code>{key.keyPrefix}…</code>
+                      {keys.source(sourceId)?.id === key.id && <span class="badge">this browser's studio key</span>}
                     </th>
                     <td>{new Date(key.createdAt).toLocaleString()}</td>
                     <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never'}</td>
