@@ -15,19 +15,7 @@ export type SdsResult<T> =
   | { data?: never; error: SdsError; response: Response };
 
 /** Thrown by the async iterators (`rows()`), which have no result to carry an error in. */
-export class SdsRequestError extends Error {
-  readonly status: number;
-  readonly body: SdsError;
-  readonly response: Response;
-
-  constructor(error: SdsError, response: Response) {
-    super(`${response.status} ${error.error}`);
-    this.name = 'SdsRequestError';
-    this.status = response.status;
-    this.body = error;
-    this.response = response;
-  }
-}
+export { SdsRequestError } from './errors.js';
 
 /** Whether a value has the shape of the error body. */
 export function isSdsError(value: unknown): value is SdsError {

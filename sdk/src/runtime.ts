@@ -4,7 +4,8 @@ import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { createSdsClient, type BaseClientOptions, type JsonMedia } from './options.js';
 import type { AnyPopulate, Fields, ListQuery, Populate, ReadQuery, Row, Selected } from './query.js';
-import { SdsRequestError, type SdsResult } from './result.js';
+import { toRequestError } from './errors.js';
+import type { SdsResult } from './result.js';
 
 /** The contract's runtime paths. */
 export type RuntimePaths = { [P in keyof paths as P extends `/runtime/${string}` ? P : never]: paths[P] };
@@ -94,7 +95,7 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
   /**
    * Every matching row, requesting pages of `pageSize` as it goes:
    * `for await (const user of runtime.rows('users', { filters, sort, pageSize })) …`.
-   * A failed page throws an `SdsRequestError` (an iterator has no result to put it in).
+   * A failed page throws an `SdsRequestError` subclass (an iterator has no result to put it in).
    */
   rows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
@@ -170,7 +171,7 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
 
   async function* rows(table: string, query: PageQuery<Row> = {}) {
     for await (const page of pages(table, query)) {
-      if (page.error) throw new SdsRequestError(page.error, page.response);
+      if (page.error) throw toRequestError(page.response, page.error);
       yield* page.data.data;
     }
   }
@@ -180,7 +181,7 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
 
   async function* exportRows(table: string, query: Record<string, unknown> = {}) {
     const answer = await exportTable(table, { ...query, format: 'jsonl' });
-    if (answer.error) throw new SdsRequestError(answer.error, answer.response);
+    if (answer.error) throw toRequestError(answer.response, answer.error);
     const decoder = new TextDecoder();
     let rest = '';
     for await (const bytes of answer.data as unknown as AsyncIterable<Uint8Array>) {
