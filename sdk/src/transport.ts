@@ -81,20 +81,37 @@ export function transportFetch(next: () => Fetch, defaults: TransportOptions): F
 
 /** One try: the caller's signal and the attempt's timer both abort it. */
 async function attemptOnce(fetch: Fetch, request: Request, init: RequestInit | undefined, caller: AbortSignal, timeoutMs: number): Promise<Response> {
-  const timer = new AbortController();
+  // One controller that both sources abort, held strongly by their listeners: a signal from
+  // AbortSignal.any() held only by a Request can be garbage-collected (Node 20) and never abort.
+  const attempt = new AbortController();
+  const follow = () => attempt.abort(caller.reason);
+  if (caller.aborted) follow();
+  else caller.addEventListener('abort', follow, { once: true });
   const limited = Number.isFinite(timeoutMs) && timeoutMs > 0;
-  const handle = limited ? setTimeout(() => timer.abort(new SdsTimeoutError(timeoutMs)), timeoutMs) : undefined;
+  const handle = limited ? setTimeout(() => attempt.abort(new SdsTimeoutError(timeoutMs)), timeoutMs) : undefined;
   // Unref'd: a timer left to run after a JSON body was read must not keep the process alive.
   (handle as { unref?: () => void } | undefined)?.unref?.();
-  const signal = AbortSignal.any([caller, timer.signal]);
   try {
-    const response = await fetch(new Request(request, { signal }), init);
+    const pending = fetch(new Request(request, { signal: attempt.signal }), init);
+    // Raced with the signal too: a fetch may not heed it (a custom one; Node's first fetch in a
+    // process, seen under vitest), and a late answer is then discarded.
+    const aborted = new Promise<never>((_, reject) => {
+      if (attempt.signal.aborted) reject(attempt.signal.reason);
+      attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });
+    });
+    let answered = false;
+    aborted.catch(() => {
+      if (!answered) void pending.then((late) => late.body?.cancel().catch(() => undefined), () => undefined);
+    });
+    const response = await Promise.race([pending, aborted]);
+    answered = true;
     if (isStreamed(response)) clearTimeout(handle);
     return response;
   } catch (error) {
     clearTimeout(handle);
+    caller.removeEventListener('abort', follow);
     if (caller.aborted) throw caller.reason;
-    if (timer.signal.aborted) throw timer.signal.reason;
+    if (attempt.signal.aborted) throw attempt.signal.reason;
     if (error instanceof SdsNetworkError) throw error;
     throw new SdsNetworkError(`${request.method} ${request.url} failed: ${describe(error)}`, { cause: error });
   }
