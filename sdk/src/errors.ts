@@ -95,16 +95,19 @@ export function toRequestError(response: Response, body?: unknown): SdsRequestEr
   return new SdsRequestError(error, response);
 }
 
-/** A call's result, as openapi-fetch and the SDK's helpers resolve it. */
-export type ResultOf<D> = { data: D; error?: never; response: Response } | { data?: never; error: unknown; response: Response };
+/** A call's result, as openapi-fetch and the SDK's helpers resolve it: `{data, error, response}`. */
+export type ResultLike = { data?: unknown; error?: unknown; response: Response };
+
+/** The `data` of a result's success branch. */
+export type DataOf<R> = Extract<R, { error?: undefined }> extends { data?: infer D } ? D : never;
 
 /**
  * A call's `data`, or its error thrown as an `SdsRequestError` subclass:
  * `const project = unwrap(await sds.GET('/public/v1/projects/{projectId}', …))`.
  */
-export function unwrap<D>(result: ResultOf<D>): D {
+export function unwrap<R extends ResultLike>(result: R): DataOf<R> {
   if (result.error !== undefined || !result.response.ok) throw toRequestError(result.response, result.error);
-  return result.data as D;
+  return result.data as DataOf<R>;
 }
 
 /** Milliseconds from a `Retry-After` value (delay-seconds or an HTTP date); undefined if absent or unreadable. */

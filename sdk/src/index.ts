@@ -24,7 +24,7 @@ export {
   toRequestError,
   unwrap,
 } from './errors.js';
-export type { ResultOf } from './errors.js';
+export type { DataOf, ResultLike } from './errors.js';
 export type { CallOptions, RetryEvent, RetryOptions, TransportOptions } from './transport.js';
 export { paginate } from './paginate.js';
 export type { ListItem, ListParams, ListPath, PaginateOptions } from './paginate.js';
