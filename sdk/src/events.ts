@@ -1,6 +1,6 @@
 // Following a generation job's event stream (`GET …/generation-events`, Server-Sent Events): events
 // as they come, resuming with Last-Event-ID after a dropped connection, ending when the job ends.
-import { toRequestError } from './errors.js';
+import { SdsNetworkError, toRequestError } from './errors.js';
 import type { GenerationJob, JobRef, ManagementClient } from './management.js';
 import type { GenerationEvent } from './resources.js';
 import type { CallOptions } from './transport.js';
@@ -62,7 +62,7 @@ export async function* followGenerationEvents(
       // The connection broke mid-stream: reconnect below.
     }
     if (signal?.aborted) throw signal.reason;
-    if (++failures > reconnects) throw new Error(`The event stream of job ${job} dropped ${failures} times without an event; giving up after event ${lastId}`);
+    if (++failures > reconnects) throw new SdsNetworkError(`The event stream of job ${job} dropped ${failures} times without an event; giving up after event ${lastId}`);
     await sleep(delayMs, signal);
   }
 }

@@ -8,7 +8,8 @@ export type SdsError = components['schemas']['Error'];
 /**
  * The outcome of a request. Exactly one of `data` and `error` is set; `response` is the raw
  * `Response` (status, headers such as `X-Total-Count` or `RateLimit-Remaining`). HTTP errors are
- * values, not exceptions: only a network failure (no response at all) rejects.
+ * values, not exceptions: only a call with no answer rejects (`SdsNetworkError`, `SdsTimeoutError`,
+ * or the reason of the call's aborted `signal`). `unwrap` throws the error as an `SdsRequestError` subclass.
  */
 export type SdsResult<T> =
   | { data: T; error?: never; response: Response }

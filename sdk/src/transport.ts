@@ -105,6 +105,8 @@ async function attemptOnce(fetch: Fetch, request: Request, init: RequestInit | u
     });
     const response = await Promise.race([pending, aborted]);
     answered = true;
+    // A stream loses the timer once it has started; a JSON body keeps it (it bounds the read). The
+    // listener stays for both: `caller` is this call's own Request signal, collected with it.
     if (isStreamed(response)) clearTimeout(handle);
     return response;
   } catch (error) {

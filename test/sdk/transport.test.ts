@@ -126,6 +126,14 @@ describe('timeouts and abort', () => {
     expect(timedOut.ms).toBeLessThan(1000);
   });
 
+  it("aborts the reading of a JSON body when the caller's signal aborts", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop reading')), 200);
+    const { error, ms } = await elapsed(() => runtime({ timeoutMs: 10_000 }).list('slow-body', {}, { signal: controller.signal }));
+    expect(error).toEqual(new Error('stop reading'));
+    expect(ms).toBeLessThan(1200);
+  });
+
   it('stops waiting between retries when the caller aborts', async () => {
     const controller = new AbortController();
     const client = runtime({ retry: { maxDelayMs: 60_000, onRetry: () => void setTimeout(() => controller.abort(new Error('enough')), 50) } });
