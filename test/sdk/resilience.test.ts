@@ -1,7 +1,7 @@
 // The SDK against a live sds: a real 429 (with Retry-After) from a source whose budget is 2 requests
 // a minute is waited out and retried, error classes carry the server's request id and details, lists
 // are iterated past one page, and a regeneration's event stream is followed across a dropped connection.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createManagementClient,
   createRuntimeClient,
@@ -13,7 +13,11 @@ import {
   SdsUnauthorizedError,
   unwrap,
   type GenerationEvent,
+  type ListItem,
+  type ListPath,
   type ManagementClient,
+  type Project,
+  type Source,
   type RetryEvent,
 } from '../../sdk/src/index.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
@@ -235,6 +239,22 @@ describe('types', () => {
       const deleted = unwrap(await sds.DELETE('/public/v1/projects/{projectId}', { params: { path: { projectId } } }));
       const nothing: undefined = deleted;
       return [name, nothing];
+    };
+    expect(typeof typed).toBe('function');
+  });
+
+  it('paginate takes only offset-paged lists and yields their item type; unwrap keeps typed rows', () => {
+    expectTypeOf<ListItem<'/public/v1/projects'>>().toEqualTypeOf<Project>();
+    expectTypeOf<ListItem<'/public/v1/projects/{projectId}/sources'>>().toEqualTypeOf<Source>();
+    // The event list pages by cursor (`after`), not offset: not a ListPath.
+    expectTypeOf<'/public/v1/projects/{projectId}/sources/{sourceId}/generation-events'>().not.toExtend<ListPath>();
+    expectTypeOf<'/public/v1/projects/{projectId}'>().not.toExtend<ListPath>();
+    const typed = async () => {
+      const runtime = createRuntimeClient<{ users: { id: number; email: string } }>({ baseUrl: t.url, sourceId });
+      const page = unwrap(await runtime.list('users', { fields: ['email'] }, { retry: false, timeoutMs: 1000 }));
+      expectTypeOf(page.data[0]!).toEqualTypeOf<{ email: string }>();
+      const user = unwrap(await runtime.get('users', 1, {}, { signal: AbortSignal.timeout(1000) }));
+      expectTypeOf(user).toEqualTypeOf<{ id: number; email: string }>();
     };
     expect(typeof typed).toBe('function');
   });
