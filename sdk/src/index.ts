@@ -8,6 +8,28 @@ export { filters, serializeQuery } from './query.js';
 export type { AnyFieldFilter, BooleanFilter, EqualityOperators, FieldFilter, FieldType, FieldTypeOf, FieldTypeOperators, FieldValue, FilterOperator, TypedFilter, NullFilter, NumberFilter, OrderingOperators, StringFilter, TextOperators, FieldName, Fields, Filters, AnyPopulate, ListQuery, Populate, PopulatedRow, ReadQuery, ReferencedRows, Row, Selected, Sort, SortTerm } from './query.js';
 export { errorBodyMiddleware, isSdsError, SdsRequestError } from './result.js';
 export type { SdsError, SdsResult } from './result.js';
+export {
+  retryAfterMs,
+  SdsBadRequestError,
+  SdsClientError,
+  SdsConflictError,
+  SdsException,
+  SdsForbiddenError,
+  SdsNetworkError,
+  SdsNotFoundError,
+  SdsRateLimitError,
+  SdsServerError,
+  SdsTimeoutError,
+  SdsUnauthorizedError,
+  toRequestError,
+  unwrap,
+} from './errors.js';
+export type { DataOf, ResultLike } from './errors.js';
+export type { CallOptions, RetryEvent, RetryOptions, TransportOptions } from './transport.js';
+export { paginate } from './paginate.js';
+export type { ListItem, ListParams, ListPath, PaginateOptions } from './paginate.js';
+export { followGenerationEvents } from './events.js';
+export type { FollowOptions } from './events.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export type * from './resources.js';
 export type { ClientOptions, Middleware } from 'openapi-fetch';

@@ -8,26 +8,15 @@ export type SdsError = components['schemas']['Error'];
 /**
  * The outcome of a request. Exactly one of `data` and `error` is set; `response` is the raw
  * `Response` (status, headers such as `X-Total-Count` or `RateLimit-Remaining`). HTTP errors are
- * values, not exceptions: only a network failure (no response at all) rejects.
+ * values, not exceptions: only a call with no answer rejects (`SdsNetworkError`, `SdsTimeoutError`,
+ * or the reason of the call's aborted `signal`). `unwrap` throws the error as an `SdsRequestError` subclass.
  */
 export type SdsResult<T> =
   | { data: T; error?: never; response: Response }
   | { data?: never; error: SdsError; response: Response };
 
 /** Thrown by the async iterators (`rows()`), which have no result to carry an error in. */
-export class SdsRequestError extends Error {
-  readonly status: number;
-  readonly body: SdsError;
-  readonly response: Response;
-
-  constructor(error: SdsError, response: Response) {
-    super(`${response.status} ${error.error}`);
-    this.name = 'SdsRequestError';
-    this.status = response.status;
-    this.body = error;
-    this.response = response;
-  }
-}
+export { SdsRequestError } from './errors.js';
 
 /** Whether a value has the shape of the error body. */
 export function isSdsError(value: unknown): value is SdsError {

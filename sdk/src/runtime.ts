@@ -4,7 +4,9 @@ import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { createSdsClient, type BaseClientOptions, type JsonMedia } from './options.js';
 import type { AnyPopulate, Fields, ListQuery, Populate, ReadQuery, Row, Selected } from './query.js';
-import { SdsRequestError, type SdsResult } from './result.js';
+import { toRequestError } from './errors.js';
+import type { SdsResult } from './result.js';
+import type { CallOptions } from './transport.js';
 
 /** The contract's runtime paths. */
 export type RuntimePaths = { [P in keyof paths as P extends `/runtime/${string}` ? P : never]: paths[P] };
@@ -64,6 +66,7 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
   list<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     query?: ListQuery<Tables[T], F, P>,
+    call?: CallOptions,
   ): Promise<SdsResult<RowList<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>>>>;
 
   /** The row with this primary key value. */
@@ -71,16 +74,17 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
     table: T,
     id: string | number,
     query?: ReadQuery<Tables[T], F, P>,
+    call?: CallOptions,
   ): Promise<SdsResult<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>>>;
 
   /** Inserts a row (`201`); a missing integer or uuid primary key is generated. */
-  create<T extends TableName<Tables>>(table: T, body: T extends keyof Inputs ? Inputs[T] : Partial<Tables[T]>): Promise<SdsResult<Tables[T]>>;
+  create<T extends TableName<Tables>>(table: T, body: T extends keyof Inputs ? Inputs[T] : Partial<Tables[T]>, call?: CallOptions): Promise<SdsResult<Tables[T]>>;
 
   /** Changes some columns of a row; resolves to the whole updated row. */
-  update<T extends TableName<Tables>>(table: T, id: string | number, patch: Partial<Tables[T]>): Promise<SdsResult<Tables[T]>>;
+  update<T extends TableName<Tables>>(table: T, id: string | number, patch: Partial<Tables[T]>, call?: CallOptions): Promise<SdsResult<Tables[T]>>;
 
   /** Deletes a row (`204`, `data` is `undefined`). */
-  delete<T extends TableName<Tables>>(table: T, id: string | number): Promise<SdsResult<undefined>>;
+  delete<T extends TableName<Tables>>(table: T, id: string | number, call?: CallOptions): Promise<SdsResult<undefined>>;
 
   /**
    * Every page of a list, one result each, from `offset` (default 0) to the last matching row.
@@ -89,16 +93,18 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
   pages<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     query?: PageQuery<Tables[T], F, P>,
+    call?: CallOptions,
   ): AsyncGenerator<SdsResult<RowList<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>>>, void, undefined>;
 
   /**
    * Every matching row, requesting pages of `pageSize` as it goes:
    * `for await (const user of runtime.rows('users', { filters, sort, pageSize })) …`.
-   * A failed page throws an `SdsRequestError` (an iterator has no result to put it in).
+   * A failed page throws an `SdsRequestError` subclass (an iterator has no result to put it in).
    */
   rows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined, const P extends Populate<Tables[T], ReferencedRowsOf<Tables, References, T>> | undefined = undefined>(
     table: T,
     query?: PageQuery<Tables[T], F, P>,
+    call?: CallOptions,
   ): AsyncGenerator<Selected<Tables[T], F, P, ReferencedRowsOf<Tables, References, T>>, void, undefined>;
 
   /**
@@ -109,6 +115,7 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
   export<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined>(
     table: T,
     query: ExportQuery<Tables[T], F>,
+    call?: CallOptions,
   ): Promise<SdsResult<ReadableStream<Uint8Array>>>;
 
   /**
@@ -118,6 +125,7 @@ export interface RuntimeClient<Tables = Record<string, Row>, Inputs = DefaultInp
   exportRows<T extends TableName<Tables>, const F extends Fields<Tables[T]> | undefined = undefined>(
     table: T,
     query?: Omit<ExportQuery<Tables[T], F>, 'format'>,
+    call?: CallOptions,
   ): AsyncGenerator<Selected<Tables[T], F>, void, undefined>;
 }
 
@@ -149,14 +157,14 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
   const raw = client as unknown as UntypedClient;
   const rowPath = (table: string, id: string | number) => ({ path: { sourceId, table, id: String(id) } });
 
-  const list = (table: string, query?: object) =>
-    raw.GET('/runtime/{sourceId}/{table}', { params: { path: { sourceId, table }, query: query ?? {} } });
+  const list = (table: string, query?: object, call?: CallOptions) =>
+    raw.GET('/runtime/{sourceId}/{table}', { ...call, params: { path: { sourceId, table }, query: query ?? {} } });
 
-  async function* pages(table: string, query: PageQuery<Row> = {}) {
+  async function* pages(table: string, query: PageQuery<Row> = {}, call?: CallOptions) {
     const { pageSize = 100, offset: start = 0, ...rest } = query;
     let offset = start;
     for (;;) {
-      const page = (await list(table, { ...rest, limit: pageSize, offset })) as SdsResult<RowList>;
+      const page = (await list(table, { ...rest, limit: pageSize, offset }, call)) as SdsResult<RowList>;
       yield page;
       if (page.error) return;
       const { data, meta } = page.data;
@@ -168,19 +176,19 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
     }
   }
 
-  async function* rows(table: string, query: PageQuery<Row> = {}) {
-    for await (const page of pages(table, query)) {
-      if (page.error) throw new SdsRequestError(page.error, page.response);
+  async function* rows(table: string, query: PageQuery<Row> = {}, call?: CallOptions) {
+    for await (const page of pages(table, query, call)) {
+      if (page.error) throw toRequestError(page.response, page.error);
       yield* page.data.data;
     }
   }
 
-  const exportTable = (table: string, query: { format: 'csv' | 'jsonl' } & Record<string, unknown>) =>
-    raw.GET('/runtime/{sourceId}/{table}', { params: { path: { sourceId, table }, query }, parseAs: 'stream' }) as Promise<SdsResult<ReadableStream<Uint8Array>>>;
+  const exportTable = (table: string, query: { format: 'csv' | 'jsonl' } & Record<string, unknown>, call?: CallOptions) =>
+    raw.GET('/runtime/{sourceId}/{table}', { ...call, params: { path: { sourceId, table }, query }, parseAs: 'stream' }) as Promise<SdsResult<ReadableStream<Uint8Array>>>;
 
-  async function* exportRows(table: string, query: Record<string, unknown> = {}) {
-    const answer = await exportTable(table, { ...query, format: 'jsonl' });
-    if (answer.error) throw new SdsRequestError(answer.error, answer.response);
+  async function* exportRows(table: string, query: Record<string, unknown> = {}, call?: CallOptions) {
+    const answer = await exportTable(table, { ...query, format: 'jsonl' }, call);
+    if (answer.error) throw toRequestError(answer.response, answer.error);
     const decoder = new TextDecoder();
     let rest = '';
     for await (const bytes of answer.data as unknown as AsyncIterable<Uint8Array>) {
@@ -198,12 +206,12 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
     export: exportTable,
     exportRows,
     list,
-    get: (table: string, id: string | number, query?: object) =>
-      raw.GET('/runtime/{sourceId}/{table}/{id}', { params: { ...rowPath(table, id), query: query ?? {} } }),
-    create: (table: string, body: object) => raw.POST('/runtime/{sourceId}/{table}', { params: { path: { sourceId, table } }, body }),
-    update: (table: string, id: string | number, patch: object) =>
-      raw.PATCH('/runtime/{sourceId}/{table}/{id}', { params: rowPath(table, id), body: patch }),
-    delete: (table: string, id: string | number) => raw.DELETE('/runtime/{sourceId}/{table}/{id}', { params: rowPath(table, id) }),
+    get: (table: string, id: string | number, query?: object, call?: CallOptions) =>
+      raw.GET('/runtime/{sourceId}/{table}/{id}', { ...call, params: { ...rowPath(table, id), query: query ?? {} } }),
+    create: (table: string, body: object, call?: CallOptions) => raw.POST('/runtime/{sourceId}/{table}', { ...call, params: { path: { sourceId, table } }, body }),
+    update: (table: string, id: string | number, patch: object, call?: CallOptions) =>
+      raw.PATCH('/runtime/{sourceId}/{table}/{id}', { ...call, params: rowPath(table, id), body: patch }),
+    delete: (table: string, id: string | number, call?: CallOptions) => raw.DELETE('/runtime/{sourceId}/{table}/{id}', { ...call, params: rowPath(table, id) }),
     pages,
     rows,
   };
@@ -212,7 +220,7 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
 
 type UntypedCall = (
   path: string,
-  init: { params: { path: Record<string, string>; query?: object }; body?: object; parseAs?: 'stream' },
+  init: CallOptions & { params: { path: Record<string, string>; query?: object }; body?: object; parseAs?: 'stream' },
 ) => Promise<SdsResult<unknown>>;
 interface UntypedClient {
   GET: UntypedCall;
