@@ -91,14 +91,8 @@ export class Targets {
         // targets keep the driver's own, so a short setting never fails generations on a busy server.
         const { connectTimeoutMs, ...serverLimits } = this.limits;
         const options: ConnectOptions = own ? { ...this.limits, fromRequest: true, lookup: own.lookup } : serverLimits;
-        const started = Date.now();
-        return dialect.connect(url, options).catch(async (error: unknown) => {
-          if (!own) throw error;
-          const failure = uniformFailure(dialect, error);
-          // A network failure of a team's server ends no sooner than the connect timeout, as
-          // introspection's does: a closed port and a silent one end alike, in text and in time.
-          if (failure !== error) await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + (connectTimeoutMs ?? 0) - Date.now())));
-          throw failure;
+        return dialect.connect(url, options).catch((error: unknown) => {
+          throw own ? uniformFailure(dialect, error) : error;
         });
       })();
       this.connections.set(key, connection);
