@@ -1158,8 +1158,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The error body of every error response. */
-        Error: {
+        /**
+         * @deprecated
+         * @description Deprecated alias of `ErrorBody`, kept for code that names it. `Error` is a global of
+         *     JavaScript and TypeScript, so generated code that declares a type of that name shadows it.
+         */
+        Error: components["schemas"]["ErrorBody"];
+        /** @description The error body of every error response: `{"error": "…"}`, optionally with `details`. */
+        ErrorBody: {
             /** @description Human-readable error summary. */
             error: string;
             /** @description Individual problems, when there are several or when their location matters. */
@@ -1505,6 +1511,21 @@ export interface components {
             /** @description The entities (tables) of the config. */
             entities: components["schemas"]["entity"][];
         };
+        /**
+         * Index
+         * @description A secondary index of an entity.
+         */
+        SchemaConfigIndex: {
+            /** @description Ids of the indexed fields, in order. */
+            fields: string[];
+            /** @description Name of the index. Starts with a letter; letters, digits and underscores only; at most 63 characters so it fits an SQL identifier (PostgreSQL limit). */
+            id?: string;
+            /**
+             * @description Whether the indexed values are unique. Default false.
+             * @default false
+             */
+            unique?: boolean;
+        };
         /** @description Body of `validateSchemaConfig`. */
         SchemaConfigValidationRequest: {
             /** @description The schema config to check; any JSON object is accepted. */
@@ -1609,7 +1630,11 @@ export interface components {
          * @enum {string}
          */
         SourceKind: "postgres" | "mysql";
-        /** @description Seed of the generator; the same schema version, seed and row counts give the same rows. */
+        /**
+         * @description Seed of the generator; the same schema version, seed and row counts give the same rows.
+         *     A string, or an integer (kept as its decimal string). Written as `anyOf` rather than a
+         *     list of types so that client generators (kubb, orval, hey-api) read it as a plain union.
+         */
         Seed: string | number;
         /** @description A data target bound to a schema version and filled with generated data. */
         Source: {
@@ -2431,21 +2456,6 @@ export interface components {
             weights?: number[];
         };
         /**
-         * Index
-         * @description A secondary index of an entity.
-         */
-        index: {
-            /** @description Ids of the indexed fields, in order. */
-            fields: string[];
-            /** @description Name of the index. Starts with a letter; letters, digits and underscores only; at most 63 characters so it fits an SQL identifier (PostgreSQL limit). */
-            id?: string;
-            /**
-             * @description Whether the indexed values are unique. Default false.
-             * @default false
-             */
-            unique?: boolean;
-        };
-        /**
          * RowCountRange
          * @description A range of row counts; both bounds inclusive, `min` <= `max`.
          */
@@ -2487,7 +2497,7 @@ export interface components {
             /** @description Groups of field ids unique at row level. */
             uniqueKeys?: string[][];
             /** @description Secondary indexes. */
-            indexes?: components["schemas"]["index"][];
+            indexes?: components["schemas"]["SchemaConfigIndex"][];
             generation?: components["schemas"]["generationConfig"];
         };
     };
@@ -2514,7 +2524,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2526,7 +2536,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2542,7 +2552,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2554,7 +2564,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The resource does not exist, or is not accessible to the key's team. */
@@ -2563,7 +2573,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request conflicts with the current state of the resource. */
@@ -2572,7 +2582,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is larger than 1 MB. */
@@ -2581,7 +2591,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2595,7 +2605,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is not JSON (send `Content-Type` `application/json`). */
@@ -2604,7 +2614,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description Too many requests; retry after the number of seconds in `Retry-After`. */
@@ -2614,7 +2624,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description An unexpected error. The body never carries a stack trace. */
@@ -2623,7 +2633,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The database server named in the request answered with a failure of its own (e.g. PostgreSQL `XX000`). */
@@ -2632,7 +2642,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2645,7 +2655,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2661,7 +2671,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2677,7 +2687,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The source API key is valid but belongs to another source. */
@@ -2689,7 +2699,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description Unknown source, unknown table, or no row with this primary key. */
@@ -2701,7 +2711,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2716,7 +2726,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is larger than 1 MB. */
@@ -2728,7 +2738,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is not JSON (send `Content-Type` `application/json`). */
@@ -2740,7 +2750,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2757,7 +2767,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description An unexpected error. The body never carries a stack trace. */
@@ -2769,7 +2779,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The database holding the source's data is unavailable, or (exports) every connection of its export pool is in use. */
@@ -2781,7 +2791,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2797,7 +2807,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
     };
@@ -2858,7 +2868,7 @@ export interface components {
          *     event received. Acts like `after`; when both are given, `after` wins.
          * @example 42
          */
-        LastEventId: number;
+        LastEventId: string;
         /**
          * @description Runtime table identifier, normally a schema entity id. An unknown table answers `404`.
          * @example posts
@@ -2953,10 +2963,35 @@ export interface components {
          */
         RetryAfter: number;
         /**
-         * @description Path of the created row, `/runtime/{sourceId}/{table}/{id}`.
+         * @description Path of the created row, `/runtime/{sourceId}/{table}/{id}` (the id percent-encoded).
          * @example /runtime/5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79/posts/0f6c2b1e-9a3d-4e7f-8b5c-1d2e3f4a5b6c
          */
         Location: string;
+        /**
+         * @description Path of the created project, `/public/v1/projects/{projectId}`.
+         * @example /public/v1/projects/3f2b8c1e-7a4d-4e9b-b6c5-2d1e0f9a8b7c
+         */
+        ProjectLocation: string;
+        /**
+         * @description Path of the created schema, `/public/v1/projects/{projectId}/schemas/{schemaId}`.
+         * @example /public/v1/projects/3f2b8c1e-7a4d-4e9b-b6c5-2d1e0f9a8b7c/schemas/9a4c2e1b-6d3f-4b8a-9c7e-1f2d3e4a5b6c
+         */
+        SchemaLocation: string;
+        /**
+         * @description Path of the created version, `/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}`.
+         * @example /public/v1/projects/3f2b8c1e-7a4d-4e9b-b6c5-2d1e0f9a8b7c/schemas/9a4c2e1b-6d3f-4b8a-9c7e-1f2d3e4a5b6c/versions/2
+         */
+        SchemaVersionLocation: string;
+        /**
+         * @description Path of the created source, `/public/v1/projects/{projectId}/sources/{sourceId}`.
+         * @example /public/v1/projects/3f2b8c1e-7a4d-4e9b-b6c5-2d1e0f9a8b7c/sources/5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79
+         */
+        SourceLocation: string;
+        /**
+         * @description Path of the queued or still running generation job, `/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}`: poll it (or follow the generation events) until the job ends.
+         * @example /public/v1/projects/3f2b8c1e-7a4d-4e9b-b6c5-2d1e0f9a8b7c/sources/5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79/generation-jobs/8b1e5c2a-6f3d-4d9b-a7e1-4c2f0b9d6a15
+         */
+        GenerationJobLocation: string;
     };
     pathItems: never;
 }
@@ -3043,7 +3078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3201,6 +3236,7 @@ export interface operations {
             /** @description The project was created. */
             201: {
                 headers: {
+                    Location: components["headers"]["ProjectLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3396,6 +3432,7 @@ export interface operations {
             /** @description The schema was created (with version 1 when `initialVersion` was given). */
             201: {
                 headers: {
+                    Location: components["headers"]["SchemaLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3619,6 +3656,7 @@ export interface operations {
             /** @description The version was created. */
             201: {
                 headers: {
+                    Location: components["headers"]["SchemaVersionLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3791,7 +3829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3806,7 +3844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3875,6 +3913,7 @@ export interface operations {
             /** @description The source was created and its first generation was queued. */
             201: {
                 headers: {
+                    Location: components["headers"]["SourceLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4187,6 +4226,7 @@ export interface operations {
             /** @description The job was queued. */
             202: {
                 headers: {
+                    Location: components["headers"]["GenerationJobLocation"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];

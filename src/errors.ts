@@ -37,6 +37,11 @@ export const errors = {
   routeNotFound: (method: string, path: string) => new AppError(404, `Route ${method} ${path} not found`),
   methodNotAllowed: (method: string, path: string) => new AppError(405, `Method ${method} not allowed on ${path}`),
   badRequest: (message: string, details?: ErrorDetail[]) => new AppError(400, message, details ? { details } : {}),
+  /** Worded like the request validator's errors: the contract declares the header a string, so the handler checks it. */
+  invalidLastEventId: () =>
+    new AppError(400, 'Invalid request: headers.last-event-id must be a non-negative integer (the id of the last event received)', {
+      details: [{ path: '/headers/last-event-id', message: 'must be a non-negative integer (the id of the last event received)' }],
+    }),
   conflict: (message: string) => new AppError(409, message),
   malformedJson: (reason: string) => new AppError(400, `Malformed JSON body: ${reason}`),
   payloadTooLarge: (limit: string) => new AppError(413, `Request body too large (limit ${limit})`),

@@ -3,7 +3,7 @@ import type { Middleware } from 'openapi-fetch';
 import type { components } from './generated/openapi.js';
 
 /** The error body of every sds error response: `{"error": "…"}`, optionally `details`. */
-export type SdsError = components['schemas']['Error'];
+export type SdsError = components['schemas']['ErrorBody'];
 
 /**
  * The outcome of a request. Exactly one of `data` and `error` is set; `response` is the raw

@@ -46,8 +46,8 @@ export function generationJobOperations(
     const jobId = context.query.jobId as string | undefined;
     if (jobId && !(await jobs.find(source.id, jobId))) throw errors.notFound('Generation job');
     const { limit } = pageOf(context.query);
-    const lastEventId = Number(context.headers['last-event-id']);
-    const after = boundedCursor(typeof context.query.after === 'number' ? context.query.after : Number.isInteger(lastEventId) ? lastEventId : 0);
+    const lastEventId = parseLastEventId(context.headers['last-event-id']);
+    const after = boundedCursor(typeof context.query.after === 'number' ? context.query.after : (lastEventId ?? 0));
     if (!(context.headers.accept ?? '').includes('text/event-stream')) {
       return { status: 200, body: await jobs.events(source.id, { jobId, after, limit }) };
     }
@@ -74,6 +74,18 @@ export function generationJobOperations(
   };
 
   return { listGenerationJobs, getGenerationJob, listGenerationEvents };
+}
+
+/**
+ * The `Last-Event-ID` header as a cursor, or undefined when it is absent. The contract declares it a
+ * string (headers are text); it accepts what the integer declaration it replaced accepted (a number
+ * that is a non-negative integer: `42`, `1e3`), and anything else is a 400.
+ */
+export function parseLastEventId(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw errors.invalidLastEventId();
+  return value;
 }
 
 /** Waits `ms`, or less when `signal` aborts; leaves no listener behind either way. */

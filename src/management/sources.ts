@@ -169,12 +169,14 @@ export function sourceOperations(deps: SourceDeps) {
     deps.quotas?.checkSize((await schemas.findVersionById(source.schemaVersionId))!.schema, source.generatorConfig);
     const job = await queue(source, source.schemaVersionId, seed === undefined ? source.seed : String(seed));
     deps.onQueued();
+    // Every 202 points at the job still to be followed, a `wait` that ran out of time included.
+    const headers = { Location: `/public/v1/projects/${source.projectId}/sources/${source.id}/generation-jobs/${job.id}` };
     if (context.query.wait === true || context.query.wait === 'true') {
       const finished = await waitForJob(jobs, job, WAIT_LIMIT_MS, deps.watchSource);
       if (finished.status === 'succeeded' || finished.status === 'failed') return { status: 200, body: finished };
-      return { status: 202, body: finished };
+      return { status: 202, body: finished, headers };
     }
-    return { status: 202, body: job, headers: { Location: `/public/v1/projects/${source.projectId}/sources/${source.id}/generation-jobs/${job.id}` } };
+    return { status: 202, body: job, headers };
   };
 
   return { listSources, createSource, getSource, updateSource, deleteSource, regenerateSource, accessibleSource };
