@@ -122,4 +122,11 @@ describe('layer order', () => {
     expect(users.filter((edge) => !home.test(edge.from)).map((edge) => edge.from)).toEqual([]);
   });
 
+  it('stale-job cleanup loads no generation engine: the worker imports src/generation only as types or on first job (import())', () => {
+    const eager = imports.filter((edge) => edge.from === 'src/management/generation-worker.ts' && edge.to.startsWith('src/generation/') && !edge.typeOnly);
+    expect(eager.map((edge) => edge.to)).toEqual(['src/generation/run.ts']);
+    const text = fs.readFileSync(path.join(root, 'src/management/generation-worker.ts'), 'utf8');
+    expect(text).toMatch(/import\('\.\.\/generation\/run\.ts'\)/);
+    expect(text).not.toMatch(/^import (?!type)[^;]*'\.\.\/generation\//m);
+  });
 });
