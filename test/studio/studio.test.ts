@@ -3,10 +3,10 @@
 // (a planted error shown at its pointer, completion, hover docs, the form view), preview, save,
 // create a source and watch it reach 100%, browse, filter, sort and edit its data (compared with the
 // runtime API's own answers), and create and revoke a key. Screenshots of each step: .tmp/studio/.
-import { createRuntimeClient, SOURCE_KINDS, type RuntimeClient } from '../../sdk/src/index.ts';
+import { createRuntimeClient, type RuntimeClient } from '../../sdk/src/index.ts';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaConfig } from '../../src/contract.ts';
+import { SOURCE_KINDS, type SchemaConfig } from '../../src/contract.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { chromiumPath, ensureStudioBuilt, openBrowser, type Browser } from './browser.ts';
@@ -277,7 +277,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
     async () => {
       await page.getByRole('tab', { name: 'Generate' }).click();
       await page.getByLabel('Source name').fill('Blog studio');
-      // The engines offered are the contract's (SourceKind, through the SDK), the first chosen.
+      // The engines offered are the contract's SourceKind (the studio reads it from the SDK), the first chosen.
       const engines = view(page, 'generate').getByLabel('Database', { exact: true });
       expect(await engines.locator('option').allTextContents()).toEqual([...SOURCE_KINDS]);
       expect(await engines.inputValue()).toBe(SOURCE_KINDS[0]);
