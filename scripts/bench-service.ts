@@ -146,8 +146,7 @@ export async function startBenchService(label: string, options: BenchServiceOpti
     service = await startService({
       ...loadConfig({ NODE_ENV: 'production' }),
       databaseUrl,
-      postgresTargetUrl: undefined,
-      mysqlUrl: options.mysqlUrl,
+      targetUrls: { mysql: options.mysqlUrl },
       port: 0,
       validateResponses: false,
       logLevel: 'silent',

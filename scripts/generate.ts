@@ -6,6 +6,7 @@
 //     (standalone code): the config checker loads them instead of compiling the schema at run time
 //   sdk/src/generated/openapi.ts the SDK's own copy of generated/openapi.ts (the SDK may not import files outside sdk/)
 //   sdk/src/generated/filter-operators.ts the runtime's operator table (src/runtime/operators.ts) as SDK types
+//   sdk/src/generated/source-kinds.ts the contract's SourceKind enum as a value (the studio's engine list)
 // `--check` writes nothing and fails when any file differs from what would be written.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -116,6 +117,18 @@ function renderConfigValidators(schema: { $id: string; $defs: Record<string, unk
   );
 }
 
+/** The contract's engines as a list the SDK's users (the studio's engine choice) can iterate. */
+function renderSourceKinds(document: Record<string, unknown>): string {
+  const schemas = (document as { components: { schemas: Record<string, { enum?: unknown }> } }).components.schemas;
+  const kinds = schemas.SourceKind?.enum;
+  if (!Array.isArray(kinds) || !kinds.every((kind) => typeof kind === 'string')) throw new Error('openapi/openapi.yaml: components.schemas.SourceKind must be an enum of strings');
+  return (
+    `import type { components } from './openapi.js';\n\n` +
+    `/** Every engine a source may run on (the contract's SourceKind), in the contract's order. */\n` +
+    `export const SOURCE_KINDS = [${kinds.map((kind) => `'${kind}'`).join(', ')}] as const satisfies readonly components['schemas']['SourceKind'][];\n`
+  );
+}
+
 async function render(): Promise<Record<string, string>> {
   const document = await bundleOpenApi();
   const openapiTypes = astToString(await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false }));
@@ -134,6 +147,7 @@ async function render(): Promise<Record<string, string>> {
     'generated/schema-config.ts': banner('schemas/schema-config.v1.json with json-schema-to-typescript') + configTypes,
     'generated/schema-config-validators.ts': banner('schemas/schema-config.v1.json with Ajv (standalone code)') + renderConfigValidators(configSchema),
     'sdk/src/generated/filter-operators.ts': banner('the operator table of src/runtime/operators.ts') + renderFilterOperators(),
+    'sdk/src/generated/source-kinds.ts': banner('the SourceKind enum of openapi/openapi.yaml') + renderSourceKinds(document),
   };
 }
 

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
+import { DIALECT_FACTS, ENGINE_KINDS, kindOfUrl } from './dialects/facts.ts';
 import type { ConfigWorkLimits } from './management/config-work.ts';
 import { parseAllowedHosts, type AllowedHost } from './security/connection-guard.ts';
 
@@ -12,10 +13,12 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Data folder of the embedded database and of local secrets. */
   dataDir: string;
-  /** Where `postgres` sources keep their data; undefined means the control-plane database. */
-  postgresTargetUrl: string | undefined;
-  /** Where `mysql` sources keep their data; undefined means mysql sources need their own connection. */
-  mysqlUrl: string | undefined;
+  /**
+   * Where sources of each kind keep their data unless they bring their own, from each engine's
+   * `defaultTargetEnv` (POSTGRES_TARGET_URL, MYSQL_URL); a kind left out has no default target, but
+   * the control plane's engine (PostgreSQL) falls back to the control-plane database (defaultTargets).
+   */
+  targetUrls: Partial<Record<SourceKind, string>>;
   /** A `svc_api_…` key that start-up makes sure exists for team `default`. */
   bootstrapTeamKey: string | undefined;
   /** Encrypts stored connection strings; undefined means generated once into `dataDir`. */
@@ -84,8 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsePort(env.PORT ?? '3000'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     dataDir: path.resolve(nonEmpty(env.SDS_DATA_DIR) ?? '.data'),
-    postgresTargetUrl: nonEmpty(env.POSTGRES_TARGET_URL),
-    mysqlUrl: nonEmpty(env.MYSQL_URL),
+    targetUrls: Object.fromEntries(ENGINE_KINDS.map((kind) => [kind, nonEmpty(env[DIALECT_FACTS[kind].defaultTargetEnv])]).filter(([, url]) => url !== undefined)),
     bootstrapTeamKey: nonEmpty(env.SDS_BOOTSTRAP_TEAM_KEY),
     secretKey: nonEmpty(env.SDS_SECRET_KEY),
     adminToken: nonEmpty(env.SDS_ADMIN_TOKEN),
@@ -123,11 +125,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * The server where sources of each kind keep their data unless they bring their own: POSTGRES_TARGET_URL
- * (default: the control-plane database, itself PostgreSQL) and MYSQL_URL (default: none).
+ * The server where sources of each kind keep their data unless they bring their own: its engine's
+ * `defaultTargetEnv` (POSTGRES_TARGET_URL, MYSQL_URL); for the control plane's own engine (PostgreSQL)
+ * the control-plane database when that is unset, for the others none.
  */
 export function defaultTargets(config: Config, controlPlaneUrl: string): Record<SourceKind, string | undefined> {
-  return { postgres: config.postgresTargetUrl ?? controlPlaneUrl, mysql: config.mysqlUrl };
+  const controlPlaneKind = kindOfUrl(controlPlaneUrl);
+  const targets = Object.fromEntries(ENGINE_KINDS.map((kind) => [kind, config.targetUrls[kind] ?? (kind === controlPlaneKind ? controlPlaneUrl : undefined)]));
+  return targets as Record<SourceKind, string | undefined>;
 }
 
 function parseCount(name: string, value: string): number {

@@ -31,5 +31,6 @@ export type { ListItem, ListParams, ListPath, PaginateOptions } from './paginate
 export { followGenerationEvents } from './events.js';
 export type { FollowOptions } from './events.js';
 export type { components, operations, paths } from './generated/openapi.js';
+export { SOURCE_KINDS } from './generated/source-kinds.js';
 export type * from './resources.js';
 export type { ClientOptions, Middleware } from 'openapi-fetch';

@@ -6,6 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
 import { SOURCE_KINDS } from '../contract.ts';
+import { DIALECT_FACTS } from '../dialects/facts.ts';
 import { parseRowCounts, releaseWorkersAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
@@ -188,10 +189,11 @@ export function registerGenerationCommands(program: Command): void {
   program
     .command('generate')
     .argument('<config>', 'schema config file (JSON)')
-    .option('--database-url <url>', 'load into this database: postgres://… or mysql://…')
+    .option('--database-url <url>', `load into this database: ${Object.values(DIALECT_FACTS).map((facts) => facts.urlExample).join(' or ')}`)
     .option('--out <dir>', 'write files into this folder instead of a database')
     .option('--format <format>', `file format with --out: ${FILE_FORMAT_NAMES.join(', ')}`, fileFormat, 'csv')
-    .option('--dialect <engine>', 'SQL dialect of --format sql: postgres or mysql', sourceKind, 'postgres')
+    // The default is the first engine of the registry (PostgreSQL), as it always was.
+    .option('--dialect <engine>', `SQL dialect of --format sql: ${SOURCE_KINDS.join(' or ')}`, sourceKind, SOURCE_KINDS[0])
     .option('--gzip', 'compress each file with gzip')
     .option('--workers <n>', 'threads that make rows with --out, this one and n-1 worker threads (default: the cores, up to 8); the files are the same for any number', positiveInteger)
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')

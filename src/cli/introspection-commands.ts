@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { SOURCE_KINDS, type SchemaConfig, type SourceKind } from '../contract.ts';
+import { DIALECT_FACTS } from '../dialects/facts.ts';
+import { EMBEDDED_KIND } from '../store/embedded.ts';
 import type { IntrospectedConfig } from '../introspection/introspect.ts';
 import type { MergeChange } from '../introspection/merge-config.ts';
 import { loadConfigFile, positiveInteger } from './generation-commands.ts';
@@ -43,7 +45,7 @@ interface NamespaceOptions {
 interface InitOptions extends NamespaceOptions {
   fromDatabase?: string;
   fromSql?: string;
-  dialect?: 'postgres' | 'mysql';
+  dialect?: SourceKind;
   tables?: string[];
   rows?: number;
   rowsFromStatistics?: number;
@@ -72,14 +74,20 @@ function engine(value: string): SourceKind {
   throw new InvalidArgumentError(`"${value}" is not a dialect: use ${SOURCE_KINDS.join(' or ')}`);
 }
 
+/** `or MYSQL_URL for mysql`: where the DDL of engines other than the embedded server's runs. */
+function defaultScratchServers(): string {
+  const others = (Object.entries(DIALECT_FACTS) as [SourceKind, (typeof DIALECT_FACTS)[SourceKind]][]).filter(([kind]) => kind !== EMBEDDED_KIND);
+  return others.map(([kind, facts]) => `or ${facts.defaultTargetEnv} for ${kind}`).join(', ');
+}
+
 function namespaceOf(options: NamespaceOptions): string | undefined {
   if (options.schema !== undefined && options.database !== undefined) throw new Error('give --schema (PostgreSQL) or --database (MySQL), not both');
   return options.schema ?? options.database;
 }
 
-/** Runs a DDL file on a server of its dialect: --scratch-url, else the embedded PostgreSQL or MYSQL_URL. */
+/** Runs a DDL file on a server of its dialect: --scratch-url, else the embedded PostgreSQL or the engine's default target (MYSQL_URL). */
 async function fromSql(file: string, options: InitOptions): Promise<IntrospectedConfig> {
-  if (!options.dialect) throw new Error('--from-sql needs --dialect postgres or --dialect mysql');
+  if (!options.dialect) throw new Error(`--from-sql needs ${SOURCE_KINDS.map((kind) => `--dialect ${kind}`).join(' or ')}`);
   let script: string;
   try {
     script = fs.readFileSync(file, 'utf8');
@@ -91,11 +99,14 @@ async function fromSql(file: string, options: InitOptions): Promise<Introspected
   const dialect = dialectOfKind(options.dialect);
   const common = { dialect, namespace: namespaceOf(options), tables: options.tables, rows: options.rows, rowsFromStatistics: options.rowsFromStatistics, sourceLabel: `SQL file ${path.basename(file)}` };
   if (options.scratchUrl) return introspectSql(script, { ...common, serverUrl: options.scratchUrl });
-  if (options.dialect === 'mysql') {
-    if (!settings.mysqlUrl) {
-      throw introspectionErrors.noScratchServer('MySQL DDL runs on a MySQL server: set MYSQL_URL (or give --scratch-url) to one where sds may create a database');
+  if (dialect.kind !== EMBEDDED_KIND) {
+    // DDL of another engine than the embedded server's runs on that engine's default target; the embedded engine's always runs on the embedded server.
+    const serverUrl = settings.targetUrls[dialect.kind];
+    const { label, defaultTargetEnv } = dialect.facts;
+    if (!serverUrl) {
+      throw introspectionErrors.noScratchServer(`${label} DDL runs on a ${label} server: set ${defaultTargetEnv} (or give --scratch-url) to one where sds may create a database`);
     }
-    return introspectSql(script, { ...common, serverUrl: settings.mysqlUrl });
+    return introspectSql(script, { ...common, serverUrl });
   }
   const embedded = await startEmbeddedPostgres(settings.dataDir);
   try {
@@ -113,9 +124,9 @@ export function registerIntrospectionCommands(program: Command): void {
   program
     .command('init')
     .description('write a schema config from a live database or from SQL DDL (exits 0 with warnings for what the config cannot express)')
-    .option('--from-database <url>', 'introspect a live database: postgres://… or mysql://…')
+    .option('--from-database <url>', `introspect a live database: ${Object.values(DIALECT_FACTS).map((facts) => facts.urlExample).join(' or ')}`)
     .option('--from-sql <file>', 'run a DDL file in a throw-away database and introspect that (pg_dump --schema-only, mysqldump --no-data, ORM output)')
-    .option('--dialect <postgres|mysql>', 'the dialect of --from-sql', engine)
+    .option(`--dialect <${SOURCE_KINDS.join('|')}>`, 'the dialect of --from-sql', engine)
     .option('--schema <name>', 'PostgreSQL schema to introspect (default: the connection\'s, usually public)')
     .option('--database <name>', 'MySQL database to introspect (default: the one in the URL)')
     .option('--tables <a,b,c>', 'only these tables', tableList)
@@ -123,7 +134,7 @@ export function registerIntrospectionCommands(program: Command): void {
     .option('--rows-from-statistics <total>', 'share this many rows out in proportion to the database\'s own row statistics', positiveInteger)
     .option('--merge <config>', 'update this existing config: new tables and columns added, dropped ones removed (with --tables: only those tables), hand-written settings kept')
     .option('--out <file>', 'write the config here (default: standard output)')
-    .option('--scratch-url <url>', 'server that runs --from-sql (default: the embedded PostgreSQL, or MYSQL_URL for mysql)')
+    .option('--scratch-url <url>', `server that runs --from-sql (default: the embedded PostgreSQL, ${defaultScratchServers()})`)
     .option('--json', 'print {schema, warnings, changes} as JSON on standard output (the config still goes to --out)')
     .action(async (options: InitOptions) => {
       if ((options.fromDatabase === undefined) === (options.fromSql === undefined)) throw new Error('give one of --from-database <url> or --from-sql <file>');

@@ -191,6 +191,11 @@ export interface Dialect {
   /** ORDER BY term(s) where null sorts as the largest value (last ascending, first descending) on every dialect. */
   orderBy(expr: string, direction: SortDirection, nullable: boolean): string;
   /**
+   * The page clause of a read: `limit` and `offset` are SQL (placeholders), both always given, as
+   * MySQL takes no OFFSET without a LIMIT (`LIMIT ? OFFSET ?` on both engines today).
+   */
+  paging(limit: string, offset: string): string;
+  /**
    * SQL whose text is exactly what the runtime API answers for the column `expr` (null stays null;
    * dates as ISO YYYY-MM-DD), for exports the database writes itself (TargetConnection.copyOut);
    * undefined for a type whose rendering SQL cannot reproduce byte for byte (JSON numbers, json).

@@ -1,12 +1,14 @@
 // The dialects by source kind and by connection URL scheme. Adding an engine is a folder under
-// src/dialects/ and a line in DIALECTS (the contract's SourceKind names it).
+// src/dialects/ and a line in DIALECTS and in DIALECT_FACTS (facts.ts; the contract's SourceKind names it).
 import type { SourceKind } from '../contract.ts';
 import type { Dialect, DriverError } from './dialect.ts';
+import { urlScheme } from './facts.ts';
 import { mysqlDialect } from './mysql/mysql-dialect.ts';
 import { postgresDialect } from './postgres/postgres-dialect.ts';
 
 export type { Dialect, DriverError, TargetConnection } from './dialect.ts';
 export { mysqlDialect, postgresDialect };
+export { DIALECT_FACTS, ENGINE_KINDS } from './facts.ts';
 
 /** Every engine sds serves, by source kind. */
 export const DIALECTS = {
@@ -54,8 +56,4 @@ export function mapAnyDriverError(error: unknown): DriverError {
     if (mapped.kind !== 'other') return mapped;
   }
   return mapped!;
-}
-
-function urlScheme(url: string): string | undefined {
-  return /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
 }

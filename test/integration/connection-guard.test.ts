@@ -35,7 +35,7 @@ const listeners: Array<{ server: net.Server; port: number; connections: number; 
 
 beforeAll(async () => {
   // MariaDB, when there is one, is this service's default MySQL target: no request may name its server.
-  t = await startTestService('conn_guard', { mysqlUrl, connectTimeoutMs: CONNECT_TIMEOUT_MS, secretKey: SECRET_KEY });
+  t = await startTestService('conn_guard', { targetUrls: { mysql: mysqlUrl }, connectTimeoutMs: CONNECT_TIMEOUT_MS, secretKey: SECRET_KEY });
   ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Connection guard'));
   ownPg = await ownServer(PG_TARGET_URL);
 });

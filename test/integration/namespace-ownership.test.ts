@@ -26,7 +26,7 @@ let attacker: Team;
 
 beforeAll(async () => {
   defaultPostgres = await createTestDatabase('ns_default_target');
-  t = await startTestService('namespace_ownership', { mysqlUrl, postgresTargetUrl: defaultPostgres.url });
+  t = await startTestService('namespace_ownership', { targetUrls: { mysql: mysqlUrl, postgres: defaultPostgres.url } });
   const teams = new TeamStore(t.service.db);
   const attackerKey = (await teams.createKey((await teams.createTeam('Attackers')).id)).key;
   for (const [key, name] of [[t.teamKey, 'Victim'], [attackerKey, 'Attacker']] as const) {
@@ -180,7 +180,7 @@ describe("bring your own database: sds replaces only what it created there", () 
   beforeAll(async () => {
     byoPostgres = await createTestDatabase('ns_byo');
     byoProxy = await ownServer(byoPostgres.url);
-    own = await startTestService('namespace_ownership_byo', { mysqlUrl: undefined });
+    own = await startTestService('namespace_ownership_byo', { targetUrls: {} });
     const api = own.client(own.teamKey);
     team = { key: own.teamKey, api, ...(await blogProject(api, 'Own servers')) };
   });

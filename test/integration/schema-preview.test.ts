@@ -15,7 +15,7 @@ const KINDS: Kind[] = mysqlUrl ? ['postgres', 'mysql'] : ['postgres'];
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService('preview', { mysqlUrl });
+  t = await startTestService('preview', { targetUrls: { mysql: mysqlUrl } });
 });
 afterAll(() => t?.stop());
 

@@ -16,7 +16,7 @@ let t: TestService;
 let projectId: string;
 let versionId: string;
 beforeAll(async () => {
-  t = await startTestService('source_openapi', { mysqlUrl });
+  t = await startTestService('source_openapi', { targetUrls: { mysql: mysqlUrl } });
   ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Per-source documents'));
 });
 afterAll(() => t?.stop());

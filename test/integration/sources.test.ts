@@ -17,7 +17,7 @@ let t: TestService;
 let projectId: string;
 let versionId: string;
 beforeAll(async () => {
-  t = await startTestService('sources', { mysqlUrl });
+  t = await startTestService('sources', { targetUrls: { mysql: mysqlUrl } });
   ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Sources'));
 });
 afterAll(() => t?.stop());
@@ -221,7 +221,7 @@ describe('source input errors', () => {
   }
 
   it('answers 400 for a mysql source when the server has no MySQL target', async () => {
-    const bare = await startTestService('sources_nomysql', { mysqlUrl: undefined });
+    const bare = await startTestService('sources_nomysql', { targetUrls: {} });
     try {
       const api = bare.client(bare.teamKey);
       const project = (await api.POST('/public/v1/projects', { body: { name: 'p' } })).data!;

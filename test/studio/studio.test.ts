@@ -6,7 +6,7 @@
 import { createRuntimeClient, type RuntimeClient } from '../../sdk/src/index.ts';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaConfig } from '../../src/contract.ts';
+import { SOURCE_KINDS, type SchemaConfig } from '../../src/contract.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { chromiumPath, ensureStudioBuilt, openBrowser, type Browser } from './browser.ts';
@@ -277,6 +277,10 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
     async () => {
       await page.getByRole('tab', { name: 'Generate' }).click();
       await page.getByLabel('Source name').fill('Blog studio');
+      // The engines offered are the contract's SourceKind (the studio reads it from the SDK), the first chosen.
+      const engines = view(page, 'generate').getByLabel('Database', { exact: true });
+      expect(await engines.locator('option').allTextContents()).toEqual([...SOURCE_KINDS]);
+      expect(await engines.inputValue()).toBe(SOURCE_KINDS[0]);
       await page.getByLabel('Seed (optional)').fill('studio');
       await page.getByRole('button', { name: 'Create source' }).click();
       const monitor = page.locator('[data-testid=job-monitor][data-status=succeeded]');

@@ -45,3 +45,8 @@ export function mysqlOrderBy(expr: string, direction: SortDirection, nullable: b
 export function mysqlMaxKeyStatements(table: string, column: string): string[] {
   return [`SELECT MAX(${column}) AS max FROM ${table} FOR UPDATE`];
 }
+
+/** `LIMIT … OFFSET …` (standard SQL's OFFSET … FETCH would do on PostgreSQL, not on MySQL). */
+export function mysqlPaging(limit: string, offset: string): string {
+  return `LIMIT ${limit} OFFSET ${offset}`;
+}

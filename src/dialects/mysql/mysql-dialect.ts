@@ -26,11 +26,13 @@ import {
   mysqlLike,
   mysqlMaxKeyStatements,
   mysqlOrderBy,
+  mysqlPaging,
   mysqlPlaceholder,
   mysqlRuntimeParameter,
   MYSQL_LIKE_ESCAPE,
 } from './mysql-compiler.ts';
 import { mysqlDump } from './mysql-dump.ts';
+import { mysqlFacts } from './mysql-facts.ts';
 import { REPLACED_PREFIX } from '../namespace-names.ts';
 
 /**
@@ -43,20 +45,7 @@ const SESSION_SETUP =
 
 export const mysqlDialect: Dialect = {
   kind: 'mysql',
-  facts: {
-    label: 'MySQL',
-    urlSchemes: ['mysql', 'mariadb'],
-    urlExample: 'mysql://…',
-    namespaceField: 'database',
-    reservedNamespace: /^(information_schema|mysql|performance_schema|sys)$/i,
-    defaultTargetEnv: 'MYSQL_URL',
-    defaultPort: 3306,
-    // Read by mysqlPoolOptions (TLS on or off, verified unless `require(d)`); nothing else of the URL's query is used.
-    urlParameters: {
-      ssl: ['true', 'false', '1', '0', 'disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
-      sslmode: ['disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
-    },
-  },
+  facts: mysqlFacts,
   dump: mysqlDump,
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quoteMysqlIdentifier,
@@ -68,6 +57,7 @@ export const mysqlDialect: Dialect = {
   distinctFrom: mysqlDistinctFrom,
   comparable: mysqlComparable,
   orderBy: mysqlOrderBy,
+  paging: mysqlPaging,
   maxKeyStatements: mysqlMaxKeyStatements,
   connect: (url, options) => connectMysql(url, options),
   mapError: mapMysqlError,

@@ -116,3 +116,8 @@ export function postgresOrderBy(expr: string, direction: SortDirection): string 
 export function postgresMaxKeyStatements(table: string, column: string): string[] {
   return [`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`, `SELECT MAX(${column}) AS max FROM ${table}`];
 }
+
+/** `LIMIT … OFFSET …` (standard SQL's OFFSET … FETCH would do on PostgreSQL, not on MySQL). */
+export function postgresPaging(limit: string, offset: string): string {
+  return `LIMIT ${limit} OFFSET ${offset}`;
+}

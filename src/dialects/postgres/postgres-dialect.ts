@@ -19,12 +19,14 @@ import {
   postgresExportText,
   postgresFormulaEscapedText,
   postgresOrderBy,
+  postgresPaging,
   postgresPlaceholder,
   postgresRuntimeParameter,
   postgresTypedPlaceholder,
   POSTGRES_LIKE_ESCAPE,
 } from './postgres-compiler.ts';
 import { postgresDump } from './postgres-dump.ts';
+import { postgresFacts } from './postgres-facts.ts';
 import { REPLACED_PREFIX } from '../namespace-names.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
@@ -36,17 +38,7 @@ const typeParsers = {
 
 export const postgresDialect: Dialect = {
   kind: 'postgres',
-  facts: {
-    label: 'PostgreSQL',
-    urlSchemes: ['postgres', 'postgresql'],
-    urlExample: 'postgres://…',
-    namespaceField: 'schema',
-    reservedNamespace: /^(public|information_schema|pg_.*)$/i,
-    defaultTargetEnv: 'POSTGRES_TARGET_URL',
-    defaultPort: 5432,
-    // TLS modes only: sslrootcert, sslcert, sslkey read files; host, options, application_name… change where and how the session runs.
-    urlParameters: { sslmode: ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'], ssl: ['true', 'false', '1', '0'] },
-  },
+  facts: postgresFacts,
   dump: postgresDump,
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quotePostgresIdentifier,
@@ -58,6 +50,7 @@ export const postgresDialect: Dialect = {
   distinctFrom: postgresDistinctFrom,
   comparable: postgresComparable,
   orderBy: postgresOrderBy,
+  paging: postgresPaging,
   exportText: postgresExportText,
   formulaEscapedText: postgresFormulaEscapedText,
   maxKeyStatements: postgresMaxKeyStatements,

@@ -1,7 +1,7 @@
 // Generate: create a source from a schema version, pick a source, watch its newest generation live,
 // and regenerate it (with a new seed or the same one).
 import { useEffect, useState } from 'preact/hooks';
-import { errorText, type ManagementClient, type Project, type Source } from '../api.ts';
+import { errorText, SOURCE_KINDS, type ManagementClient, type Project, type Source } from '../api.ts';
 import { ErrorNote, SelectField, TextField, useAnnounce } from '../ui.tsx';
 import { JobMonitor } from './job-monitor.tsx';
 
@@ -116,7 +116,7 @@ function CreateSource({ api, project, onCreated }: SourceViewProps & { onCreated
   const [versions, setVersions] = useState<VersionOption[]>([]);
   const [versionId, setVersionId] = useState('');
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<Source['kind']>('postgres');
+  const [kind, setKind] = useState<Source['kind']>(SOURCE_KINDS[0]);
   const [seed, setSeed] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -168,7 +168,7 @@ function CreateSource({ api, project, onCreated }: SourceViewProps & { onCreated
         <div class="row">
           <TextField label="Source name" value={name} onInput={setName} required />
           <SelectField label="Schema version" value={versionId} options={versions} onChange={setVersionId} />
-          <SelectField label="Database" value={kind} options={['postgres', 'mysql']} onChange={(value) => setKind(value as Source['kind'])} />
+          <SelectField label="Database" value={kind} options={SOURCE_KINDS} onChange={(value) => setKind(value as Source['kind'])} />
           <TextField label="Seed (optional)" value={seed} onInput={setSeed} hint="Use the preview's seed to load the rows you previewed" />
           <button type="submit" class="primary" disabled={busy || !name.trim() || !versionId}>
             {busy ? 'Creating…' : 'Create source'}

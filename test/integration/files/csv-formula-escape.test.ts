@@ -46,7 +46,7 @@ let t: TestService;
 let projectId: string;
 let versionId: string;
 beforeAll(async () => {
-  t = await startTestService('csv_formula', { mysqlUrl });
+  t = await startTestService('csv_formula', { targetUrls: { mysql: mysqlUrl } });
   const api = t.client(t.teamKey);
   projectId = (await api.POST('/public/v1/projects', { body: { name: 'Formulas' } })).data!.id;
   const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Contacts', initialVersion: { schema: config } } })).data!;

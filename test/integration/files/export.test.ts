@@ -27,7 +27,7 @@ let t: TestService;
 let projectId: string;
 let versionId: string;
 beforeAll(async () => {
-  t = await startTestService('export', { mysqlUrl });
+  t = await startTestService('export', { targetUrls: { mysql: mysqlUrl } });
   ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Exports'));
 });
 afterAll(() => t?.stop());

@@ -25,7 +25,7 @@ let t: TestService;
 let teamBKey: string;
 beforeAll(async () => {
   t = await startTestService('export-limits', {
-    mysqlUrl,
+    targetUrls: { mysql: mysqlUrl },
     metricsToken: METRICS_TOKEN,
     exportsPerSource: PER_SOURCE,
     exportsPerTeam: 3,
