@@ -66,7 +66,8 @@ function violation(method: string, operation: OperationSpec | undefined, answer:
   if (answer.status < 400) {
     const reading = operation ? isRead(operation) : ['GET', 'HEAD', 'OPTIONS'].includes(method);
     if (!reading) return `a write answered ${answer.status}`;
-    if (answer.status >= 300 && !(method === 'GET' && answer.headers.location)) return `unexpected ${answer.status}`;
+    // A redirect is an answer to a read (GET, or HEAD, which answers as GET does) that says where to go.
+    if (answer.status >= 300 && !((method === 'GET' || method === 'HEAD') && answer.headers.location)) return `unexpected ${answer.status}`;
     return undefined;
   }
   if (answer.status >= 500 || answer.status < 400) return `unexpected ${answer.status}`;
