@@ -18,6 +18,7 @@ import { DEFAULT_TEAM, teamKeyOperations } from './management/team-keys.ts';
 import { GenerationWorker } from './management/generation-worker.ts';
 import { generationJobOperations } from './management/generation-jobs.ts';
 import { runtimeDocOperations } from './management/runtime-docs.ts';
+import { apiChangeOperations } from './management/api-changes.ts';
 import { schemaIntrospectionOperations } from './management/schema-introspection.ts';
 import { retireSource, sourceOperations } from './management/sources.ts';
 import { sourceKeyOperations } from './management/source-keys.ts';
@@ -149,6 +150,7 @@ export function createOperations(parts: ServiceParts): OperationHandlers {
     ...sourceKeyOperations(parts.sourceKeys, parts.sources, parts.projects, accessibleSource, parts.onSourceChanged),
     ...generationJobOperations(parts.jobs, accessibleSource, (keyId) => parts.teams.keyActive(keyId)),
     ...runtimeDocOperations(parts.schemas, accessibleSource),
+    ...apiChangeOperations(parts.schemas, parts.configWork, accessibleSource),
     ...rowOperations({
       runtime: parts.runtime,
       connect: (source) => parts.targets.connect(toLocation(source)),

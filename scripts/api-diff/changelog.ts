@@ -1,7 +1,7 @@
 // The acknowledgement rule of the breaking-change gate: a breaking change passes when CHANGELOG.md's
 // `## Unreleased` → `### Breaking` section names its key (its operation, `POST /public/v1/projects`,
 // or the document part api:diff prints) in backquotes. The convention is written at the top of CHANGELOG.md.
-import type { Change } from './classify-changes.ts';
+import type { Change } from '../../src/api-changes/classify-changes.ts';
 
 /** The backquoted names in `## Unreleased` → `### Breaking`, HTML comments left out (a placeholder acknowledges nothing). */
 export function readAcknowledgements(changelog: string): Set<string> {

@@ -1,6 +1,6 @@
 // The readable report of `npm run api:diff`: changes grouped by classification, then by side,
 // one line per change (operation and JSON pointer), its description under it, and a summary line.
-import { CHANGE_TYPES, type Change, type ChangeSide, type ChangeType } from './classify-changes.ts';
+import { CHANGE_TYPES, type Change, type ChangeSide, type ChangeType } from '../../src/api-changes/classify-changes.ts';
 
 const SIDES: readonly ChangeSide[] = ['request', 'response', 'operation', 'document'];
 

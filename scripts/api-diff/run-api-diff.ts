@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readAcknowledgements, suggestEntries, unacknowledged } from './changelog.ts';
-import { classifyChanges, type Change } from './classify-changes.ts';
+import { classifyChanges, type Change } from '../../src/api-changes/classify-changes.ts';
 import { formatChanges, summarise, summaryLine } from './format-changes.ts';
 import { ContractLoadError, DEFAULT_CONTRACT, git, loadContract, parseSource, resolveCommit } from './load-contract.ts';
 

@@ -7,15 +7,26 @@ import { Worker } from 'node:worker_threads';
 import { AppError, errors, type ErrorDetail } from '../errors.ts';
 import type { ValidationResult } from '../generation/validate-config.ts';
 import type { RequestBody } from '../operation.ts';
-import type { components } from '../contract.ts';
+import type { components, SchemaConfig } from '../contract.ts';
+import type { Source } from '../store/sources.ts';
+import type { ApiChangeList } from './api-changes.ts';
 
 export type ConfigTask =
   | { id: number; task: 'validate'; config: unknown }
-  | { id: number; task: 'preview'; body: RequestBody<'previewSchemaConfig'> };
+  | { id: number; task: 'preview'; body: RequestBody<'previewSchemaConfig'> }
+  | { id: number; task: 'apiChanges'; comparison: RuntimeApiComparison };
+/** Two configs of a source whose runtime documents are compared (api-changes.ts). */
+export interface RuntimeApiComparison {
+  source: Source;
+  from: SchemaConfig;
+  to: SchemaConfig;
+  baseUrl: string;
+}
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 interface TaskResults {
   validate: ValidationResult;
   preview: components['schemas']['SchemaConfigPreview'];
+  apiChanges: ApiChangeList;
 }
 export type ConfigTaskReply =
   | { id: number; result: unknown }
@@ -37,7 +48,7 @@ export interface ConfigWorkLimits {
 /** Tasks waiting, all teams together, per worker thread before the pool answers 503. */
 export const QUEUED_PER_WORKER = 32;
 
-const WHAT: Record<ConfigTask['task'], string> = { validate: 'Validating the schema config', preview: 'The preview' };
+const WHAT: Record<ConfigTask['task'], string> = { validate: 'Validating the schema config', preview: 'The preview', apiChanges: 'Comparing the runtime APIs' };
 
 interface Job {
   team: string;
@@ -87,6 +98,11 @@ export class ConfigWork {
   /** Makes a preview in a worker (the config already validated), as team `team`'s work. */
   preview(team: string, body: RequestBody<'previewSchemaConfig'>): Promise<TaskResults['preview']> {
     return this.#submit(team, { task: 'preview', body }) as Promise<TaskResults['preview']>;
+  }
+
+  /** Compares a source's runtime documents under two configs in a worker, as team `team`'s work. */
+  compareRuntimeApis(team: string, comparison: RuntimeApiComparison): Promise<TaskResults['apiChanges']> {
+    return this.#submit(team, { task: 'apiChanges', comparison }) as Promise<TaskResults['apiChanges']>;
   }
 
   /** Tasks running and waiting, for tests and metrics. */

@@ -1,10 +1,12 @@
-// A worker thread of config work (config-work.ts): validates schema configs and makes previews off
-// the server's event loop, one task at a time. It loads the validator and the generator once, says
-// it is ready, then answers each task with its result or the AppError it threw (as plain data).
+// A worker thread of config work (config-work.ts): validates schema configs, makes previews and
+// compares runtime documents off the server's event loop, one task at a time. It loads the validator
+// and the generator once, says it is ready, then answers each task with its result or the AppError it
+// threw (as plain data).
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors.ts';
 import { validateConfig } from '../generation/validate-config.ts';
 import { computePreview } from './schema-preview.ts';
+import { compareRuntimeApis } from './api-changes.ts';
 import type { ConfigTask, ConfigTaskReply } from './config-work.ts';
 
 const port = parentPort!;
@@ -18,6 +20,10 @@ function answer(message: ConfigTask): ConfigTaskReply {
         return { id: message.id, result: validateConfig(message.config) };
       case 'preview':
         return { id: message.id, result: computePreview(message.body) };
+      case 'apiChanges': {
+        const { source, from, to, baseUrl } = message.comparison;
+        return { id: message.id, result: compareRuntimeApis(source, from, to, baseUrl) };
+      }
     }
   } catch (error) {
     if (error instanceof AppError) return { id: message.id, error: { status: error.status, message: error.message, details: error.details } };

@@ -897,6 +897,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/projects/{projectId}/sources/{sourceId}/api-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a project of the API key's team.
+                 * @example 3f2b9c1e-8d4a-4f6b-a2c7-1e5d9b0a7c34
+                 */
+                projectId: components["parameters"]["ProjectId"];
+                /**
+                 * @description Id of a source (of the project, on management paths; the source backing the table, on runtime paths).
+                 * @example 5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79
+                 */
+                sourceId: components["parameters"]["SourceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Compare a source's runtime API between two schema versions
+         * @description What moving this source to another schema version changes for the clients of its
+         *     runtime API: the source's runtime OpenAPI document (`getSourceOpenApi`) for version
+         *     `from` compared with the one for version `to`, every change classified `breaking` or
+         *     `non-breaking` for clients and placed on a runtime operation and on the side clients
+         *     send (`request`) or read (`response`). A removed table or field, a field that became
+         *     required in `POST` bodies, or a response field that may now be `null` is breaking; a new
+         *     table, an optional field, or a looser constraint is not. `from` defaults to the version
+         *     the source is bound to; both must be versions of schemas of this project (`400`
+         *     otherwise). Ask before rebinding the source (`updateSource` with `schemaVersionId`).
+         *     The comparison runs off the request path, with schema-config validation's limits (`422`
+         *     past its time or memory limit, `429` when the team has too much such work waiting).
+         */
+        get: operations["getSourceApiChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -1207,6 +1248,54 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description A schema version, by its id, its schema and its number. */
+        SchemaVersionRef: {
+            /** Format: uuid */
+            schemaVersionId: string;
+            /** Format: uuid */
+            schemaId: string;
+            version: number;
+        };
+        /** @description One change of a runtime API document, as its clients see it. */
+        ApiChange: {
+            /**
+             * @description What the change does to existing clients.
+             * @enum {string}
+             */
+            type: "breaking" | "non-breaking" | "deprecated" | "annotation" | "unclassified";
+            /**
+             * @description What clients send (`request`), what they read (`response`), the operation or path itself (`operation`), or the rest of the document.
+             * @enum {string}
+             */
+            side: "request" | "response" | "operation" | "document";
+            /** @description The operation (`GET /users`), or the path when a whole path changed (`/tags`), relative to the runtime base path. */
+            operation?: string;
+            /** @description JSON pointer of the change inside its operation, or in the document. */
+            location: string;
+            /** @description What changed, in words. */
+            description: string;
+            /** @description Why sds classified the change differently from the diff library's own verdict, when it did. */
+            rule?: string;
+        };
+        /** @description What moving a source from one schema version to another changes for its runtime API's clients. */
+        SourceApiChanges: {
+            /** Format: uuid */
+            sourceId: string;
+            from: components["schemas"]["SchemaVersionRef"];
+            to: components["schemas"]["SchemaVersionRef"];
+            /** @description Whether any change breaks existing clients. */
+            breaking: boolean;
+            /** @description Changes by type. */
+            counts: {
+                breaking: number;
+                nonBreaking: number;
+                deprecated: number;
+                annotation: number;
+                unclassified: number;
+            };
+            /** @description Every change, breaking ones first, then by operation. */
+            changes: components["schemas"]["ApiChange"][];
         };
         /** @description A project of a team. It owns schemas and sources. */
         Project: {
@@ -4479,6 +4568,59 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSourceApiChanges: {
+        parameters: {
+            query: {
+                /**
+                 * @description The schema version the source would move to.
+                 * @example 1d7b3e9a-2c4f-4a8b-9e6d-5f0a1c2b3d4e
+                 */
+                to: string;
+                /**
+                 * @description The schema version compared from; defaults to the one the source is bound to.
+                 * @example 9c4e7a1b-3d2f-4b6a-8e5c-7f1a0d2b4c68
+                 */
+                from?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a project of the API key's team.
+                 * @example 3f2b9c1e-8d4a-4f6b-a2c7-1e5d9b0a7c34
+                 */
+                projectId: components["parameters"]["ProjectId"];
+                /**
+                 * @description Id of a source (of the project, on management paths; the source backing the table, on runtime paths).
+                 * @example 5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79
+                 */
+                sourceId: components["parameters"]["SourceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes, breaking ones first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceApiChanges"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["WorkLimitExceeded"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

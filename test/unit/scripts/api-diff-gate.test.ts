@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAcknowledgements, unacknowledged } from '../../../scripts/api-diff/changelog.ts';
-import type { Change } from '../../../scripts/api-diff/classify-changes.ts';
+import type { Change } from '../../../src/api-changes/classify-changes.ts';
 import { runApiDiff } from '../../../scripts/api-diff/run-api-diff.ts';
 
 const repo = process.cwd();

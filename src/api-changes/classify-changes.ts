@@ -1,7 +1,8 @@
 // Classifies the changes between two OpenAPI documents for the contract's clients: api-smart-diff
 // computes and classifies every change with $refs resolved (so a schema change is reported at each
 // operation that uses it), and this module places each change on an operation and a side (request,
-// response) and corrects the one verdict api-smart-diff 1.0.6 gets wrong for clients.
+// response) and corrects the two verdicts api-smart-diff 1.0.6 gets wrong for clients. Used by
+// `npm run api:diff` (the contract) and by getSourceApiChanges (a source's runtime API).
 import { apiCompare, type Diff } from 'api-smart-diff';
 
 export const CHANGE_TYPES = ['breaking', 'non-breaking', 'deprecated', 'annotation', 'unclassified'] as const;
@@ -105,6 +106,12 @@ function correct(change: Change): Change {
   if (change.side !== 'request' && change.side !== 'response') return change;
   const segments = change.location.split('/');
   const [parent, last] = segments.slice(-2);
+  // api-smart-diff calls an optional response field's removal non-breaking: by the schema, a client
+  // could not count on it. Clients read what they were sent, though, and every field a runtime list
+  // answers is optional (a `fields` projection may leave it out): code reading it gets nothing now.
+  if (change.side === 'response' && change.action === 'remove' && parent === 'properties' && change.type !== 'breaking') {
+    return { ...change, type: 'breaking', rule: 'response field removed: code reading it, required or not, gets nothing' };
+  }
   let before: string[];
   let after: string[];
   if (last === 'type' && change.action === 'replace') [before, after] = [typesOf(change.before), typesOf(change.after)];
