@@ -23,6 +23,7 @@ export type GenerationJob = components['schemas']['GenerationJob'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type RuntimeDocsEntity = components['schemas']['RuntimeDocsEntity'];
 export type RuntimeDocsField = components['schemas']['RuntimeDocsField'];
+export type SourceApiChanges = components['schemas']['SourceApiChanges'];
 export type { ManagementClient, RuntimeClient };
 
 /** The sds server that serves the studio. */

@@ -516,6 +516,56 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
   );
 
   it(
+    'moves the source to a new schema version after showing what it breaks for runtime clients',
+    async () => {
+      // Version 2 of the schema drops users.nickname (saved through the API, as a teammate might).
+      const api = t.client(t.teamKey);
+      const schema = (await api.GET('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } } })).data![0]!;
+      const v1 = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } } })).data![0]!;
+      const config = structuredClone(v1.schema);
+      const users = config.entities.find((entity) => entity.id === 'users')!;
+      users.fields = users.fields.filter((field) => field.id !== 'nickname');
+      const v2 = (await api.POST('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } }, body: { schema: config } }))
+        .data!;
+
+      await page.getByRole('tab', { name: 'Keys' }).click();
+      await page.getByRole('tab', { name: 'Generate' }).click();
+      const panel = view(page, 'generate');
+      expect(await panel.locator('.move-version').textContent()).toContain('Bound to Blog v1');
+      expect(await panel.getByLabel('Move to').inputValue()).toBe(v2.id);
+      await panel.getByRole('button', { name: 'Check changes' }).click();
+      const changes = page.getByTestId('api-changes');
+      await changes.waitFor();
+      expect(await changes.getAttribute('data-breaking')).toBe('true');
+      // What the API answers is what the studio lists (annotations left out), breaking changes first.
+      const answer = (
+        await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/api-changes', { params: { path: { projectId, sourceId }, query: { to: v2.id } } })
+      ).data!;
+      expect(await page.getByTestId('api-changes-summary').textContent()).toMatch(new RegExp(`^${answer.counts.breaking} breaking changes? for the runtime API's clients`));
+      const shown = await page.getByTestId('api-change').evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.slice(0, answer.counts.breaking).every((type) => type === 'breaking')).toBe(true);
+      expect(await page.getByTestId('api-change').first().textContent()).toContain('nickname');
+      await browser.screenshot('move-version');
+
+      await page.getByRole('button', { name: 'Move to Blog v2 anyway and regenerate' }).click();
+      await expect.poll(() => status(page).textContent()).toMatch(/^(Blog studio moved to Blog v2: generating|Generation succeeded: \d+ rows)$/);
+      await expect
+        .poll(async () => (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path: { projectId, sourceId } } })).data!.schemaVersionId)
+        .toBe(v2.id);
+      const newest = async () =>
+        (await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs', { params: { path: { projectId, sourceId }, query: { limit: 1 } } })).data![0]!;
+      await expect.poll(async () => (await newest()).status, { timeout: 60_000 }).toBe('succeeded');
+      expect((await newest()).schemaVersionId).toBe(v2.id);
+      await page.locator('[data-testid=job-monitor][data-status=succeeded]').waitFor();
+      // Bound to v2 now, with nothing else to move to but v1.
+      await expect.poll(() => panel.locator('.move-version').textContent()).toContain('Bound to Blog v2');
+      expect(await panel.getByLabel('Move to').inputValue()).toBe(v1.id);
+    },
+    2 * STEP_MS,
+  );
+
+  it(
     'fits a narrow window, asked nothing of another origin, and logged no error (no Content-Security-Policy violation)',
     async () => {
       await page.setViewportSize({ width: 390, height: 844 });

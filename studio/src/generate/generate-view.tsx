@@ -1,14 +1,11 @@
 // Generate: create a source from a schema version, pick a source, watch its newest generation live,
-// and regenerate it (with a new seed or the same one).
+// regenerate it (with a new seed or the same one), and move it to another schema version.
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, SOURCE_KINDS, type ManagementClient, type Project, type Source } from '../api.ts';
 import { ErrorNote, SelectField, TextField, useAnnounce } from '../ui.tsx';
 import { JobMonitor } from './job-monitor.tsx';
-
-interface VersionOption {
-  value: string;
-  label: string;
-}
+import { MoveVersion } from './move-version.tsx';
+import { useVersionOptions, type VersionOption } from './schema-versions.ts';
 
 export interface SourceViewProps {
   api: ManagementClient;
@@ -55,9 +52,12 @@ export function GenerateView(props: SourceViewProps) {
   const { api, project, sourceId, onSource } = props;
   const announce = useAnnounce();
   const { sources, source, error, reload } = useSources(props);
+  const { versions, error: versionsError } = useVersionOptions(api, project);
   const [jobId, setJobId] = useState<string>();
   const [seed, setSeed] = useState('');
   const [actionError, setActionError] = useState<string>();
+  /** Bumped when a move queued a job: the newest job is fetched again. */
+  const [moves, setMoves] = useState(0);
 
   // The newest job of the selected source.
   useEffect(() => {
@@ -66,7 +66,7 @@ export function GenerateView(props: SourceViewProps) {
     void api
       .GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs', { params: { path: { projectId: project.id, sourceId }, query: { limit: 1 } } })
       .then(({ data }) => setJobId(data?.[0]?.id));
-  }, [sourceId]);
+  }, [sourceId, moves]);
   useEffect(() => setSeed(source?.seed ?? ''), [source?.id]);
 
   const regenerate = async (event: Event) => {
@@ -89,6 +89,8 @@ export function GenerateView(props: SourceViewProps) {
     <div class="generate">
       <CreateSource
         {...props}
+        versions={versions}
+        versionsError={versionsError}
         onCreated={async (created) => {
           await reload(created.id);
           onSource(created.id);
@@ -104,6 +106,18 @@ export function GenerateView(props: SourceViewProps) {
             <button type="submit">Regenerate</button>
           </form>
           <ErrorNote message={actionError} />
+          {versions && (
+            <MoveVersion
+              api={api}
+              project={project}
+              source={source}
+              versions={versions}
+              onMoved={() => {
+                void reload(source.id);
+                setMoves((count) => count + 1);
+              }}
+            />
+          )}
           {jobId && <JobMonitor api={api} job={{ projectId: project.id, sourceId: source.id, jobId }} onFinished={() => void reload(source.id)} />}
         </>
       )}
@@ -111,9 +125,14 @@ export function GenerateView(props: SourceViewProps) {
   );
 }
 
-function CreateSource({ api, project, onCreated }: SourceViewProps & { onCreated: (source: Source) => void }) {
+function CreateSource({
+  api,
+  project,
+  versions = [],
+  versionsError,
+  onCreated,
+}: SourceViewProps & { versions: VersionOption[] | undefined; versionsError: string | undefined; onCreated: (source: Source) => void }) {
   const announce = useAnnounce();
-  const [versions, setVersions] = useState<VersionOption[]>([]);
   const [versionId, setVersionId] = useState('');
   const [name, setName] = useState('');
   const [kind, setKind] = useState<Source['kind']>(SOURCE_KINDS[0]);
@@ -121,24 +140,7 @@ function CreateSource({ api, project, onCreated }: SourceViewProps & { onCreated
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    void (async () => {
-      const projectId = project.id;
-      const schemas = await api.GET('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId }, query: { limit: 1000 } } });
-      if (schemas.error) return setError(errorText(schemas.error, schemas.response));
-      const options: VersionOption[] = [];
-      for (const schema of schemas.data) {
-        const list = await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', {
-          params: { path: { projectId, schemaId: schema.id }, query: { limit: 1000 } },
-        });
-        if (list.error) return setError(errorText(list.error, list.response));
-        for (const version of [...list.data].sort((a, b) => b.version - a.version))
-          options.push({ value: version.id, label: `${schema.name} v${version.version}` });
-      }
-      setVersions(options);
-      setVersionId(options[0]?.value ?? '');
-    })();
-  }, [project.id]);
+  useEffect(() => setVersionId((current) => (versions.some((version) => version.value === current) ? current : (versions[0]?.value ?? ''))), [versions]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -175,7 +177,7 @@ function CreateSource({ api, project, onCreated }: SourceViewProps & { onCreated
           </button>
         </div>
       )}
-      <ErrorNote message={error} />
+      <ErrorNote message={error ?? versionsError} />
     </form>
   );
 }
