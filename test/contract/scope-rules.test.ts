@@ -1,6 +1,7 @@
 // Team isolation and projectsScope on every management operation under a project, driven by the
 // operation table: another team's key gets 404 and a key scoped to another project gets 403, with
-// bodies taken from the contract's examples (so the scope check cannot hide behind body validation).
+// bodies and required query parameters taken from the contract's examples (so the scope check cannot
+// hide behind request validation).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument, operationTable, type OperationSpec } from '../../src/contract.ts';
 import { TeamStore } from '../../src/store/teams.ts';
@@ -42,7 +43,11 @@ function request(operation: OperationSpec, key: string) {
   };
   const example = Object.values(item.requestBody?.content?.['application/json']?.examples ?? {})[0]?.value;
   const body = item.requestBody ? JSON.stringify(example ?? {}) : undefined;
-  return fetch(`${t.url}${path}`, {
+  const query = new URLSearchParams();
+  for (const parameter of (item as { parameters?: { in: string; name: string; required?: boolean; example?: unknown }[] }).parameters ?? []) {
+    if (parameter.in === 'query' && parameter.required) query.set(parameter.name, String(parameter.example));
+  }
+  return fetch(`${t.url}${path}${query.size ? `?${query}` : ''}`, {
     method: operation.method.toUpperCase(),
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     body,
