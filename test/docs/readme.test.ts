@@ -144,6 +144,16 @@ const PAGE_OUTCOMES: Record<string, ((output: string) => void)[]> = {
       expect(fs.readdirSync(path.join(repoRoot, 'blog-export')).sort()).toEqual(['posts.jsonl', 'users.jsonl']);
     },
   ],
+  'docs/contract-and-sdk.md': [(output) => expect(output).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/m)],
+  'docs/keys-and-cli.md': [
+    (output) => {
+      // The page's table names every command the CLI has.
+      const commands = [...output.matchAll(/^  ([a-z][a-z-]+)\b/gm)].map((match) => match[1]!).filter((name) => name !== 'help');
+      expect(commands.length).toBeGreaterThan(5);
+      const table = text('docs/keys-and-cli.md');
+      for (const command of commands) expect(table, command).toContain(`\`${command}\``);
+    },
+  ],
   'docs/runtime-api.md': [
     (output) => {
       expect(output).toMatch(/^\{"error":.*emial.*\} \(HTTP 400\)$/m);
