@@ -8,7 +8,7 @@ import type { Issue } from './config-issues.ts';
 import { pointer } from './config-issues.ts';
 import { hiddenFakerName } from './faker-fake.ts';
 
-/** Every work limit of a config or a preview, in one place (see the security section of the README). */
+/** Every work limit of a config or a preview, in one place (see docs/security.md). */
 export const WORK_LIMITS = {
   /** Entities of one config: each is a table, planned, checked and previewed. */
   entities: 1_000,

@@ -1,19 +1,18 @@
-// The README's Layout section names every folder of src/ and test/, so it stays true as folders come;
-// and src/ keeps its layer order (STYLE.md): no import climbs, no two folders import each other.
+// docs/layout.md names every folder of src/ and test/, so it stays true as folders come, and states the
+// layer order this test holds src/ to (STYLE.md): no import climbs, no two folders import each other.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const layout = readme.slice(readme.indexOf('## Layout'));
+const layout = fs.readFileSync(new URL('../../docs/layout.md', import.meta.url), 'utf8');
 const folders = (root: string) =>
   fs
     .readdirSync(new URL(`../../${root}/`, import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => `${root}/${entry.name}/`);
 
-describe('README Layout', () => {
+describe('docs/layout.md', () => {
   it.each([...folders('src'), ...folders('test')])('describes %s', (folder) => {
     expect(layout).toContain(`\`${folder}\``);
   });
@@ -34,6 +33,24 @@ const LAYERS: readonly (readonly string[])[] = [
   // The entry points: `sds serve` and main.ts start the service.
   ['cli', 'main.ts'],
 ];
+
+describe('the layer sentence of docs/layout.md', () => {
+  // "Dependencies run one way: `cli` | `main.ts` → … → `dialects` → the leaves (`contract.ts`, …)."
+  const sentence = /^Dependencies run one way: ([\s\S]+?) → the leaves\s+\(([^)]*)\)/m.exec(layout);
+  const names = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+
+  it('names the layers above the leaves, top first, as LAYERS ranks them', () => {
+    expect(sentence).not.toBeNull();
+    const ranks = sentence![1]!.split('→').map((rank) => names(rank).sort());
+    expect(ranks).toEqual(LAYERS.slice(1).toReversed().map((rank) => [...rank].sort()));
+  });
+
+  it('names only leaves as leaves', () => {
+    const leaves = names(sentence![2]!);
+    expect(leaves.length).toBeGreaterThan(0);
+    expect(leaves.filter((leaf) => !LAYERS[0]!.includes(leaf))).toEqual([]);
+  });
+});
 /** Pairs of units that import each other today (`a <-> b`, sorted), to be undone, not added to. */
 const KNOWN_CYCLES = new Set([
   // issue 24 item 1: files renders with runtime's shape and tables, runtime exports through files' formats.

@@ -4,7 +4,7 @@
 // source's rate limit holds across all instances; runtime reads on every instance keep working
 // during a regeneration; changes made through one instance reach the others within a second; the
 // control plane stays consistent when instances start or claim jobs at the same moment; an instance
-// stopped with SIGTERM exits while the others serve. (README.md, "Running several instances".)
+// stopped with SIGTERM exits while the others serve. (docs/operations.md, "Running several instances".)
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -68,7 +68,7 @@ export interface Rule {
   make: Make;
 }
 
-/** Field ids of the coherent defaults (README: "Field matching"). */
+/** Field ids of the coherent defaults (docs/realism.md, "Rows that hold together"). */
 export const RULES: Rule[] = [
   { ids: ['firstname', 'givenname', 'forename'], types: TEXT, what: "the row's person: first name (follows the gender field)", make: person((p) => p.first) },
   { ids: ['lastname', 'surname', 'familyname'], types: TEXT, what: "the row's person: last name", make: person((p) => p.last) },

@@ -9,7 +9,7 @@ const EQUALITY: Operator[] = ['$eq', '$ne', '$in', '$notIn'];
 const ORDERING: Operator[] = ['$gt', '$gte', '$lt', '$lte'];
 const TEXT: Operator[] = ['$contains', '$containsi', '$startsWith', '$endsWith'];
 
-/** The operators the runtime API accepts per field type (README: filters), `$null` for every field. */
+/** The operators the runtime API accepts per field type (docs/runtime-api.md), `$null` for every field. */
 const OPERATORS_BY_TYPE: Record<string, Operator[]> = {
   string: [...EQUALITY, ...ORDERING, ...TEXT],
   text: [...EQUALITY, ...ORDERING, ...TEXT],

@@ -10,7 +10,7 @@ import { uniqueNamespace, type DialectTarget } from '../../helpers/dialect-targe
 export const SCHEMAS = ['shop', 'rental', 'music'] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 
-/** The PostgreSQL shop is the README's example DDL (schemas/examples/shop.sql); the others are test fixtures. */
+/** The PostgreSQL shop is the example DDL of docs/own-database.md (schemas/examples/shop.sql); the others are test fixtures. */
 export function schemaFile(name: SchemaName, engine: DialectTarget['name']): string {
   return name === 'shop' && engine === 'postgres' ? 'schemas/examples/shop.sql' : `test/fixtures/introspection/${name}.${engine}.sql`;
 }

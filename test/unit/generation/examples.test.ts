@@ -1,4 +1,4 @@
-// The example configs shipped for the README are valid, and match the test fixture they came from.
+// The example configs shipped for the README and docs/ are valid, and match the test fixture they came from.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/generation/validate-config.ts';

@@ -1,5 +1,5 @@
 // Every benchmark answers `npm run bench… -- --help` with its usage, at once, before it connects to
-// anything (the README tells people to ask them).
+// anything (docs/benchmarks.md tells people to ask them).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
