@@ -35,6 +35,9 @@ const NOT_RUN: Record<string, Record<string, string>> = {
   },
   'docs/contract-and-sdk.md': {
     'npm run generate': 'rewrites generated/; CI (.ci/run) runs these checks',
+    'npm run api:diff -- --changelog CHANGELOG.md HEAD~1': 'compares git history; test/unit/scripts/api-diff-gate.test.ts runs it on planted edits',
+    'curl -s "$SDS_URL/public/v1/projects/$PROJECT/sources/$SOURCE/api-changes?to=$VERSION_2" -H "x-api-key: $SDS_KEY"':
+      'needs a second schema version; test/integration/source-api-changes.test.ts and the studio test run it',
   },
   'docs/benchmarks.md': {
     'npm run bench': 'benchmarks take minutes and print figures, not pass/fail of the test suite',
