@@ -4,13 +4,14 @@
 // the blocks into one terminal) with SDS_URL and SDS_KEY set; its ```ts blocks are one program, compiled
 // (strict) against the built SDK and run against the same service. Each page of docs/ then runs its ```sh
 // blocks in page order as one script that continues the walkthrough's terminal: its variables and its
-// `json` function, as the pages say. ```json blocks are schema configs, validated by the service.
+// `json` function, as the pages say. ```json and ```yaml blocks are schema configs, validated by the service.
 // A block that cannot run here says why in a `<!-- not run: … -->` comment right above it, and is
 // listed in NOT_RUN below.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -283,17 +284,17 @@ describe('the pages', () => {
     );
     for (const block of blocks.filter((block) => block.notRun)) expect(block.notRun).not.toBe('');
     // A language this test cannot run would slip through unrun.
-    expect(blocks.filter((block) => !['sh', 'ts', 'json'].includes(block.language)).map((block) => `${block.page}:${block.line} ${block.language}`)).toEqual([]);
+    expect(blocks.filter((block) => !['sh', 'ts', 'json', 'yaml'].includes(block.language)).map((block) => `${block.page}:${block.line} ${block.language}`)).toEqual([]);
   });
 
-  it('every ```json block is a schema config the service finds valid', async () => {
-    const configs = blocks.filter((block) => block.language === 'json' && !block.notRun);
+  it('every ```json and ```yaml block is a schema config the service finds valid', async () => {
+    const configs = blocks.filter((block) => (block.language === 'json' || block.language === 'yaml') && !block.notRun);
     expect(configs.length).toBeGreaterThan(0);
     for (const block of configs) {
       const response = await fetch(`${t.url}/public/v1/schema-config/validate`, {
         method: 'POST',
         headers: { 'x-api-key': t.teamKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ schema: JSON.parse(block.code) }),
+        body: JSON.stringify({ schema: block.language === 'json' ? JSON.parse(block.code) : parseYaml(block.code) }),
       });
       const body = (await response.json()) as { valid: boolean; errors: unknown[] };
       expect({ at: `${block.page}:${block.line}`, valid: body.valid, errors: body.errors }).toEqual({ at: `${block.page}:${block.line}`, valid: true, errors: [] });

@@ -177,7 +177,10 @@ describe('generator version 3', () => {
 describe('the table of field ids in docs/realism.md', () => {
   it('names every id a rule matches', () => {
     const page = fs.readFileSync(new URL('../../../docs/realism.md', import.meta.url), 'utf8');
-    const table = page.slice(page.indexOf('## Rows that hold together'), page.indexOf('**Versions.**'));
+    const [from, to] = [page.indexOf('## Rows that hold together'), page.indexOf('### Generator versions')];
+    expect(from, 'the section of the page that holds the table').toBeGreaterThanOrEqual(0);
+    expect(to).toBeGreaterThan(from);
+    const table = page.slice(from, to);
     const named = new Set([...table.matchAll(/`([A-Za-z_()]+)\*?`/g)].flatMap((match) => {
       const id = match[1]!.toLowerCase().replace(/[_-]/g, '');
       // `comment(s)` stands for comment and comments.
