@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../helpers/database.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { runWalkthroughProgram, startDocsService, type DocsService } from '../helpers/docs-service.ts';
 import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
-import { ensureSdkBuilt, repoRoot, run, tsc } from '../helpers/sdk-build.ts';
+import { repoRoot, run, tsc } from '../helpers/sdk-build.ts';
 
 interface Block {
   line: number;
@@ -139,7 +139,7 @@ const FETCH_BLOCK = 6;
 const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-coherent', 'blog-v1', 'blog-files', 'blog-export', 'users.csv'];
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, file), 'utf8'));
 
-let t: TestService;
+let t: DocsService;
 let appDatabase: TestDatabase;
 const dir = path.join(repoRoot, '.tmp', `readme-docs-${process.pid}`);
 const outputs: string[] = [];
@@ -147,7 +147,7 @@ const outputs: string[] = [];
 beforeAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const [service, database] = await Promise.all([startTestService('docs_readme'), appDatabaseWithShop(), ensureSdkBuilt()]);
+  const [service, database] = await Promise.all([startDocsService('docs_readme'), appDatabaseWithShop()]);
   t = service;
   appDatabase = database;
 });
@@ -244,7 +244,7 @@ describe('README.md', () => {
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
 
-    const result = await run(process.execPath, [path.join(dir, 'out/walkthrough.js')], { cwd: repoRoot, env: { SDS_URL: t.url, SDS_KEY: t.teamKey } });
+    const result = await runWalkthroughProgram(t, dir, { SDS_URL: t.url, SDS_KEY: t.teamKey });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^2 projects$/m);
