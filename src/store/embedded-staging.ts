@@ -40,7 +40,7 @@ export function embeddedLayout(dataDir: string, binDir: string, fallbackRoot = F
   const own = { databaseDir: path.join(dataDir, 'pg'), binDir };
   if (process.getuid?.() !== 0) return own;
   const ids = serverUserIdsIfAny();
-  const recorded = readLocation(dataDir);
+  const recorded = readLocation(dataDir) === own.databaseDir ? undefined : readLocation(dataDir);
   const dataBlocked = firstClosedFolder(path.resolve(dataDir), ids);
   const binBlocked = firstClosedFolder(path.resolve(binDir), ids);
   if (!recorded && !dataBlocked && !binBlocked) return own;
@@ -79,10 +79,11 @@ export function embeddedLayout(dataDir: string, binDir: string, fallbackRoot = F
   }
 }
 
-/** Records in the project's data folder where its cluster lives, once that cluster is made. */
+/** Records in the project's data folder where its cluster lives, once that cluster is made outside it. */
 export function recordLocation(dataDir: string, databaseDir: string): void {
-  const file = path.join(dataDir, LOCATION_FILE);
-  if (readLocation(dataDir) !== databaseDir) fs.writeFileSync(file, `${databaseDir}\n`);
+  // Only the binaries moved: the cluster is the usual <dataDir>/pg, nothing to follow.
+  if (databaseDir === path.join(dataDir, 'pg')) return;
+  if (readLocation(dataDir) !== databaseDir) fs.writeFileSync(path.join(dataDir, LOCATION_FILE), `${databaseDir}\n`);
 }
 
 /** The cluster's folder outside the project, if the data folder records one (what a test or CI removes with the data folder). */

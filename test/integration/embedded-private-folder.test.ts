@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresBinary, startEmbeddedPostgres } from '../../src/store/embedded.ts';
-import { embeddedLayout, readLocation } from '../../src/store/embedded-staging.ts';
+import { embeddedLayout, readLocation, recordLocation } from '../../src/store/embedded-staging.ts';
 
 const asRoot = process.getuid?.() === 0;
 const made: string[] = [];
@@ -104,6 +104,9 @@ describe.runIf(asRoot)('the embedded PostgreSQL as root in a private folder', ()
     expect(path.dirname(layout.binDir).startsWith(path.join(root, 'embedded-'))).toBe(true);
     expect(layout.moved?.notice).toContain(`its binaries in ${path.dirname(layout.binDir)}`);
     expect(layout.moved?.notice).not.toContain('its data lives');
+    // Nothing to record: the cluster is the usual one (a record would send later starts elsewhere).
+    recordLocation(dataDir, layout.databaseDir);
+    expect(readLocation(dataDir)).toBeUndefined();
     const staged = fs.statSync(path.dirname(layout.binDir));
     expect([staged.uid, staged.mode & 0o777]).toEqual([0, 0o755]);
     // The staged server runs as the server user: it can reach its libraries and share folder.
