@@ -40,7 +40,7 @@ export function embeddedLayout(dataDir: string, binDir: string, fallbackRoot = F
   const own = { databaseDir: path.join(dataDir, 'pg'), binDir };
   if (process.getuid?.() !== 0) return own;
   const ids = serverUserIdsIfAny();
-  const recorded = readLocation(dataDir) === own.databaseDir ? undefined : readLocation(dataDir);
+  const recorded = followedLocation(dataDir, fallbackRoot);
   const dataBlocked = firstClosedFolder(path.resolve(dataDir), ids);
   const binBlocked = firstClosedFolder(path.resolve(binDir), ids);
   if (!recorded && !dataBlocked && !binBlocked) return own;
@@ -90,6 +90,18 @@ export function recordLocation(dataDir: string, databaseDir: string): void {
 export function readLocation(dataDir: string): string | undefined {
   const file = path.join(dataDir, LOCATION_FILE);
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() || undefined : undefined;
+}
+
+/**
+ * The record of `dataDir`, if it names a cluster sds places (`<root>/data-…/pg`): the record's folder
+ * is handed to the server user, so a record naming anything else (a data folder others can write to)
+ * is not followed.
+ */
+function followedLocation(dataDir: string, root: string): string | undefined {
+  const recorded = readLocation(dataDir);
+  if (!recorded || path.basename(recorded) !== 'pg') return undefined;
+  const folder = path.dirname(recorded);
+  return path.dirname(folder) === path.resolve(root) && /^data-[0-9a-f]{16}$/.test(path.basename(folder)) ? recorded : undefined;
 }
 
 /** The fallback root: made by root, mode 755; one that anyone else could write to is refused (its binaries run as the server user). */

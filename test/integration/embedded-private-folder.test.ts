@@ -125,6 +125,22 @@ describe.runIf(asRoot)('the embedded PostgreSQL as root in a private folder', ()
     expect(fs.statSync(path.join(layout.binDir, 'initdb')).size).toBe(fs.statSync(path.join(nativeDir, 'bin', 'initdb')).size);
   }, 60_000);
 
+  it('follows a recorded location only when it is a cluster sds placed', () => {
+    const folder = privateFolder();
+    const dataDir = path.join(folder, '.data');
+    fs.mkdirSync(dataDir);
+    const elsewhere = privateFolder();
+    fs.writeFileSync(path.join(dataDir, 'pg-location'), `${path.join(elsewhere, 'pg')}\n`);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-fallback-'));
+    fs.chmodSync(root, 0o755);
+    made.push(root);
+    const layout = embeddedLayout(dataDir, path.dirname(postgresBinary()), root);
+    expect(path.dirname(path.dirname(layout.databaseDir))).toBe(root);
+    // The folder the record named is not handed to the server user.
+    expect(fs.statSync(elsewhere).uid).toBe(0);
+    expect(fs.statSync(elsewhere).mode & 0o777).toBe(0o700);
+  });
+
   it('stops with one line when the fallback root cannot be made', () => {
     const folder = privateFolder();
     const notAFolder = path.join(folder, 'file');
