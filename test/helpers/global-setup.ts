@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/store/embedded.ts';
+import { readLocation } from '../../src/store/embedded-staging.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,6 +24,9 @@ export default async function setup(project: TestProject) {
   project.provide('pgServerUrl', embedded.url);
   return async () => {
     await embedded.stop();
+    // As root in a private checkout (CI's fresh clone) the cluster lives outside the data folder.
+    const location = readLocation(dataDir);
+    if (location) fs.rmSync(path.dirname(location), { recursive: true, force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
