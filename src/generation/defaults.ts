@@ -13,13 +13,14 @@ import { jsonObject, uuidProgram } from './values/tokens.ts';
 import { paragraphText, wordsText } from './values/strings.ts';
 import { coherentDefault } from './coherence/defaults.ts';
 import { englishParagraph, shortPhrase, textWords } from './coherence/text.ts';
+import { hasFeature } from './versions.ts';
 
 /** Plain strings up to this maxLength are codes (letters and digits) rather than words. */
 const CODE_LENGTH = 10;
 const CODE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export function defaultProgram(context: EntityContext, field: Field, stream: RandomStream): ValueProgram {
-  if (context.version >= 2) {
+  if (hasFeature(context.version, 'coherentRows')) {
     const coherent = coherentDefault(context, field, stream, () => versionOneDefault(context, field, stream));
     if (coherent) return coherent;
     const text = englishDefault(context, field, stream);
