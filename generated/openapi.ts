@@ -1754,6 +1754,12 @@ export interface components {
              * @enum {string}
              */
             rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent";
+            /**
+             * @description Id of the field rule that made the field (`person.email`, `place.city`, `time.pair-end`; the
+             *     table of rules is docs/field-rules.md); for place fields, their rules joined by `+` as the fields
+             *     are. Absent from audits recorded before rules had ids.
+             */
+            ruleId?: string;
             entity: string;
             /** @description The field checked (place fields joined by `+`). */
             field: string;

@@ -119,9 +119,11 @@ interface GenerateOptions {
 /** `--report`: how many rows hold each coherence rule. */
 async function printCoherence(coherence: CoherenceCount[] | undefined): Promise<void> {
   if (!coherence) return;
-  const { formatCoherence } = await import('../generation/coherence/report.ts');
+  const { formatCoherence, formatRuleTotals } = await import('../generation/coherence/report.ts');
   console.log(coherence.length === 0 ? 'coherence: no field of the config is checked by a rule' : 'coherence (rule, field, against, rows holding it):');
   for (const line of formatCoherence(coherence)) console.log(`  ${line}`);
+  if (coherence.length > 0) console.log('by field rule (docs/field-rules.md):');
+  for (const line of formatRuleTotals(coherence)) console.log(`  ${line}`);
 }
 
 function fileFormat(value: string): FileFormat {

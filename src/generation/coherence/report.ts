@@ -202,10 +202,26 @@ function dayOf(instant: string, zone: string): string {
   return zone === 'UTC' && instant.endsWith('Z') ? instant.slice(0, 10) : formatDay(localDay(Date.parse(instant), zone));
 }
 
+const share = (holding: number, rows: number) => (rows === 0 ? '-' : `${((holding / rows) * 100).toFixed(1)}%`);
+
 /** The report as lines: `names-in-email  users.email (firstName+lastName)  20/20 rows (100.0%)`. */
 export function formatCoherence(counts: readonly CoherenceCount[]): string[] {
-  return counts.map((count) => {
-    const share = count.rows === 0 ? '-' : `${((count.holding / count.rows) * 100).toFixed(1)}%`;
-    return `${count.rule.padEnd(20)} ${`${count.entity}.${count.field}`.padEnd(28)} against ${count.against.padEnd(28)} ${count.holding}/${count.rows} rows (${share})`;
-  });
+  return counts.map(
+    (count) =>
+      `${count.rule.padEnd(20)} ${`${count.entity}.${count.field}`.padEnd(28)} against ${count.against.padEnd(28)} ${count.holding}/${count.rows} rows (${share(count.holding, count.rows)})`,
+  );
+}
+
+/** Totals per field rule id (place rules count once each), in the order they first appear: `person.email  40/40 rows (100.0%)`. */
+export function formatRuleTotals(counts: readonly CoherenceCount[]): string[] {
+  const totals = new Map<string, { rows: number; holding: number }>();
+  for (const count of counts) {
+    for (const id of count.ruleId.split('+')) {
+      const total = totals.get(id) ?? { rows: 0, holding: 0 };
+      total.rows += count.rows;
+      total.holding += count.holding;
+      totals.set(id, total);
+    }
+  }
+  return [...totals].map(([id, total]) => `${id.padEnd(28)} ${total.holding}/${total.rows} rows (${share(total.holding, total.rows)})`);
 }
