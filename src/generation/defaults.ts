@@ -13,7 +13,7 @@ import { dateRangeProgram, timeProgram } from './values/date-programs.ts';
 import { jsonObject, uuidProgram } from './values/tokens.ts';
 import { paragraphText, wordsText } from './values/strings.ts';
 import { ruleChoices } from './rules/choose-rule.ts';
-import { CODE_LENGTH, roomOf } from './rules/field-rules.ts';
+import { CODE_LENGTH, roomOf } from './rules/room.ts';
 
 const CODE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

@@ -7,8 +7,8 @@ import type { components } from '../contract.ts';
 /** A generator version of the contract (openapi.yaml `GeneratorVersion`). */
 export type GeneratorVersion = components['schemas']['GeneratorVersion'];
 
-/** Rule sets of field meanings (rules/field-rules.ts): `named` is version 1's, `coherent` version 2's. */
-export type RuleSetName = 'named' | 'coherent';
+/** Rule sets of field meanings (rules/field-rules.ts): `named` is version 1's, `coherent` version 2's, `meaning` version 4's. */
+export type RuleSetName = 'named' | 'coherent' | 'meaning';
 
 export interface VersionFeatures {
   /** One line on what the version changes, for help texts and docs. */
@@ -53,6 +53,15 @@ export const VERSIONS = {
   3: {
     changes: "version 2, with text in the locale's language and real postal codes of FR, AU, FI, DE",
     rules: ['coherent', 'named'],
+    coherentRows: true,
+    childrenAfterParents: true,
+    localeText: true,
+    postalCodesAbroad: true,
+    auditByDefault: true,
+  },
+  4: {
+    changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, country codes, past times (in preview)',
+    rules: ['meaning', 'coherent', 'named'],
     coherentRows: true,
     childrenAfterParents: true,
     localeText: true,

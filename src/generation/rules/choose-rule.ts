@@ -1,12 +1,12 @@
 // Which rules of the table (field-rules.ts) may make a field without a strategy, in the order the
 // generator tries them: per rule set of the version (versions.ts), its context rules, then a rule by
 // the field's format (formatted strings match nothing else), else by name — the whole id first, then
-// the longest ending; after every set, the fallback rules. The coherence report asks the same.
+// the longest ending, then its last word, then its first word; after every set, the fallback rules. The coherence report asks the same.
 import type { Field } from '../config-types.ts';
 import type { RuleSetName } from '../versions.ts';
 import { VERSIONS } from '../versions.ts';
 import { FIELD_RULES } from './field-rules.ts';
-import { normalizeId, ruleMatch, type FieldRule, type RuleMaker, type RuleMatch, type RuleScope } from './field-rule.ts';
+import { idWords, normalizeId, ruleMatch, type FieldRule, type RuleMaker, type RuleMatch, type RuleScope } from './field-rule.ts';
 
 export interface RuleChoice {
   rule: FieldRule;
@@ -22,6 +22,8 @@ interface SetIndex {
   /** Every ending of the set, longest first. */
   endings: string[];
   byEnding: Map<string, { rule: FieldRule; match: RuleMatch }[]>;
+  byFirstWord: Map<string, { rule: FieldRule; match: RuleMatch }[]>;
+  byLastWord: Map<string, { rule: FieldRule; match: RuleMatch }[]>;
 }
 
 const indexes = new Map<RuleSetName, SetIndex>();
@@ -30,7 +32,7 @@ const indexes = new Map<RuleSetName, SetIndex>();
 function setIndex(set: RuleSetName): SetIndex {
   let index = indexes.get(set);
   if (index) return index;
-  index = { context: [], fallback: [], byFormat: new Map(), byName: new Map(), endings: [], byEnding: new Map() };
+  index = { context: [], fallback: [], byFormat: new Map(), byName: new Map(), endings: [], byEnding: new Map(), byFirstWord: new Map(), byLastWord: new Map() };
   const add = <K>(map: Map<K, { rule: FieldRule; match: RuleMatch }[]>, key: K, entry: { rule: FieldRule; match: RuleMatch }) =>
     map.set(key, [...(map.get(key) ?? []), entry]);
   for (const rule of FIELD_RULES) {
@@ -44,6 +46,8 @@ function setIndex(set: RuleSetName): SetIndex {
     for (const format of rule.formats ?? []) add(index.byFormat, format, entry);
     for (const name of entry.match.names) add(index.byName, name, entry);
     for (const ending of entry.match.endings) add(index.byEnding, ending, entry);
+    for (const word of rule.firstWords ?? []) add(index.byFirstWord, word, entry);
+    for (const word of rule.lastWords ?? []) add(index.byLastWord, word, entry);
   }
   // Ties in length cannot both end one id, so the order among them does not matter.
   index.endings = [...index.byEnding.keys()].sort((a, b) => b.length - a.length);
@@ -67,7 +71,9 @@ function setChoices(set: RuleSetName, scope: RuleScope, field: Field): FieldRule
   }
   const id = normalizeId(field.id);
   const ending = index.endings.find((name) => id.length > name.length && id.endsWith(name));
-  for (const entries of [index.byName.get(id), ending === undefined ? undefined : index.byEnding.get(ending)]) {
+  const words = idWords(field.id);
+  const [firstWord, lastWord] = words.length > 1 ? [words[0]!, words[words.length - 1]!] : ['', ''];
+  for (const entries of [index.byName.get(id), ending === undefined ? undefined : index.byEnding.get(ending), index.byLastWord.get(lastWord), index.byFirstWord.get(firstWord)]) {
     const entry = entries?.find((candidate) => applies(candidate, scope, field));
     if (entry) return [...found, entry.rule];
   }

@@ -8,7 +8,7 @@ import type { GeneratorVersion, RuleSetName } from '../versions.ts';
 import type { Place } from '../coherence/places.ts';
 
 /** Rule sets in the order they were introduced: a rule's `also` takes effect from its set on. */
-export const RULE_SETS: readonly RuleSetName[] = ['named', 'coherent'];
+export const RULE_SETS: readonly RuleSetName[] = ['named', 'coherent', 'meaning'];
 
 /**
  * Makes the program of a field. `next` makes the program the field would get without this rule's
@@ -44,6 +44,10 @@ export interface FieldRule {
   names?: readonly string[];
   /** Names matched at the end of a longer id too: `email` matches `contactEmail`, `billing_email`. */
   endings?: readonly string[];
+  /** Word parts (snake or camel case): the id's first word is one of these and more words follow (`is_active`, `hasChildren`). */
+  firstWords?: readonly string[];
+  /** Word parts: the id's last word is one of these and more words precede it (`unit_price`, `durationMs`). */
+  lastWords?: readonly string[];
   /** Formats of `string` fields the rule makes whatever their id (`format: email`). */
   formats?: readonly string[];
   /** Table context: the rule applies only where this holds (a time pair's start exists, a parent has a created time). */
@@ -64,6 +68,15 @@ export interface FieldRule {
 /** The id without case, `_` and `-`: how rules match names. */
 export function normalizeId(id: string): string {
   return id.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** Words of an id, lower-case: `validTo` → valid, to; `end_date` → end, date; `durationMS` → duration, ms. */
+export function idWords(id: string): string[] {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
 }
 
 /** How a rule matches in one set: its names, endings and types with what it gained by then. */

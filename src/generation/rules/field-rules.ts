@@ -1,5 +1,6 @@
 // The one table of field meanings: per rule, the names it matches, the context and types it needs,
-// its value maker per rule set (`named`: version 1; `coherent`: versions 2 and 3) and the check the
+// its value maker per rule set (`named`: version 1; `coherent`: versions 2 and 3; `meaning`: version 4,
+// tried before the others) and the check the
 // coherence report runs on what it made. The generator (defaults.ts) and the report (coherence/
 // report.ts) both choose rules from here (choose-rule.ts); docs/field-rules.md lists every id.
 // A rule's makers never change once a version uses them: a new meaning is a new rule set.
@@ -13,13 +14,12 @@ import * as v1 from '../named-defaults.ts';
 import * as v2 from '../coherence/defaults.ts';
 import { parentTimeLink, pairStart } from '../coherence/time.ts';
 import { hasFeature } from '../versions.ts';
+import { CODE_LENGTH, roomOf } from './room.ts';
+import * as v4 from './meaning-makers.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMERIC: FieldType[] = ['integer', 'number'];
 const DATES: FieldType[] = ['date', 'datetime'];
-
-/** Plain strings up to this many characters (after prefix and suffix) are codes rather than words. */
-export const CODE_LENGTH = 10;
 
 /** A maker of a set that ignores `next`. */
 const plain = (make: v1.Make | v2.Make): RuleMaker => (context, field, stream) => make(context, field, stream);
@@ -28,6 +28,96 @@ const description: v1.Make = (context, field, stream) =>
   cursorProgram(stream, (cursor) => (field.type === 'text' ? paragraphText(context.words.loremWords, cursor, cursor.int(2, 5)) : sentenceText(context.words.loremWords, cursor)));
 
 export const FIELD_RULES: readonly FieldRule[] = [
+  // Meanings of version 4: sizes, flags, durations and codes that fit the column.
+  {
+    id: 'money.unit-price',
+    what: 'a unit or list price: mostly under 50, ending in .99, .49, .95 or .00',
+    names: ['price', 'unitprice', 'listprice', 'saleprice', 'retailprice'],
+    lastWords: ['price'],
+    types: NUMERIC,
+    make: { meaning: v4.unitPrice },
+  },
+  {
+    id: 'money.amount',
+    what: 'an amount, total, cost, fee, tax or balance: 2 to 2000 (median about 60) with cents',
+    names: ['amount', 'total', 'subtotal', 'cost', 'fee', 'fees', 'balance', 'revenue', 'payment', 'tax', 'charge', 'discount'],
+    lastWords: ['amount', 'total', 'subtotal', 'cost', 'fee', 'fees', 'balance', 'revenue', 'payment', 'tax', 'charge', 'discount'],
+    types: NUMERIC,
+    make: { meaning: v4.amount },
+  },
+  {
+    id: 'money.salary',
+    what: 'a yearly salary: 25 000 to 200 000 in steps of 500',
+    names: ['salary', 'wage', 'wages', 'income', 'annualsalary', 'basesalary'],
+    lastWords: ['salary', 'wage', 'wages', 'income'],
+    types: NUMERIC,
+    make: { meaning: v4.salary },
+  },
+  {
+    id: 'number.small-quantity',
+    what: 'a quantity: 1 in 60% of rows, 2 in 20%, rarely more than 5',
+    names: ['quantity', 'qty', 'units'],
+    lastWords: ['quantity', 'qty'],
+    types: NUMERIC,
+    make: { meaning: v4.quantity },
+  },
+  {
+    id: 'number.duration',
+    what: 'a duration in the unit its last word names: ms 2 000–900 000, seconds 5–7 200, minutes 1–240, hours 1–72, days 1–30, weeks 1–12, months 1–24',
+    names: Object.keys(v4.DURATION_UNITS),
+    lastWords: Object.keys(v4.DURATION_UNITS),
+    types: NUMERIC,
+    make: { meaning: v4.duration },
+  },
+  {
+    id: 'flag.on-off',
+    what: 'a flag (`active`, `is_*`, `has_*`, `*_deleted`…): 0/1 in integers, `Y`/`N` in one-character strings; on in 85% of rows for `active`-like words, 10% for `deleted`-like ones, else half',
+    names: ['active', 'enabled', 'visible', 'verified', 'published', 'approved', 'available', 'deleted', 'archived', 'locked', 'banned', 'blocked', 'disabled', 'suspended', 'hidden', 'expired'],
+    firstWords: ['is', 'has', 'can', 'should', 'allow', 'allows'],
+    lastWords: ['active', 'enabled', 'visible', 'verified', 'published', 'approved', 'deleted', 'archived', 'locked', 'banned', 'blocked', 'disabled', 'suspended'],
+    types: ['integer', 'string'],
+    fits: (field) => field.type === 'integer' || roomOf(field) === 1,
+    make: { meaning: v4.flag },
+  },
+  {
+    id: 'code.country-alpha2',
+    what: "a country column of 2 characters: the row's place's ISO 3166 alpha-2 code",
+    names: ['country', 'countrycode', 'countryiso', 'nationality'],
+    endings: ['countrycode'],
+    lastWords: ['country'],
+    types: ['string'],
+    fits: (field) => roomOf(field) === 2,
+    make: { meaning: v4.countryCode },
+    audit: { kind: 'place-in-reference', of: (place) => place.countryCode },
+  },
+  {
+    id: 'code.country-alpha3',
+    what: "a country column of 3 characters: the row's place's ISO 3166 alpha-3 code",
+    names: ['country', 'countrycode', 'countryiso', 'nationality'],
+    endings: ['countrycode'],
+    lastWords: ['country'],
+    types: ['string'],
+    fits: (field) => roomOf(field) === 3,
+    make: { meaning: v4.countryCode },
+  },
+  {
+    id: 'code.currency',
+    what: "a currency column of 3 or more characters: the ISO 4217 code of the row's place's country",
+    names: ['currency', 'currencycode', 'currencyiso', 'curr', 'ccy'],
+    endings: ['currency'],
+    lastWords: ['currency', 'ccy'],
+    types: ['string'],
+    fits: (field) => roomOf(field) >= 3,
+    make: { meaning: (context, field, stream) => v2.place((p) => p.currency)(context, field, stream) },
+  },
+  {
+    id: 'time.past-pair-end',
+    what: 'the past-tense end of a start/end pair (`endedAt`, `closed_on`, `delivered_at`…): not before its start, never after the reference date',
+    types: DATES,
+    when: (scope, field) => v4.pastTense(field.id) && pairStart(scope.entity, field) >= 0,
+    make: { meaning: v4.pastPairEnd },
+    audit: { kind: 'time-pair-ordered' },
+  },
   // People: one person per row from version 2 on.
   {
     id: 'person.first-name',
@@ -384,8 +474,3 @@ export const FIELD_RULES: readonly FieldRule[] = [
     make: { named: plain(v1.dates('now', '+1y')) },
   },
 ];
-
-/** Characters a plain string has for its value, after its prefix and suffix. */
-export function roomOf(field: { maxLength?: number; prefix?: string; suffix?: string }): number {
-  return (field.maxLength ?? Number.POSITIVE_INFINITY) - (field.prefix?.length ?? 0) - (field.suffix?.length ?? 0);
-}
