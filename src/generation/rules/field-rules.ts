@@ -82,7 +82,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
   {
     id: 'code.country-alpha2',
     what: "a country column of 2 characters: the row's place's ISO 3166 alpha-2 code",
-    names: ['country', 'countrycode', 'countryiso', 'nationality'],
+    names: ['country', 'countrycode', 'countryiso', 'countryiso2', 'countryiso3', 'countryalpha2', 'countryalpha3', 'nationality'],
     endings: ['countrycode'],
     lastWords: ['country'],
     types: ['string'],
@@ -93,7 +93,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
   {
     id: 'code.country-alpha3',
     what: "a country column of 3 characters: the row's place's ISO 3166 alpha-3 code",
-    names: ['country', 'countrycode', 'countryiso', 'nationality'],
+    names: ['country', 'countrycode', 'countryiso', 'countryiso2', 'countryiso3', 'countryalpha2', 'countryalpha3', 'nationality'],
     endings: ['countrycode'],
     lastWords: ['country'],
     types: ['string'],
