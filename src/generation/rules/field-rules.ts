@@ -101,6 +101,17 @@ export const FIELD_RULES: readonly FieldRule[] = [
     make: { meaning: v4.countryCode },
   },
   {
+    id: 'code.state',
+    what: "a state or province column of 2 or 3 characters: the row's place's code (US `NY`), where every place of the locale's country has one that fits",
+    names: ['state', 'statecode', 'stateabbr', 'province', 'provincecode', 'region', 'regioncode'],
+    endings: ['statecode'],
+    lastWords: ['state', 'province'],
+    types: ['string'],
+    fits: (field) => roomOf(field) === 2 || roomOf(field) === 3,
+    make: { meaning: v4.stateCode },
+    audit: { kind: 'place-in-reference', of: (place) => place.stateCode },
+  },
+  {
     id: 'code.currency',
     what: "a currency column of 3 or more characters: the ISO 4217 code of the row's place's country",
     names: ['currency', 'currencycode', 'currencyiso', 'curr', 'ccy'],

@@ -9,6 +9,7 @@ import type { RandomCursor } from '../random.ts';
 import type { RuleMaker } from './field-rule.ts';
 import { cursorProgram } from '../program.ts';
 import { place } from '../coherence/defaults.ts';
+import { localeCountry, placesOf } from '../coherence/places.ts';
 import { laterProgram, pairStart } from '../coherence/time.ts';
 import { idWords } from './field-rule.ts';
 import { roomOf } from './room.ts';
@@ -109,6 +110,17 @@ function alpha3Of(code: string): string {
 /** The row's place's country as a code that fills the column: alpha-2 in 2 characters, alpha-3 in 3. */
 export const countryCode: RuleMaker = (context, field, stream) =>
   roomOf(field) === 3 ? place((p) => alpha3Of(p.countryCode))(context, field, stream) : place((p) => p.countryCode)(context, field, stream);
+
+/**
+ * The row's place's state or province code in a column of 2 or 3 characters, where every place of
+ * the locale's country has a code that fits (US `NY`, DE `SN`); elsewhere the field keeps version 3's value.
+ */
+export const stateCode: RuleMaker = (context, field, stream) => {
+  const room = roomOf(field);
+  const places = placesOf(localeCountry(context.plan.locale), context.version);
+  if (places.length === 0 || places.some((p) => p.stateCode.length === 0 || p.stateCode.length > room)) return undefined;
+  return place((p) => p.stateCode)(context, field, stream);
+};
 
 /** Words of a time that has happened: a participle (`ended`, `returned`, `paid`) or a birth or death. */
 const PAST_WORDS = new Set(['paid', 'born', 'sent', 'done', 'built', 'made', 'died', 'death', 'birth', 'left', 'quit', 'sold', 'bought', 'won', 'lost']);

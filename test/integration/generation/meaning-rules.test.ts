@@ -32,6 +32,8 @@ const schema = (): SchemaConfig => ({
         { id: 'country', type: 'string', maxLength: 2 },
         { id: 'country_iso3', type: 'string', maxLength: 3 },
         { id: 'currency', type: 'string', maxLength: 3 },
+        { id: 'state', type: 'string', maxLength: 2 },
+        { id: 'city', type: 'string', maxLength: 80 },
         { id: 'started_at', type: 'datetime' },
         { id: 'ended_at', type: 'datetime' },
       ],
@@ -90,6 +92,8 @@ for (const target of DIALECTS) {
     it('country and currency columns hold ISO codes that fill them', async () => {
       const { q } = catalog;
       expect(await all(`${q('country')} = 'US' AND ${q('country_iso3')} = 'USA' AND ${q('currency')} = 'USD'`)).toBe(ROWS);
+      expect(await all(`CHAR_LENGTH(${q('state')}) = 2 AND UPPER(${q('state')}) = ${q('state')}`)).toBe(ROWS);
+      expect(await catalog.count(`SELECT count(DISTINCT ${q('state')}) FROM ${catalog.t('invoice_lines')}`)).toBeGreaterThan(20);
     });
 
     it('a past-tense end follows its start and never passes the reference date', async () => {
@@ -99,7 +103,10 @@ for (const target of DIALECTS) {
       expect(await all(`${q('started_at')} <= ${now} AND ${q('ended_at')} > ${now}`)).toBe(0);
     });
 
-    it('the report counts the pair by the rule that made it', () => {
+    it('the report counts the pair and the place tuple by the rules that made them', () => {
+      expect(summary.coherence).toContainEqual(
+        expect.objectContaining({ rule: 'place-in-reference', ruleId: 'code.country-alpha2+code.state+place.city', field: 'country+state+city', rows: ROWS, holding: ROWS }),
+      );
       expect(summary.coherence).toContainEqual(expect.objectContaining({ rule: 'time-pair-ordered', ruleId: 'time.past-pair-end', field: 'ended_at', rows: ROWS, holding: ROWS }));
     });
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { ruleOf } from '../../../src/generation/rules/choose-rule.ts';
 import { pastTense } from '../../../src/generation/rules/meaning-makers.ts';
+import { placesOf } from '../../../src/generation/coherence/places.ts';
 import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';
 
 const ROWS = 600;
@@ -25,6 +26,8 @@ const FIELDS: Field[] = [
   { id: 'country', type: 'string', maxLength: 2 },
   { id: 'billing_country', type: 'string', maxLength: 3 },
   { id: 'currency', type: 'string', maxLength: 3 },
+  { id: 'state', type: 'string', maxLength: 2 },
+  { id: 'city', type: 'string' },
   { id: 'startedAt', type: 'datetime' },
   { id: 'endedAt', type: 'datetime' },
   { id: 'opened_on', type: 'date' },
@@ -82,14 +85,21 @@ describe('generator version 4: meanings by name, type and length', () => {
     expect(median(numbers('milliseconds'))).toBeGreaterThan(10_000);
   });
 
-  it('country columns of 2 and 3 characters hold ISO codes of the row’s place, currencies ISO 4217', () => {
+  it('country and state columns of 2 and 3 characters hold codes of the row’s place, currencies ISO 4217', () => {
     const alpha2 = new Set(Object.keys(countries));
     expect(share(values('country'), (code) => alpha2.has(code as string))).toBe(1);
     expect(new Set(values('country'))).toEqual(new Set(['US'])); // locale en: places of the US
     expect(new Set(values('billing_country'))).toEqual(new Set(['USA']));
     expect(new Set(values('currency'))).toEqual(new Set(['USD']));
+    const states = new Set(Object.values(values('state')));
+    expect(states.size).toBeGreaterThan(20);
+    expect([...states].every((state) => /^[A-Z]{2}$/.test(state as string))).toBe(true);
+    // The state is the row's city's: every (state, city) pair is one of the reference places.
+    const pairs = new Set(placesOf('US', 4).map((place) => `${place.stateCode}|${place.city}`));
+    expect(v4.objects('lines').every((row) => pairs.has(`${row.state}|${row.city}`))).toBe(true);
     // Version 3 cut the country's name to the column's length.
     expect(column(3, 'country').every((code) => code === 'US')).toBe(false);
+    expect(column(3, 'state').every((state) => /^[A-Z]{2}$/.test(state as string))).toBe(false);
   });
 
   it('past-tense ends of pairs follow their start and never pass the reference date', () => {
