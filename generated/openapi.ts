@@ -1719,7 +1719,7 @@ export interface components {
          *     German phone numbers their city's area code). Version 4 (in preview: chosen only when asked for)
          *     reads more meanings from a field's name, type and length (docs/field-rules.md): prices with cents,
          *     amounts and salaries of plausible size, small quantities, 0/1 and Y/N flags, durations by the unit
-         *     in the name, ISO country codes by length, past-tense times never in the future. A new source
+         *     in the name, ISO country and state codes by length, past-tense times never in the future. A new source
          *     records version 3 unless given one; a source created before versions existed has none
          *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
          *     Previews use version 3 unless given one. Updating `generatorConfig` without it keeps the
