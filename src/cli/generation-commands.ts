@@ -13,6 +13,7 @@ import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/forma
 import type { ProgressEvent } from '../generation/run.ts';
 import type { CoherenceCount } from '../generation/coherence/report.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
+import { VERSIONS } from '../generation/versions.ts';
 import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
 import { describeJsonSyntaxError, plural } from '../json-syntax.ts';
 
@@ -57,7 +58,7 @@ function generatorVersion(value: string): GeneratorVersion {
   return version as GeneratorVersion;
 }
 
-const GENERATOR_VERSION_HELP = `generator version: 1 (the original values), 2 (coherent rows) or 3 (coherent rows, text in the locale's language, real postal codes of FR, AU, FI, DE; the default)`;
+const GENERATOR_VERSION_HELP = `generator version: ${GENERATOR_VERSIONS.map((version) => `${version} (${VERSIONS[version].changes}${version === LATEST_GENERATOR_VERSION ? '; the default' : ''})`).join(', ')}`;
 
 function rowCounts(value: string): Record<string, number> {
   try {
@@ -118,9 +119,11 @@ interface GenerateOptions {
 /** `--report`: how many rows hold each coherence rule. */
 async function printCoherence(coherence: CoherenceCount[] | undefined): Promise<void> {
   if (!coherence) return;
-  const { formatCoherence } = await import('../generation/coherence/report.ts');
+  const { formatCoherence, formatRuleTotals } = await import('../generation/coherence/report.ts');
   console.log(coherence.length === 0 ? 'coherence: no field of the config is checked by a rule' : 'coherence (rule, field, against, rows holding it):');
   for (const line of formatCoherence(coherence)) console.log(`  ${line}`);
+  if (coherence.length > 0) console.log('by field rule (docs/field-rules.md):');
+  for (const line of formatRuleTotals(coherence)) console.log(`  ${line}`);
 }
 
 function fileFormat(value: string): FileFormat {

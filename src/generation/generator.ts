@@ -16,6 +16,7 @@ import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from './table-spec.ts';
 import { planGeneration } from './plan.ts';
+import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';
 import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
@@ -64,7 +65,7 @@ export class DataGenerator {
       }
       if (entityPlan.deferredColumns.length > 0) for (const key of entityPlan.table.primaryKey) need(entity.id, key);
       // Version 2: a child time follows its parent's created-like time, read from the parent's rows.
-      if (plan.version >= 2) {
+      if (hasFeature(plan.version, 'childrenAfterParents')) {
         for (const field of entity.fields) {
           const link = parentTimeLink(entity, field, config.entities, entityPlan.deferredColumns);
           if (link) need(link.parent, link.parentTime);

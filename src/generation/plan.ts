@@ -6,17 +6,13 @@ import { entityOrder, referenceEdges, resolveRowCount } from './config-graph.ts'
 import { normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
 import { buildTableSpec, integerFieldIsBig, referenceTarget } from './table-spec.ts';
 import { RandomStream, streamKey } from './random.ts';
+import { GENERATOR_VERSIONS, type GeneratorVersion } from './versions.ts';
 
 /**
- * Generator versions: same version + seed + config → same rows, forever. Version 1 is the original
- * generator; version 2 adds coherent defaults (a row's names, email and username agree, places come
- * from reference data, time pairs are ordered, children come after their parents); version 3 writes
- * text in the locale's language where faker has the words for it and gives the places of the
- * countries with postal reference data (FR, AU, FI, DE) real postal codes. A source keeps the version it
- * was created with until its owner moves it (generatorConfig.generatorVersion).
+ * Generator versions (versions.ts): same version + seed + config → same rows, forever. A source
+ * keeps the version it was created with until its owner moves it (generatorConfig.generatorVersion).
  */
-export const GENERATOR_VERSIONS = [1, 2, 3] as const;
-export type GeneratorVersion = (typeof GENERATOR_VERSIONS)[number];
+export { GENERATOR_VERSIONS, type GeneratorVersion } from './versions.ts';
 /** What new sources, previews and the CLI use unless told otherwise. */
 export const LATEST_GENERATOR_VERSION: GeneratorVersion = 3;
 

@@ -7,6 +7,7 @@ import { isReservedNamespace } from '../dialects/index.ts';
 import { stagingNamespace } from '../dialects/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
+import { hasFeature } from './versions.ts';
 import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';
 
 /**
@@ -74,7 +75,7 @@ export async function runGeneration(
   const emit = options.onProgress ?? (() => {});
   const plan = planGeneration(config, options);
   const generator = new DataGenerator(config, plan);
-  if (options.report ?? plan.version >= 2) generator.audit = new CoherenceAudit(config, plan);
+  if (options.report ?? hasFeature(plan.version, 'auditByDefault')) generator.audit = new CoherenceAudit(config, plan);
   // The namespace the run builds: a staging one beside the live data when atomic, else the live one.
   const building = options.atomic ? stagingNamespace(namespace) : namespace;
   const tables = plan.entities.map((entity) => entity.table);

@@ -79,7 +79,7 @@ describe('generator versions of sources', () => {
     const api = t.client(t.teamKey);
     const { response } = await api.POST('/public/v1/projects/{projectId}/sources', {
       params: { path: { projectId } },
-      body: { name: 'Future', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { generatorVersion: 4 as never } },
+      body: { name: 'Future', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { generatorVersion: 5 as never } },
     });
     expect(response.status).toBe(400);
   });

@@ -1805,14 +1805,17 @@ export interface components {
          *     ordered; text fits the field's name; children come after their parents). Version 3 writes that
          *     text in the locale's language where faker has enough words for it, and gives rows of France,
          *     Australia, Finland and Germany real postal codes with their city, region and coordinates (and
-         *     German phone numbers their city's area code). A new source
-         *     records the newest version (3) unless given one; a source created before versions existed has none
+         *     German phone numbers their city's area code). Version 4 (in preview: chosen only when asked for)
+         *     reads more meanings from a field's name, type and length (docs/field-rules.md): prices with cents,
+         *     amounts and salaries of plausible size, small quantities, 0/1 and Y/N flags, durations by the unit
+         *     in the name, ISO country and state codes by length, past-tense times never in the future. A new source
+         *     records version 3 unless given one; a source created before versions existed has none
          *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
-         *     Previews use the newest unless given one. Updating `generatorConfig` without it keeps the
+         *     Previews use version 3 unless given one. Updating `generatorConfig` without it keeps the
          *     source's version.
          * @enum {integer}
          */
-        GeneratorVersion: 1 | 2 | 3;
+        GeneratorVersion: 1 | 2 | 3 | 4;
         /** @description Record of a successful generation. */
         GenerationAudit: {
             /** Format: uuid */
@@ -1843,6 +1846,12 @@ export interface components {
              * @enum {string}
              */
             rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent";
+            /**
+             * @description Id of the field rule that made the field (`person.email`, `place.city`, `time.pair-end`; the
+             *     table of rules is docs/field-rules.md); for place fields, their rules joined by `+` as the fields
+             *     are. Absent from audits recorded before rules had ids.
+             */
+            ruleId?: string;
             entity: string;
             /** @description The field checked (place fields joined by `+`). */
             field: string;

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
-import type { GeneratorVersion } from '../plan.ts';
+import { hasFeature, type GeneratorVersion } from '../versions.ts';
 import type { EntityContext } from '../program.ts';
 import { RandomCursor, RandomStream, streamKey } from '../random.ts';
 import { POSTAL_SOURCES } from './postal-places.ts';
@@ -132,7 +132,8 @@ const postalByCountry = new Map<string, Place[]>();
 
 /** The countries whose places have real postal codes in a generator version. */
 export function postalCountries(version: GeneratorVersion): string[] {
-  return version >= 3 ? ['US', ...Object.keys(POSTAL_SOURCES)] : version >= 2 ? ['US'] : [];
+  if (!hasFeature(version, 'coherentRows')) return [];
+  return hasFeature(version, 'postalCodesAbroad') ? ['US', ...Object.keys(POSTAL_SOURCES)] : ['US'];
 }
 
 /**
@@ -140,7 +141,7 @@ export function postalCountries(version: GeneratorVersion): string[] {
  * order. Version 3 differs from version 2 only in the countries of POSTAL_SOURCES.
  */
 export function placesOf(countryCode: string, version: GeneratorVersion = 2): readonly Place[] {
-  if (version >= 3 && POSTAL_SOURCES[countryCode]) return postalPlacesOf(countryCode);
+  if (hasFeature(version, 'postalCodesAbroad') && POSTAL_SOURCES[countryCode]) return postalPlacesOf(countryCode);
   let places = byCountry.get(countryCode);
   if (places) return places;
   const country = countryFacts(countryCode);

@@ -1,21 +1,28 @@
 // The coherence report: per rule, entity and field, how many generated rows hold the rule — measured
-// on the rows as they are made, not claimed. Rules: an email or username built from the row's names;
+// on the rows as they are made, not claimed. Each field is checked by the audit of the field rule
+// that made it (rules/field-rules.ts, chosen as the generator chooses). Checks: an email or username built from the row's names;
 // a row's place fields (country, code, state, city, postal code where the reference data has postal
 // codes, phone prefix and, where it has them, area code) forming a tuple of the reference data of the run's generator version; the end
 // of a time pair not before its start; a child's time not before its referenced parent's
 // created-like time. Rows where a side is null are not counted.
 import type { RowValue } from '../../dialects/dialect.ts';
 import type { Entity, SchemaConfig } from '../config-types.ts';
-import type { GenerationPlan, GeneratorVersion } from '../plan.ts';
-import { localeCountry, placesOf, type Place } from './places.ts';
+import type { GenerationPlan } from '../plan.ts';
+import { GENERATOR_VERSIONS, hasFeature, type GeneratorVersion } from '../versions.ts';
+import { localeCountry, placesOf } from './places.ts';
 import { ParentTimes, PlaceTuples } from './report-lookups.ts';
-import { normalizeId, pairStart, parentTimeLink } from './time.ts';
+import { pairStart, parentTimeLink } from './time.ts';
+import { FIELD_RULES } from '../rules/field-rules.ts';
+import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
 
 export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent';
 
 export interface CoherenceCount {
+  /** The check run. */
   rule: CoherenceRuleName;
+  /** Id of the field rule that made the field (rules/field-rules.ts; place rules joined by `+`, as the fields are). */
+  ruleId: string;
   entity: string;
   /** The field the rule checks (the email, the end of a pair, the child time; the place fields joined by `+`). */
   field: string;
@@ -28,19 +35,6 @@ export interface CoherenceCount {
 }
 
 type Check = { count: CoherenceCount; test: (values: readonly RowValue[]) => boolean | undefined };
-
-const FIRST = ['firstname', 'givenname', 'forename'];
-const LAST = ['lastname', 'surname', 'familyname'];
-const DERIVED = ['email', 'emailaddress', 'mail', 'username', 'login', 'handle', 'nickname', 'screenname'];
-/** Place fields the report checks, and the reference value each stands for. */
-const PLACE_FIELDS: [string[], (place: Place) => string | undefined][] = [
-  [['country', 'countryname'], (place) => place.country],
-  [['countrycode', 'countryiso'], (place) => place.countryCode],
-  [['state', 'province', 'region'], (place) => place.state],
-  [['city', 'town'], (place) => place.city],
-  [['zip', 'zipcode', 'postalcode', 'postcode'], (place) => place.postalCode],
-  [['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'cellphone'], (place) => (place.areaCode === undefined ? `+${place.phonePrefix}` : `+${place.phonePrefix} ${place.areaCode}`)],
-];
 
 /** toLowerCase, remembered: rows repeat the names of a short list, so most rows lower-case nothing. */
 function lowerCase(): (text: string) => string {
@@ -55,7 +49,13 @@ function lowerCase(): (text: string) => string {
   };
 }
 
-const free = (entity: Entity, ids: string[]) => entity.fields.findIndex((field) => !field.generation?.strategy && !field.references && ids.includes(normalizeId(field.id)));
+/**
+ * The version whose rules a run is checked against: its own, or for a version that does not audit
+ * by default (1, whose `--report` shows how far it is from them) the oldest one that does.
+ */
+function auditedVersion(version: GeneratorVersion): GeneratorVersion {
+  return hasFeature(version, 'auditByDefault') ? version : (GENERATOR_VERSIONS.find((candidate) => hasFeature(candidate, 'auditByDefault')) ?? version);
+}
 const text = (value: RowValue | undefined) => (typeof value === 'string' ? value : undefined);
 
 export class CoherenceAudit {
@@ -73,18 +73,23 @@ export class CoherenceAudit {
 
   #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string, version: GeneratorVersion, rowsOf: (entityId: string) => number): Check[] {
     const checks: Check[] = [];
-    const add = (rule: CoherenceRuleName, field: string, against: string, test: Check['test']) =>
-      checks.push({ count: { rule, entity: entity.id, field, against, rows: 0, holding: 0 }, test });
+    const add = (rule: CoherenceRuleName, ruleId: string, field: string, against: string, test: Check['test']) =>
+      checks.push({ count: { rule, ruleId, entity: entity.id, field, against, rows: 0, holding: 0 }, test });
 
-    const first = free(entity, FIRST);
-    const last = free(entity, LAST);
+    // The rule that made each field (the generator asks the same question): the report checks what was made.
+    const scope = { entity, entities: config.entities, deferred, version: auditedVersion(version) };
+    const rules = entity.fields.map((field) => ruleOf(scope, field));
+    const fieldOf = (ruleId: string) => rules.findIndex((rule) => rule?.id === ruleId);
+
+    const first = fieldOf('person.first-name');
+    const last = fieldOf('person.last-name');
     if (first >= 0 || last >= 0) {
       const names = [first, last].filter((index) => index >= 0).map((index) => entity.fields[index]!.id).join('+');
       entity.fields.forEach((field, index) => {
-        const derived = !field.generation?.strategy && field.type === 'string' && (DERIVED.includes(normalizeId(field.id)) || field.format === 'email');
-        if (!derived) return;
+        const rule = rules[index];
+        if (rule?.audit?.kind !== 'names-in-email') return;
         const lower = lowerCase();
-        add('names-in-email', field.id, names, (values) => {
+        add('names-in-email', rule.id, field.id, names, (values) => {
           const value = text(values[index])?.toLowerCase();
           const firstName = first >= 0 ? text(values[first]) : '';
           const lastName = last >= 0 ? text(values[last]) : '';
@@ -94,9 +99,12 @@ export class CoherenceAudit {
       });
     }
 
-    const candidates = PLACE_FIELDS.map(([ids, of], position) => ({ index: free(entity, ids), of, phone: position === PLACE_FIELDS.length - 1, postal: ids.includes('postalcode') })).filter(
-      (place) => place.index >= 0,
-    );
+    // Per place rule (table order), the first field it made.
+    const candidates = FIELD_RULES.flatMap((rule) => {
+      const audit = rule.audit;
+      const index = audit?.kind === 'place-in-reference' ? fieldOf(rule.id) : -1;
+      return audit?.kind === 'place-in-reference' && index >= 0 ? [{ index, rule: rule.id, of: audit.of, phone: audit.phone === true, postal: audit.postal === true }] : [];
+    });
     // The reference places are loaded only for an entity with place fields to check.
     const places = candidates.length >= 2 ? placesOf(localeCountry(locale), version) : [];
     // A postal code is part of the tuple where the reference data has postal codes (the US; in
@@ -109,21 +117,22 @@ export class CoherenceAudit {
       const code = (text: string) => codes.get(text) ?? (codes.set(text, text), text);
       const tuples = places.map((place) => placeFields.map((field) => (field.phone ? code(field.of(place) ?? '') : (field.of(place) ?? ''))));
       const known = new PlaceTuples(tuples, placeFields.map((field) => field.index), placeFields.findIndex((field) => field.phone));
-      add('place-in-reference', placeFields.map((field) => entity.fields[field.index]!.id).join('+'), `reference places of ${localeCountry(locale)}`, (values) => known.has(values));
+      const ids = (of: (field: (typeof placeFields)[number]) => string) => placeFields.map(of).join('+');
+      add('place-in-reference', ids((field) => field.rule), ids((field) => entity.fields[field.index]!.id), `reference places of ${localeCountry(locale)}`, (values) => known.has(values));
     }
 
     entity.fields.forEach((field, index) => {
-      if (field.generation?.strategy) return;
-      const start = pairStart(entity, field);
-      if (start >= 0) {
-        add('time-pair-ordered', field.id, entity.fields[start]!.id, (values) => {
+      const rule = rules[index];
+      if (rule?.audit?.kind === 'time-pair-ordered') {
+        const start = pairStart(entity, field);
+        add('time-pair-ordered', rule.id, field.id, entity.fields[start]!.id, (values) => {
           if (typeof values[index] !== 'string' || typeof values[start] !== 'string') return undefined;
           return compareTimes(values[index], values[start], zone) >= 0;
         });
         return;
       }
-      const link = parentTimeLink(entity, field, config.entities, deferred);
-      if (!link) return;
+      if (rule?.audit?.kind !== 'child-after-parent') return;
+      const link = parentTimeLink(entity, field, config.entities, deferred)!;
       const parent = config.entities.find((candidate) => candidate.id === link.parent)!;
       const slot = `${link.parent}.${link.parentKey}.${link.parentTime}`;
       if (!this.#parentTimes.has(slot)) {
@@ -135,7 +144,7 @@ export class CoherenceAudit {
       }
       const times = this.#parentTimes.get(slot)!.times;
       const compare = (a: string, b: string) => compareTimes(a, b, zone);
-      add('child-after-parent', field.id, `${link.parent}.${link.parentTime}`, (values) => {
+      add('child-after-parent', rule.id, field.id, `${link.parent}.${link.parentTime}`, (values) => {
         const child = values[index];
         if (typeof child !== 'string') return undefined;
         const order = times.compare(values[link.reference]!, child, compare);
@@ -193,10 +202,26 @@ function dayOf(instant: string, zone: string): string {
   return zone === 'UTC' && instant.endsWith('Z') ? instant.slice(0, 10) : formatDay(localDay(Date.parse(instant), zone));
 }
 
+const share = (holding: number, rows: number) => (rows === 0 ? '-' : `${((holding / rows) * 100).toFixed(1)}%`);
+
 /** The report as lines: `names-in-email  users.email (firstName+lastName)  20/20 rows (100.0%)`. */
 export function formatCoherence(counts: readonly CoherenceCount[]): string[] {
-  return counts.map((count) => {
-    const share = count.rows === 0 ? '-' : `${((count.holding / count.rows) * 100).toFixed(1)}%`;
-    return `${count.rule.padEnd(20)} ${`${count.entity}.${count.field}`.padEnd(28)} against ${count.against.padEnd(28)} ${count.holding}/${count.rows} rows (${share})`;
-  });
+  return counts.map(
+    (count) =>
+      `${count.rule.padEnd(20)} ${`${count.entity}.${count.field}`.padEnd(28)} against ${count.against.padEnd(28)} ${count.holding}/${count.rows} rows (${share(count.holding, count.rows)})`,
+  );
+}
+
+/** Totals per field rule id (place rules count once each), in the order they first appear: `person.email  40/40 rows (100.0%)`. */
+export function formatRuleTotals(counts: readonly CoherenceCount[]): string[] {
+  const totals = new Map<string, { rows: number; holding: number }>();
+  for (const count of counts) {
+    for (const id of count.ruleId.split('+')) {
+      const total = totals.get(id) ?? { rows: 0, holding: 0 };
+      total.rows += count.rows;
+      total.holding += count.holding;
+      totals.set(id, total);
+    }
+  }
+  return [...totals].map(([id, total]) => `${id.padEnd(28)} ${total.holding}/${total.rows} rows (${share(total.holding, total.rows)})`);
 }

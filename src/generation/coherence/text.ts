@@ -9,6 +9,7 @@ import { localeChain } from '../faker-pool.ts';
 import type { EntityContext } from '../program.ts';
 import type { RandomCursor } from '../random.ts';
 import { capitalize } from '../values/strings.ts';
+import { hasFeature } from '../versions.ts';
 
 /** A part of a locale's product-name pattern: a word list to pick from, or literal text. */
 export type ProductPart = 'adjective' | 'material' | 'product' | { text: string };
@@ -89,7 +90,7 @@ export function englishWords(context: EntityContext): TextWords {
 
 /** The words of the entity's text fields: version 2's, or from version 3 on the locale's own where it has enough. */
 export function textWords(context: EntityContext): TextWords {
-  return context.version >= 3 ? localeTextWords(context.plan.locale) : englishWords(context);
+  return hasFeature(context.version, 'localeText') ? localeTextWords(context.plan.locale) : englishWords(context);
 }
 
 /**

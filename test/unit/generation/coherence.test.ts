@@ -10,7 +10,9 @@ import { allLocales } from '@faker-js/faker';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/generation/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
-import { RULES, ruleOf } from '../../../src/generation/coherence/defaults.ts';
+import { FIELD_RULES } from '../../../src/generation/rules/field-rules.ts';
+import { ruleMatch } from '../../../src/generation/rules/field-rule.ts';
+import { ruleOf } from '../../../src/generation/rules/choose-rule.ts';
 import { placesOf } from '../../../src/generation/coherence/places.ts';
 import { dayOfText, instantOf, pairStart } from '../../../src/generation/coherence/time.ts';
 import { formatDay, formatInstant } from '../../../src/generation/values/dates.ts';
@@ -123,9 +125,10 @@ describe('generator version 2', () => {
     expect(pairStart(entity, entity.fields.find((field) => field.id === 'endDate')!)).toBe(entity.fields.findIndex((field) => field.id === 'startDate'));
     expect(pairStart(entity, entity.fields.find((field) => field.id === 'validTo')!)).toBe(entity.fields.findIndex((field) => field.id === 'validFrom'));
     expect(pairStart(entity, entity.fields.find((field) => field.id === 'startDate')!)).toBe(-1);
-    expect(ruleOf({ id: 'billing_city', type: 'string' })?.ids).toContain('city');
-    expect(ruleOf({ id: 'contactEmail', type: 'string' })?.ids).toContain('email');
-    expect(ruleOf({ id: 'city', type: 'integer' })).toBeUndefined();
+    const scope = { entity, entities: [entity], deferred: [], version: 2 } as const;
+    expect(ruleOf(scope, { id: 'billing_city', type: 'string' })?.id).toBe('place.city');
+    expect(ruleOf(scope, { id: 'contactEmail', type: 'string' })?.id).toBe('person.email');
+    expect(ruleOf(scope, { id: 'city', type: 'integer' })).toBeUndefined();
   });
 });
 
@@ -186,7 +189,7 @@ describe('the table of field ids in docs/realism.md', () => {
       // `comment(s)` stands for comment and comments.
       return id.includes('(') ? [id.replace(/\(.*\)/, ''), id.replace(/[()]/g, '')] : [id];
     }));
-    for (const rule of RULES) for (const id of rule.ids) expect(named, id).toContain(id);
+    for (const rule of FIELD_RULES) if (rule.make.coherent) for (const id of ruleMatch(rule, 'coherent').names) expect(named, id).toContain(id);
   });
 });
 
