@@ -177,7 +177,7 @@ for (const kind of KINDS) {
       const openapi = await fetch(`${t.url}/public/v1/projects/${projectId}/sources/${sourceId}/openapi.json`, { headers: { 'x-api-key': t.teamKey } });
       const document = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> };
       expect(document.openapi).toBe('3.1.0');
-      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([`/runtime/${sourceId}/users`, `/runtime/${sourceId}/posts/{id}`]));
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([`/users`, `/posts/{id}`, `/posts.{format}`]));
     });
 
     it('is deleted with its data and keys', async () => {
