@@ -22,6 +22,7 @@ export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: strin
     schemaVersionId: source.schemaVersionId,
     baseUrl,
     runtimeBasePath: basePath,
+    openApiPath: `/public/v1/projects/${source.projectId}/sources/${source.id}/openapi.json`,
     auth: { headerName: 'x-api-key', keyPrefix: SOURCE_KEY_PREFIX },
     entities: config.entities.map((entity) => ({
       id: entity.id,

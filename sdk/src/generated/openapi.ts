@@ -1974,6 +1974,8 @@ export interface components {
             baseUrl: string;
             /** @description Path of the source's runtime API, `/runtime/<sourceId>`. */
             runtimeBasePath: string;
+            /** @description Path of the source's own OpenAPI document (`getSourceOpenApi`), to generate a typed client from: operations per table, typed rows and the list query as parameters. */
+            openApiPath?: string;
             /** @description How to authenticate runtime requests. */
             auth: {
                 /** @constant */
