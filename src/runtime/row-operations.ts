@@ -77,6 +77,9 @@ export function rowOperations(deps: RowOperationDeps) {
 
   const exportRowsOperation: Operation<'exportRows'> = async (context) => {
     const format = context.params.format;
+    // A router that serves every three-segment GET by one route may give this one a plain list
+    // (no format parameter): it is listRows' request, answered as listRows answers it.
+    if (format === undefined) return (await listRows(context as unknown as Parameters<typeof listRows>[0])) as unknown as Awaited<ReturnType<Operation<'exportRows'>>>;
     if (format !== 'csv' && format !== 'jsonl') throw runtimeErrors.unknownTable(`${context.params.table}.${format}`, []);
     return exportByPath(context, context.params.table!, format);
   };
