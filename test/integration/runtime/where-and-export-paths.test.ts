@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForLatestJob } from '../../helpers/generation.ts';
 import { blogProject, startTestService, type TestService } from '../../helpers/service.ts';
 
+const METRICS_TOKEN = 'where-export-metrics-token-0123456789';
 let t: TestService;
 let base: string;
 let key: string;
 
 beforeAll(async () => {
-  t = await startTestService('where_export');
+  t = await startTestService('where_export', { metricsToken: METRICS_TOKEN });
   const api = t.client(t.teamKey);
   const { projectId, versionId } = await blogProject(api, 'Where and export paths');
   const source = await api.POST('/public/v1/projects/{projectId}/sources', {
@@ -82,6 +83,19 @@ describe('exportRows: /{table}.csv and /{table}.jsonl', () => {
       const byQuery = await get(`posts?format=${format}&sort=id&fields=id,title,publishedOn`);
       expect(await byPath.text()).toBe(await byQuery.text());
     }
+  });
+
+  it('counts as exportRows of its table in the runtime metrics', async () => {
+    const sourceId = base.split('/').pop()!;
+    const counted = async () => {
+      const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      const line = text.split('\n').find((entry) => entry.startsWith('sds_runtime_queries_total{') && entry.includes(`source="${sourceId}"`) && entry.includes('table="users"') && entry.includes('operation="exportRows"') && entry.includes('status="200"'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await counted();
+    await (await get('users.csv')).text();
+    await (await get('users.jsonl')).text();
+    expect(await counted()).toBe(before + 2);
   });
 
   it('has no limit maximum, and a limit of its own', async () => {
