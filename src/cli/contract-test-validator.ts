@@ -28,6 +28,24 @@ interface Route {
   item: Node;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The path the document's first server puts before its paths, its variables at their defaults: none
+ * for the main contract (`http://localhost:3000`), `/runtime/<sourceId>` for a source's own document
+ * (`{baseUrl}/runtime/{sourceId}`).
+ */
+function serverPath(document: OpenApiDocument): string {
+  const server = (document as { servers?: { url?: string; variables?: Record<string, { default?: string }> }[] }).servers?.[0];
+  if (!server?.url) return '';
+  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
+  try {
+    return new URL(url, 'http://localhost').pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
 export class ResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   private readonly routes: Route[];
@@ -36,12 +54,13 @@ export class ResponseValidator {
   constructor(private readonly document: OpenApiDocument) {
     addFormats(this.ajv);
     this.ajv.addSchema(document as object, DOCUMENT_ID);
+    const prefix = serverPath(document);
     this.routes = Object.entries(document.paths)
       .map(([template, item]) => ({
         template,
         item: item as Node,
         params: (template.match(/\{[^}]+\}/g) ?? []).length,
-        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+        pattern: new RegExp(`^${escapeRegExp(prefix)}${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
       }))
       .sort((a, b) => a.params - b.params);
   }
@@ -85,7 +104,8 @@ export class ResponseValidator {
     const text = await response.text();
     let body: unknown = text;
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (mediaType.endsWith('json') && text) {
+    const json = mediaType.endsWith('json') && !mediaType.endsWith('ndjson');
+    if (json && text) {
       try {
         body = JSON.parse(text);
       } catch {
@@ -96,7 +116,8 @@ export class ResponseValidator {
     const route = this.routes.find((candidate) => candidate.pattern.test(url.pathname) && candidate.item[lower]);
     if (!route) {
       // Not an operation of the contract: only the catch-all 404 with the error body is acceptable.
-      const problems = response.status === 404 ? this.schemaProblems('#unknown-route', { $ref: '#/components/schemas/Error' }, body) : [`no operation of the contract matches ${method} ${url.pathname} (answered ${response.status})`];
+      const errorSchema = ((this.document as { components?: { schemas?: Node } }).components?.schemas)?.ErrorBody ? 'ErrorBody' : 'Error';
+      const problems = response.status === 404 ? this.schemaProblems('#unknown-route', { $ref: `#/components/schemas/${errorSchema}` }, body) : [`no operation of the contract matches ${method} ${url.pathname} (answered ${response.status})`];
       return { operation: `${method} ${url.pathname}`, status: response.status, body, problems };
     }
     const operation = route.item[lower] as Node;
@@ -123,7 +144,7 @@ export class ResponseValidator {
       result.problems.push(`content type "${mediaType || 'none'}" is not declared for ${status} (declared: ${Object.keys(content).join(', ')})`);
       return result;
     }
-    if (mediaType.endsWith('json') && media.schema) {
+    if (json && media.schema) {
       result.problems.push(...this.schemaProblems(`${name} ${declaredKey} ${mediaType}`, media.schema, body));
     }
     return result;

@@ -67,7 +67,11 @@ const get = (value: unknown, ...keys: string[]): unknown =>
 function enumValues(openapi: JsonObject | undefined, sourceId: string, entity: DocsEntity): Map<string, string[]> {
   const values = new Map<string, string[]>();
   if (!openapi) return values;
-  const ref = get(openapi, 'paths', `/runtime/${sourceId}/${entity.id}`, 'get', 'responses', '200', 'content', 'application/json', 'schema', 'properties', 'data', 'items', '$ref');
+  // The row a creation answers (paths relative to the `{baseUrl}/runtime/{sourceId}` server), or, from
+  // a server older than that document, the items of the list at its absolute path.
+  const ref =
+    get(openapi, 'paths', `/${entity.id}`, 'post', 'responses', '201', 'content', 'application/json', 'schema', '$ref') ??
+    get(openapi, 'paths', `/runtime/${sourceId}/${entity.id}`, 'get', 'responses', '200', 'content', 'application/json', 'schema', 'properties', 'data', 'items', '$ref');
   const name = typeof ref === 'string' ? ref.split('/').pop()! : pascalCase(entity.id);
   const properties = get(openapi, 'components', 'schemas', name, 'properties');
   for (const field of entity.fields) {

@@ -22,8 +22,13 @@ export function requestMetrics(metrics: Metrics, table: OperationSpec[]) {
       // /runtime/{sourceId}/{table}[/{id}]: the source is the authenticated one; the table counts if it
       // is one of its own. Its route's parameters, unless the router took them back on an error.
       const routed = req.params?.table;
-      const table = typeof routed === 'string' ? routed : decodedSegment(req.path, 3);
-      if (source.config.entities.some((entity) => entity.id === table)) metrics.runtimeQuery(source.source.id, table, operation.operationId, res.statusCode);
+      let table = typeof routed === 'string' ? routed : decodedSegment(req.path, 3);
+      let operationId = operation.operationId;
+      // /runtime/{sourceId}/{table}.csv|.jsonl taken by the listRows route (the runtime lane keeps one
+      // route per shape): an export of that table. Table ids hold no dot.
+      const exported = /^(.+)\.(?:csv|jsonl)$/i.exec(table);
+      if (exported) [table, operationId] = [exported[1]!, 'exportRows'];
+      if (source.config.entities.some((entity) => entity.id === table)) metrics.runtimeQuery(source.source.id, table, operationId, res.statusCode);
     }
   };
 }

@@ -1,12 +1,14 @@
 // What a developer needs to call a source's runtime API: the documented runtime-docs shape, and an
-// OpenAPI 3.1 document of the source's tables (row schemas, list query, errors) for tools and SDKs.
+// OpenAPI 3.1 document of the source's tables (operations per table, typed rows, the list query as
+// parameters generators serialise correctly, errors) to generate typed clients from.
 import type { components, SchemaConfig } from '../contract.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { Operation, BaseContext } from '../operation.ts';
 import type { Field } from '../generation/config-types.ts';
 import type { Source } from '../store/sources.ts';
 import { SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
-import { OPERATOR_NAMES } from '../runtime/operators.ts';
+import { operatorsFor, operatorSpec, type FilterOperator } from '../runtime/operators.ts';
+import { COMPONENT_SUFFIXES, tableNames, type TableNames } from './table-names.ts';
 
 
 export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: string): components['schemas']['SourceRuntimeDocs'] {
@@ -20,6 +22,7 @@ export function runtimeDocs(source: Source, config: SchemaConfig, baseUrl: strin
     schemaVersionId: source.schemaVersionId,
     baseUrl,
     runtimeBasePath: basePath,
+    openApiPath: `/public/v1/projects/${source.projectId}/sources/${source.id}/openapi.json`,
     auth: { headerName: 'x-api-key', keyPrefix: SOURCE_KEY_PREFIX },
     entities: config.entities.map((entity) => ({
       id: entity.id,
@@ -87,10 +90,34 @@ function valueSchema(field: Field): Record<string, unknown> {
   return { ...base, type: [base.type as string, 'null'] };
 }
 
-/** An OpenAPI 3.1 document of the source's runtime API. */
+/** A value's schema without null: what a filter parameter takes. */
+function operandSchema(field: Field): Record<string, unknown> {
+  const { description: _description, ...schema } = valueSchema({ ...field, nullable: false, description: undefined });
+  return schema;
+}
+
+/** The schema of one operator's operand on `field`, as a query parameter or in `where`. */
+function operatorSchema(field: Field, operator: FilterOperator, inWhere: boolean): Record<string, unknown> {
+  const spec = operatorSpec(operator);
+  if (spec.operand === 'boolean') return { type: 'boolean' };
+  const value = spec.operand === 'text' ? { type: 'string' } : operandSchema(field);
+  if (!spec.list) return value;
+  return inWhere ? { type: 'array', minItems: 1, items: value } : { type: 'array', items: value };
+}
+
+const list = (values: string[]) => ({ type: 'array', items: { type: 'string', enum: values } });
+/** A list parameter: `name=a,b` (form, not exploded); sds also takes the names repeated. */
+const listParameter = (name: string, description: string, values: string[]) => ({ name, in: 'query', description, style: 'form', explode: false, schema: list(values) });
+
+/**
+ * An OpenAPI 3.1 document of the source's runtime API, for generating typed clients: operations per
+ * table with stable names (table-names.ts), a server with `baseUrl` and `sourceId` variables, typed
+ * rows, selections, inputs and patches, and the list query as flat parameters (one per field and
+ * operator), which every client generator serialises as sds reads them.
+ */
 export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: string) {
   const schemas: Record<string, unknown> = {
-    Error: {
+    ErrorBody: {
       type: 'object',
       required: ['error'],
       properties: { error: { type: 'string' }, details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } } },
@@ -102,7 +129,7 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     },
   };
   const paths: Record<string, unknown> = {};
-  const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+  const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
   const errorResponses = {
     '400': errorResponse('Invalid query, body or key value; the error names it.'),
     '401': errorResponse('Missing, invalid or revoked source API key.'),
@@ -110,11 +137,16 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     '404': errorResponse('No such row.'),
     '429': errorResponse('Rate limit of the source exceeded.'),
   };
-  const names = new Map(config.entities.map((entity) => [entity.id, pascal(entity.id)]));
+  const names = tableNames(config.entities.map((entity) => entity.id));
+  const entities = new Map(config.entities.map((entity) => [entity.id, entity]));
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   for (const entity of config.entities) {
-    const name = names.get(entity.id)!;
+    const { singular: name, plural } = names.get(entity.id)!;
     const properties = Object.fromEntries(entity.fields.map((field) => [field.id, valueSchema(field)]));
-    schemas[name] = { type: 'object', description: `A whole row of ${entity.id}, as writes answer it.`, properties, required: entity.fields.map((field) => field.id) };
+    const fieldIds = entity.fields.map((field) => field.id);
+    const fieldNames = fieldIds.join(', ');
+    const references = entity.fields.filter((field) => field.references && entities.has(field.references.entity));
+    schemas[name] = { type: 'object', description: `A whole row of ${entity.id}, as writes answer it.`, properties, required: fieldIds };
     // Reads answer what the query asks for: some fields (`fields`), references replaced by rows (`populate`).
     schemas[`${name}Selection`] = {
       type: 'object',
@@ -123,9 +155,9 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
         `\`populate\` holds the referenced row (projected by \`populate.<field>.fields\`), or null when there is none.`,
       properties: Object.fromEntries(
         entity.fields.map((field) => {
-          const target = field.references && names.get(field.references.entity);
+          const target = field.references && entities.has(field.references.entity) && names.get(field.references.entity)!.singular;
           if (!target) return [field.id, valueSchema(field)];
-          return [field.id, { anyOf: [valueSchema(field), { $ref: `#/components/schemas/${target}Projection` }, { type: 'null' }] }];
+          return [field.id, { anyOf: [valueSchema(field), ref(`${target}Projection`), { type: 'null' }] }];
         }),
       ),
     };
@@ -136,100 +168,168 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     };
     schemas[`${name}Input`] = {
       type: 'object',
+      description: `A new row of ${entity.id}. A missing integer or uuid primary key is generated.`,
       additionalProperties: false,
       properties,
       required: entity.fields.filter((field) => !field.nullable && !(entity.primaryKey ?? []).includes(field.id)).map((field) => field.id),
     };
-    const row = { $ref: `#/components/schemas/${name}` };
-    const selection = { $ref: `#/components/schemas/${name}Selection` };
-    const fieldNames = entity.fields.map((field) => field.id).join(', ');
-    const references = entity.fields.filter((field) => field.references).map((field) => field.id);
-    const readParameters = [
-      { name: 'fields', in: 'query', description: `Comma-separated fields to return (of ${fieldNames}); all of them when absent.`, schema: { type: 'string' } },
+    schemas[`${name}Patch`] = { type: 'object', description: `Fields of a row of ${entity.id} to change.`, additionalProperties: false, minProperties: 1, properties };
+    schemas[`${name}Page`] = {
+      type: 'object',
+      description: `A page of ${entity.id}.`,
+      required: ['data', 'meta'],
+      properties: {
+        data: { type: 'array', items: ref(`${name}Selection`) },
+        meta: { type: 'object', required: ['pagination'], properties: { pagination: ref('Pagination') } },
+      },
+    };
+    schemas[`${name}Where`] = {
+      type: 'object',
+      description: `Filters on ${entity.id} by field and operator, combined with AND: the JSON of the \`where\` parameter.`,
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        entity.fields.map((field) => [
+          field.id,
+          {
+            type: 'object',
+            minProperties: 1,
+            additionalProperties: false,
+            properties: Object.fromEntries(operatorsFor(field.type).map((operator) => [operator, operatorSchema(field, operator, true)])),
+          },
+        ]),
+      ),
+    };
+    // Former component names (the table's id in PascalCase), kept while no new name took them.
+    const formerBase = pascal(entity.id);
+    for (const suffix of ['', 'Selection', 'Projection', 'Input']) {
+      const former = `${formerBase}${suffix}`;
+      if (former !== `${name}${suffix}` && !(former in schemas) && !reservedFormerName(former, names)) {
+        schemas[former] = { deprecated: true, description: `Former name of ${name}${suffix}.`, allOf: [ref(`${name}${suffix}`)] };
+      }
+    }
+
+    const sortable = entity.fields.filter((field) => field.type !== 'json').map((field) => field.id);
+    const fieldsParameter = listParameter('fields', `Fields to return (of ${fieldNames}); all of them when absent.`, fieldIds);
+    const populateParameters = references.length
+      ? [
+          listParameter('populate', `Reference fields (${references.map((field) => field.id).join(', ')}) to replace with the referenced row, or null.`, references.map((field) => field.id)),
+          ...references.map((field) => {
+            const target = entities.get(field.references!.entity)!;
+            return listParameter(
+              `populate.${field.id}.fields`,
+              `Fields of the populated ${target.id} row in \`${field.id}\`; all of them when absent. Populates \`${field.id}\` by itself.`,
+              target.fields.map((targetField) => targetField.id),
+            );
+          }),
+        ]
+      : [];
+    const selectParameters = [
+      listParameter('sort', 'Order: `field`, `field:asc` or `field:desc`, applied in turn; ties end in primary key order.', sortable.flatMap((id) => [id, `${id}:asc`, `${id}:desc`])),
+      ...entity.fields.flatMap((field) =>
+        operatorsFor(field.type).map((operator) => {
+          const takesList = operatorSpec(operator).list;
+          return {
+            name: `filters.${field.id}.${operator}`,
+            in: 'query',
+            description: `Filter: ${field.id} ${OPERATOR_TEXT[operator]}.${takesList ? ' Values are joined with commas; a value holding a comma goes in `where`.' : ''}`,
+            ...(takesList ? { style: 'form', explode: false } : {}),
+            schema: operatorSchema(field, operator, false),
+          };
+        }),
+      ),
       {
-        name: 'populate',
+        name: 'where',
         in: 'query',
-        description:
-          `Comma-separated reference fields (${references.join(', ') || 'this table has none'}) to replace with the referenced row; ` +
-          '`populate.<field>.fields` projects that row.',
-        schema: { type: 'string' },
+        description: `The filters as one JSON object (\`${name}Where\`), merged with the \`filters.…\` parameters.`,
+        schema: { type: 'string', contentMediaType: 'application/json', contentSchema: ref(`${name}Where`) },
       },
     ];
-    paths[`/runtime/${source.id}/${entity.id}`] = {
+    const filterText = `Filters: one parameter per field and operator (\`filters.<field>.<operator>\`), or \`where\` with them as JSON; several combine with AND. Fields: ${fieldNames}.`;
+
+    paths[`/${entity.id}`] = {
       get: {
-        operationId: `list${name}`,
+        operationId: `list${plural}`,
         summary: `List ${entity.id}`,
-        description: `Filters: \`filters[<field>][<operator>]=value\` or \`filters.<field>.<operator>=value\` with operators ${OPERATOR_NAMES.join(', ')}. Fields: ${fieldNames}.`,
+        description: `A page of ${entity.id}, filtered, sorted, projected and with references populated. ${filterText}`,
+        tags: ['rows'],
         parameters: [
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000, default: 25 } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-          { name: 'sort', in: 'query', description: '`field:asc` or `field:desc`, comma-separated.', schema: { type: 'string' } },
-          ...readParameters,
-          { name: 'filters', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: true } },
-          {
-            name: 'format',
-            in: 'query',
-            description: '`csv` or `jsonl`: every selected row as a file (no page; no populate), whatever `Accept` says; `json` (the default): a page.',
-            schema: { type: 'string', enum: ['json', 'csv', 'jsonl'], default: 'json' },
-          },
-          {
-            name: 'csvFormulaEscape',
-            in: 'query',
-            description: "CSV exports only: `true` (the default) puts a `'` before text cells beginning with =, +, -, @, tab or CR, so spreadsheets do not run them as formulas; `false` writes values as stored.",
-            schema: { type: 'boolean', default: true },
-          },
+          { name: 'limit', in: 'query', description: 'Page size (`0`: only the pagination).', schema: { type: 'integer', minimum: 0, maximum: 1000, default: 25 } },
+          { name: 'offset', in: 'query', description: 'Rows to skip.', schema: { type: 'integer', minimum: 0, default: 0 } },
+          fieldsParameter,
+          ...populateParameters,
+          ...selectParameters,
         ],
-        responses: {
-          '200': {
-            description: `A page of ${entity.id}; with Accept text/csv or application/x-ndjson (or format=csv|jsonl), every selected row as a file.`,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['data', 'meta'],
-                  properties: {
-                    data: { type: 'array', items: selection },
-                    meta: { type: 'object', required: ['pagination'], properties: { pagination: { $ref: '#/components/schemas/Pagination' } } },
-                  },
-                },
-              },
-              'text/csv': {
-                schema: { type: 'string', description: `Every selected row of ${entity.id}: a header row (${fieldNames}), NULL as an empty field.` },
-              },
-              'application/x-ndjson': {
-                schema: { type: 'string', description: `Every selected row of ${entity.id}, one JSON object (a ${name}Selection) per line.` },
-              },
-            },
-          },
-          ...errorResponses,
-        },
+        responses: { '200': { description: `A page of ${entity.id}.`, content: { 'application/json': { schema: ref(`${name}Page`) } } }, ...errorResponses },
       },
       post: {
         operationId: `create${name}`,
         summary: `Create a row of ${entity.id}`,
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Input` } } } },
+        tags: ['rows'],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Input`) } } },
         responses: {
-          '201': { description: 'The created row.', content: { 'application/json': { schema: row } } },
+          '201': {
+            description: 'The created row.',
+            headers: { Location: { description: 'The path of the created row.', schema: { type: 'string', format: 'uri-reference' } } },
+            content: { 'application/json': { schema: ref(name) } },
+          },
           '409': errorResponse('Unique or foreign-key violation.'),
           ...errorResponses,
         },
       },
     };
-    paths[`/runtime/${source.id}/${entity.id}/{id}`] = {
+    paths[`/${entity.id}.{format}`] = {
+      parameters: [{ name: 'format', in: 'path', required: true, description: 'The file format: CSV or JSON Lines.', schema: { type: 'string', enum: ['csv', 'jsonl'] } }],
+      get: {
+        operationId: `export${plural}`,
+        summary: `Export ${entity.id} as a file`,
+        description: `Every selected row of ${entity.id} as CSV or JSON Lines, streamed: no page (\`limit\` has no maximum), no populate. ${filterText}`,
+        tags: ['rows'],
+        parameters: [
+          { name: 'limit', in: 'query', description: 'Most rows to export; every selected row when absent.', schema: { type: 'integer', minimum: 0 } },
+          { name: 'offset', in: 'query', description: 'Rows to skip.', schema: { type: 'integer', minimum: 0, default: 0 } },
+          fieldsParameter,
+          ...selectParameters,
+          {
+            name: 'csvFormulaEscape',
+            in: 'query',
+            description: "CSV only: `true` (the default) puts a `'` before text cells beginning with =, +, -, @, tab or CR, so spreadsheets do not run them as formulas; `false` writes values as stored.",
+            schema: { type: 'boolean', default: true },
+          },
+        ],
+        responses: {
+          '200': {
+            description: `Every selected row of ${entity.id}, as the path's format.`,
+            content: {
+              'text/csv': { schema: { type: 'string', description: `A header row (${fieldNames}), then a line per row; NULL as an empty field.` } },
+              'application/x-ndjson': { schema: { type: 'string', description: `One JSON object (a ${name}Selection) per line.` } },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+    };
+    paths[`/${entity.id}/{id}`] = {
       parameters: [{ name: 'id', in: 'path', required: true, description: `Primary key (${(entity.primaryKey ?? []).join(', ')}).`, schema: { type: 'string' } }],
       get: {
         operationId: `get${name}`,
         summary: `Read a row of ${entity.id}`,
-        parameters: readParameters,
-        responses: { '200': { description: 'The row.', content: { 'application/json': { schema: selection } } }, ...errorResponses },
+        tags: ['rows'],
+        parameters: [fieldsParameter, ...populateParameters],
+        responses: { '200': { description: 'The row.', content: { 'application/json': { schema: ref(`${name}Selection`) } } }, ...errorResponses },
       },
       patch: {
         operationId: `update${name}`,
         summary: `Update a row of ${entity.id}`,
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties } } } },
-        responses: { '200': { description: 'The updated row.', content: { 'application/json': { schema: row } } }, '409': errorResponse('Unique or foreign-key violation.'), ...errorResponses },
+        tags: ['rows'],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Patch`) } } },
+        responses: { '200': { description: 'The updated row.', content: { 'application/json': { schema: ref(name) } } }, '409': errorResponse('Unique or foreign-key violation.'), ...errorResponses },
       },
-      delete: { operationId: `delete${name}`, summary: `Delete a row of ${entity.id}`, responses: { '204': { description: 'Deleted.' }, '409': errorResponse('Still referenced.'), ...errorResponses } },
+      delete: {
+        operationId: `delete${name}`,
+        summary: `Delete a row of ${entity.id}`,
+        tags: ['rows'],
+        responses: { '204': { description: 'Deleted.' }, '409': errorResponse('Still referenced.'), ...errorResponses },
+      },
     };
   }
   return {
@@ -237,15 +337,52 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     info: {
       title: `${source.name} runtime API`,
       version: source.schemaVersionId,
-      description: `Runtime CRUD API of source ${source.slug}. Authenticate with a source API key (${SOURCE_KEY_PREFIX}…) in the x-api-key header.`,
+      description:
+        `Runtime CRUD API of source ${source.slug}. Authenticate with a source API key (${SOURCE_KEY_PREFIX}…) in the x-api-key header. ` +
+        'Generate a typed client from this document: operation and type names derive from the table names and stay the same for the same schema.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: baseUrl }],
+    servers: [
+      {
+        url: '{baseUrl}/runtime/{sourceId}',
+        description: 'The runtime API of a source of sds.',
+        variables: {
+          baseUrl: { default: baseUrl, description: 'Where sds answers: scheme, host and port.' },
+          sourceId: { default: source.id, description: 'The source (this document describes the tables of this one).' },
+        },
+      },
+    ],
     security: source.requireAuth ? [{ sourceApiKey: [] }] : [{ sourceApiKey: [] }, {}],
-    tags: [{ name: 'rows' }],
+    tags: [{ name: 'rows', description: `Rows of the tables of ${source.name}.` }],
     paths,
-    components: { schemas, securitySchemes: { sourceApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+    components: {
+      schemas,
+      securitySchemes: { sourceApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: `A source API key (${SOURCE_KEY_PREFIX}…).`, 'x-sds-key-kind': 'source', 'x-sds-key-prefix': SOURCE_KEY_PREFIX } },
+    },
   };
+}
+
+/** What each operator tests, for parameter descriptions. */
+const OPERATOR_TEXT: Record<FilterOperator, string> = {
+  $eq: 'equals the value',
+  $ne: 'differs from the value (null kept)',
+  $gt: 'is greater than the value',
+  $gte: 'is greater than or equal to the value',
+  $lt: 'is less than the value',
+  $lte: 'is less than or equal to the value',
+  $in: 'is one of the values',
+  $notIn: 'is none of the values (null kept)',
+  $contains: 'contains the text',
+  $containsi: 'contains the text, ignoring case',
+  $startsWith: 'starts with the text',
+  $endsWith: 'ends with the text',
+  $null: 'is null (true) or not (false)',
+};
+
+/** Whether a former component name is now some table's name (or a reserved one): then it goes. */
+function reservedFormerName(former: string, names: Map<string, TableNames>): boolean {
+  if (['Error', 'ErrorBody', 'Pagination'].includes(former)) return true;
+  return [...names.values()].some(({ singular }) => COMPONENT_SUFFIXES.some((suffix) => `${singular}${suffix}` === former));
 }
 
 function pascal(id: string): string {

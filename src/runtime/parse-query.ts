@@ -1,17 +1,22 @@
 // Stage 1 of a runtime read: the raw query string → ParsedQuery, plain data with names and values
 // still as text. Accepts the documented dot form (`filters.name.$eq=x`, `populate.author.fields=a,b`)
-// and the bracket form `qs` writes (`filters[name][$eq]=x`, `filters[id][$in][0]=1`, `populate[0]=a`).
+// and the bracket form `qs` writes (`filters[name][$eq]=x`, `filters[id][$in][0]=1`, `populate[0]=a`),
+// and `where`, the same filters as one JSON object (`where={"name":{"$eq":"x"}}`), which a client
+// generated from an OpenAPI document can send (no generator writes a two-level deepObject).
 // Only syntax is checked here; names and values are checked against the table by plan.ts.
 import { isFilterOperator, OPERATOR_NAMES, operatorSpec, type FilterOperator } from './operators.ts';
-import { runtimeErrors } from './runtime-errors.ts';
+import { quoted, runtimeErrors } from './runtime-errors.ts';
+import { describeJsonSyntaxError } from '../json-syntax.ts';
 
-const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'populate', 'format', 'csvFormulaEscape'];
+const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'where', 'populate', 'format', 'csvFormulaEscape'];
 
 export interface ParsedFilter {
   field: string;
   operator: FilterOperator;
   /** One value for scalar operators; one or more for $in/$notIn. */
   values: string[];
+  /** Set when the filter came from `where`: errors about it name that parameter. */
+  parameter?: 'where';
 }
 
 export interface ParsedSort {
@@ -107,6 +112,11 @@ export function parseQuery(raw: string): ParsedQuery {
       case 'filters':
         addFilter(filters, key, rest, value, scalar);
         break;
+      case 'where':
+        if (rest.length > 0) throw runtimeErrors.malformedParameter(key, 'use where={"<field>":{"<operator>":<value>}}');
+        scalar(head);
+        addWhere(filters, value, scalar);
+        break;
       default:
         throw runtimeErrors.unknownParameter(head, PARAMETERS);
     }
@@ -133,6 +143,47 @@ function addFilter(filters: Map<string, ParsedFilter>, key: string, path: string
   if (existing) existing.values.push(...values);
   else filters.set(name, { field, operator: op, values });
 }
+
+/**
+ * `where={"<field>":{"<operator>":<value>}}`: the filters of the dot and bracket forms as one JSON
+ * object, merged with them (AND) under the same rules: a scalar operator once per field, list
+ * operators ($in, $notIn) gathering every value given. A list operator takes an array (or one
+ * value); the others a string, number or boolean, kept as text for plan.ts to cast as it casts the
+ * query string's values. JSON needs no comma splitting: `{"$in": ["a,b"]}` is one value.
+ */
+function addWhere(filters: Map<string, ParsedFilter>, text: string, scalar: (name: string) => void): void {
+  let where: unknown;
+  try {
+    where = JSON.parse(text);
+  } catch (error) {
+    throw runtimeErrors.invalidWhere(`not JSON (${describeJsonSyntaxError((error as Error).message, text)})`);
+  }
+  if (!isObject(where)) throw runtimeErrors.invalidWhere('use a JSON object {"<field>":{"<operator>":<value>}}');
+  for (const [field, condition] of Object.entries(where)) {
+    if (field.trim() === '') throw runtimeErrors.emptyName('where');
+    if (!isObject(condition)) throw runtimeErrors.invalidWhere(`${quoted(field)} must hold an object of operators, e.g. {"${field}":{"$eq":…}}`);
+    if (Object.keys(condition).length === 0) throw runtimeErrors.missingWhereOperator(field);
+    for (const [operator, value] of Object.entries(condition)) {
+      if (!isFilterOperator(operator)) throw runtimeErrors.unknownOperator(operator, field, OPERATOR_NAMES, 'where');
+      const takesList = operatorSpec(operator).list;
+      const name = `filters.${field}.${operator}`;
+      const values = takesList && Array.isArray(value) ? value : [value];
+      if (takesList && values.length === 0) throw runtimeErrors.invalidWhere(`where.${field}.${operator} needs at least one value`);
+      const texts = values.map((item) => {
+        if (typeof item === 'string') return item;
+        if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+        const usage = operator === '$null' ? 'use true or false' : item === null ? `use {"${field}":{"$null":true}} to select null values` : `use ${takesList ? 'an array of ' : 'a '}string, number or boolean`;
+        throw runtimeErrors.invalidWhere(`invalid value for where.${field}.${operator}: ${usage}`);
+      });
+      if (!takesList) scalar(name);
+      const existing = filters.get(name);
+      if (existing) existing.values.push(...texts);
+      else filters.set(name, { field, operator, values: texts, parameter: 'where' });
+    }
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `a, b` → ['a', 'b']; an empty entry is an error. */
 function names(value: string, parameter: string): string[] {

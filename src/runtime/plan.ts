@@ -53,7 +53,7 @@ export function planRead(parsed: ParsedQuery, table: RuntimeTable, tables: Runti
   return {
     table: table.name,
     fields,
-    filters: parsed.filters.map((filter) => planFilter(filter.field, filter.operator, filter.values, table)),
+    filters: parsed.filters.map((filter) => planFilter(filter.field, filter.operator, filter.values, table, filter.parameter)),
     sort: planSort(parsed.sort, table),
     limit: planLimit(parsed.limit),
     offset: planOffset(parsed.offset),
@@ -78,7 +78,7 @@ export function planExport(parsed: ParsedQuery, table: RuntimeTable): ExportPlan
   return {
     table: table.name,
     fields: planFields(parsed.fields, table, 'fields'),
-    filters: parsed.filters.map((filter) => planFilter(filter.field, filter.operator, filter.values, table)),
+    filters: parsed.filters.map((filter) => planFilter(filter.field, filter.operator, filter.values, table, filter.parameter)),
     sort: planSort(parsed.sort, table),
     limit: parsed.limit === undefined ? undefined : planExportLimit(parsed.limit),
     offset: planOffset(parsed.offset),
@@ -102,10 +102,11 @@ function planFields(names: string[] | undefined, table: RuntimeTable, where: str
   return fields;
 }
 
-export function planFilter(field: string, operator: FilterOperator, texts: string[], table: RuntimeTable): PlannedFilter {
+/** `parameter`: where the filter was written (`where` or the filters forms), for the messages. */
+export function planFilter(field: string, operator: FilterOperator, texts: string[], table: RuntimeTable, parameter: 'filters' | 'where' = 'filters'): PlannedFilter {
   const column = table.byName.get(field);
-  if (!column) throw runtimeErrors.unknownField(field, 'filters', table.byName.keys());
-  const where = `filters.${field}.${operator}`;
+  if (!column) throw runtimeErrors.unknownField(field, parameter, table.byName.keys());
+  const where = `${parameter}.${field}.${operator}`;
   const { operand } = operatorSpec(operator);
   if (operand === 'boolean') {
     const text = texts[0]!.toLowerCase();

@@ -1,4 +1,4 @@
-// The runtime CRUD operations (listRows, getRow, createRow, updateRow, deleteRow) over a source's
+// The runtime CRUD operations (listRows, exportRows, getRow, createRow, updateRow, deleteRow) over a source's
 // generated tables, on top of the Runtime query engine.
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { dialectOfKind } from '../dialects/index.ts';
@@ -8,6 +8,10 @@ import { toLocation } from '../store/sources.ts';
 import type { Runtime, SourceData } from './runtime.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { releasingAtEnd, type ExportSlots } from './export-slots.ts';
+import type { ExportFormat } from './export.ts';
+
+/** A table in a path with an export suffix: `posts.csv`, `posts.jsonl` (table ids hold no dot). */
+const EXPORT_PATH = /^(.+)\.(csv|jsonl)$/i;
 
 export interface RowOperationDeps {
   runtime: Runtime;
@@ -19,7 +23,7 @@ export interface RowOperationDeps {
 }
 
 export function rowOperations(deps: RowOperationDeps) {
-  const sourceData = async (context: BaseContext): Promise<{ source: SourceData; table: string }> => {
+  const sourceData = async (context: BaseContext, table = context.params.table!): Promise<{ source: SourceData; table: string }> => {
     const runtime = context.runtime;
     if (!runtime) throw new Error('runtime operation without source-key auth');
     let connection: TargetConnection;
@@ -38,27 +42,54 @@ export function rowOperations(deps: RowOperationDeps) {
         const { kind } = connection.dialect.mapError(error);
         throw kind === 'connection' ? runtimeErrors.targetUnavailable() : kind === 'timeout' ? runtimeErrors.targetTimeout() : error;
       });
-      throw runtimeErrors.unknownTable(context.params.table!, []);
+      throw runtimeErrors.unknownTable(table, []);
     }
     const source = { id: runtime.source.id, connection, namespace, config: runtime.config };
-    return { source, table: context.params.table! };
+    return { source, table };
+  };
+
+  /** Every selected row of `table` as a file (a streamed answer), within the export admission. */
+  const exportRows = async (context: BaseContext, table: string, format: ExportFormat) => {
+    const { source } = await sourceData(context, table);
+    const slots = deps.exportSlots;
+    const owner = slots && { sourceId: source.id, teamId: deps.teamOf ? await deps.teamOf(context.runtime!.source.projectId) : '' };
+    const release = slots && owner ? slots.acquire(owner, source.connection) : () => {};
+    try {
+      const stream = deps.runtime.export(source, table, context.rawQuery, format);
+      return { status: 200 as const, stream: { ...stream, chunks: releasingAtEnd(stream.chunks, release) } };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+
+  /**
+   * exportRows: `/runtime/{sourceId}/{table}.csv|.jsonl`. Routed either as itself (params table and
+   * format) or, where a router serves every three-segment GET by listRows (the runtime lane), as a
+   * table named `posts.csv` that listRows hands over here. The path decides the format; a `format`
+   * query parameter may only repeat it.
+   */
+  const exportByPath = (context: BaseContext, table: string, format: ExportFormat) => {
+    const asked = deps.runtime.exportFormat(context.rawQuery, undefined);
+    if (/[?&]format=/.test(`&${context.rawQuery}`) && asked !== format) throw runtimeErrors.formatContradictsPath(format);
+    return exportRows(context, table, format);
+  };
+
+  const exportRowsOperation: Operation<'exportRows'> = async (context) => {
+    const format = context.params.format;
+    // A router that serves every three-segment GET by one route may give this one a plain list
+    // (no format parameter): it is listRows' request, answered as listRows answers it.
+    if (format === undefined) return (await listRows(context as unknown as Parameters<typeof listRows>[0])) as unknown as Awaited<ReturnType<Operation<'exportRows'>>>;
+    if (format !== 'csv' && format !== 'jsonl') throw runtimeErrors.unknownTable(`${context.params.table}.${format}`, []);
+    return exportByPath(context, context.params.table!, format);
   };
 
   const listRows: Operation<'listRows'> = async (context) => {
+    const suffixed = EXPORT_PATH.exec(context.params.table!);
+    if (suffixed) return exportByPath(context, suffixed[1]!, suffixed[2]!.toLowerCase() as ExportFormat);
     const format = deps.runtime.exportFormat(context.rawQuery, context.headers.accept);
+    if (format) return exportRows(context, context.params.table!, format);
     const { source, table } = await sourceData(context);
-    if (format) {
-      const slots = deps.exportSlots;
-      const owner = slots && { sourceId: source.id, teamId: deps.teamOf ? await deps.teamOf(context.runtime!.source.projectId) : '' };
-      const release = slots && owner ? slots.acquire(owner, source.connection) : () => {};
-      try {
-        const stream = deps.runtime.export(source, table, context.rawQuery, format);
-        return { status: 200, stream: { ...stream, chunks: releasingAtEnd(stream.chunks, release) } };
-      } catch (error) {
-        release();
-        throw error;
-      }
-    }
     return { status: 200, body: await deps.runtime.list(source, table, context.rawQuery) };
   };
 
@@ -84,5 +115,5 @@ export function rowOperations(deps: RowOperationDeps) {
     return { status: 204 };
   };
 
-  return { listRows, getRow, createRow, updateRow, deleteRow };
+  return { listRows, exportRows: exportRowsOperation, getRow, createRow, updateRow, deleteRow };
 }

@@ -25,8 +25,10 @@ export const runtimeErrors = {
   duplicateParameter: (name: string) => bad(`Duplicate query parameter ${quoted(name)}`),
   emptyName: (parameter: string) => bad(`Empty field name in ${parameter}`),
   missingOperator: (field: string) => bad(`Missing filter operator in ${quoted(`filters.${field}`)}: use filters.${field}.$eq=…`),
-  unknownOperator: (operator: string, field: string, known: readonly string[]) =>
-    bad(`Unknown filter operator ${quoted(operator)} on field ${quoted(field)}${didYouMean(operator, known) || ` (operators: ${known.join(', ')})`}`),
+  unknownOperator: (operator: string, field: string, known: readonly string[], parameter = 'filters') =>
+    bad(`Unknown filter operator ${quoted(operator)} on field ${quoted(field)}${parameter === 'filters' ? '' : ` in ${parameter}`}${didYouMean(operator, known) || ` (operators: ${known.join(', ')})`}`),
+  invalidWhere: (reason: string) => bad(`Invalid query parameter "where": ${reason}`),
+  missingWhereOperator: (field: string) => bad(`Missing filter operator in where for field ${quoted(field)}: use {"${field}":{"$eq":…}}`),
   notForOneRow: (parameter: string) => bad(`Query parameter ${quoted(parameter)} is not allowed when reading one row (only fields and populate are)`),
 
   // Names and values against the table schema (plan.ts)
@@ -67,7 +69,8 @@ export const runtimeErrors = {
     new AppError(409, `Row is still referenced${table ? ` by ${table}${columns?.length ? ` (${columns.join(', ')})` : ''}` : ''}, so it cannot be ${change}`),
   rejectedValue: (message: string) => bad(message),
   unknownFormat: (format: string) => bad(`Unknown format ${quoted(format)}: use csv, jsonl or json${didYouMean(format, ['csv', 'jsonl', 'json'])}`),
-  notExportable: (parameter: string) => bad(`Query parameter ${quoted(parameter)} is not available when exporting a table as a file (fields, sort, filters, limit and offset are)`),
+  formatContradictsPath: (format: string) => bad(`Query parameter "format" contradicts the path's ".${format}": leave it out, or use format=${format}`),
+    notExportable: (parameter: string) => bad(`Query parameter ${quoted(parameter)} is not available when exporting a table as a file (fields, sort, filters, limit and offset are)`),
   targetUnavailable: () => new AppError(503, 'Target database is unavailable; try again shortly'),
   targetTimeout: () => new AppError(504, 'Target database did not answer in time; try again shortly, or narrow the request'),
 };

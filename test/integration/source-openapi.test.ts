@@ -66,6 +66,18 @@ for (const kind of KINDS) {
       expect(check.problems).toEqual([]);
     });
 
+    it('a list filtered by the per-field parameters and where, and exports, each answering its one type', async () => {
+      const filtered = await call('GET', `posts?filters.authorId.$lte=5&filters.publishedOn.$gte=2000-01-01&where=${encodeURIComponent('{"price":{"$gte":0}}')}&populate=authorId&populate.authorId.fields=id,email&limit=5`);
+      expect(filtered.operationId).toBe('listPosts');
+      expect(filtered.problems).toEqual([]);
+      for (const format of ['csv', 'jsonl']) {
+        const exported = await call('GET', `users.${format}?fields=id,email&sort=id:desc&limit=3`);
+        expect(exported.operationId).toBe('exportUsers');
+        expect(exported.problems).toEqual([]);
+        expect(typeof exported.body).toBe('string');
+      }
+    });
+
     it('a populated read of one post', async () => {
       const list = await call('GET', 'posts?fields=id&limit=1');
       const id = (list.body as { data: { id: string }[] }).data[0]!.id;
@@ -88,8 +100,8 @@ for (const kind of KINDS) {
 
     it('would refuse those answers under the whole-row schema (the document used to say that)', async () => {
       const wholeRows = structuredClone(document);
-      const list = (wholeRows.paths[`/runtime/${sourceId}/posts`] as { get: { responses: Record<string, { content: Record<string, { schema: { properties: { data: { items: unknown } } } }> }> } }).get;
-      list.responses['200']!.content['application/json']!.schema.properties.data.items = { $ref: '#/components/schemas/Posts' };
+      const page = (wholeRows.components as { schemas: Record<string, { properties: { data: { items: unknown } } }> }).schemas.PostPage!;
+      page.properties.data.items = { $ref: '#/components/schemas/Post' };
       const strict = new ResponseValidator(wholeRows);
       for (const path of ['posts?fields=id,title&limit=2', 'posts?populate=authorId&limit=2']) {
         const url = new URL(`${t.url}/runtime/${sourceId}/${path}`);

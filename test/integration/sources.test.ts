@@ -162,6 +162,7 @@ for (const kind of KINDS) {
         schemaVersionId: versionId,
         baseUrl: t.url,
         runtimeBasePath: `/runtime/${sourceId}`,
+        openApiPath: `/public/v1/projects/${projectId}/sources/${sourceId}/openapi.json`,
         auth: { headerName: 'x-api-key', keyPrefix: 'svc_src_' },
       });
       expect(data!.entities.map((entity) => entity.id)).toEqual(['users', 'posts']);
@@ -174,10 +175,10 @@ for (const kind of KINDS) {
       expect(data!.examples.curl).toContain(`${t.url}/runtime/${sourceId}/users`);
       expect(data!.examples.fetch).toContain('x-api-key');
 
-      const openapi = await fetch(`${t.url}/public/v1/projects/${projectId}/sources/${sourceId}/openapi.json`, { headers: { 'x-api-key': t.teamKey } });
+      const openapi = await fetch(`${t.url}${data!.openApiPath}`, { headers: { 'x-api-key': t.teamKey } });
       const document = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> };
       expect(document.openapi).toBe('3.1.0');
-      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([`/runtime/${sourceId}/users`, `/runtime/${sourceId}/posts/{id}`]));
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([`/users`, `/posts/{id}`, `/posts.{format}`]));
     });
 
     it('is deleted with its data and keys', async () => {

@@ -884,9 +884,19 @@ export interface paths {
         };
         /**
          * Get a source's runtime OpenAPI document
-         * @description An OpenAPI 3.1 document describing the runtime API of this source: one path pair
-         *     (`/runtime/{sourceId}/{table}` and `/runtime/{sourceId}/{table}/{id}`) per table,
-         *     with row schemas derived from the bound schema version.
+         * @description An OpenAPI 3.1 document describing the runtime API of this source, made to generate
+         *     typed clients from (see docs/generated-clients.md). Its server is
+         *     `{baseUrl}/runtime/{sourceId}` (server variables, defaulting to this server's address
+         *     and this source), and each table has its paths (`/posts`, `/posts/{id}`,
+         *     `/posts.{format}`) with operations named after it, deterministically: `listPosts`,
+         *     `getPost`, `createPost`, `updatePost`, `deletePost` and `exportPosts` (the plural and
+         *     singular of the table's name in PascalCase; when two tables would take the same name,
+         *     the later table in the schema takes its own PascalCase id, then a number). Rows
+         *     (`Post`), reads with populated references (`PostSelection`, `PostProjection`), inputs
+         *     (`PostInput`) and patches (`PostPatch`) are typed components. List and export take
+         *     `fields`, `sort` and `populate` as lists of the table's names, one parameter per field
+         *     and operator (`filters.<field>.<operator>`, the operators that apply to the field's
+         *     type), `populate.<field>.fields` per reference field, and `where`.
          */
         get: operations["getSourceOpenApi"];
         put?: never;
@@ -1060,6 +1070,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runtime/{sourceId}/{table}.{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a source (of the project, on management paths; the source backing the table, on runtime paths).
+                 * @example 5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79
+                 */
+                sourceId: components["parameters"]["SourceId"];
+                /**
+                 * @description Runtime table identifier, normally a schema entity id. An unknown table answers `404`.
+                 * @example posts
+                 */
+                table: components["parameters"]["Table"];
+                /**
+                 * @description The file's format, the suffix of the table in the path.
+                 * @example csv
+                 */
+                format: components["parameters"]["RuntimeExportFormat"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export rows of a table as a file
+         * @description Every row of the table that the filters select, in the requested order and projection,
+         *     streamed as CSV (`/runtime/{sourceId}/{table}.csv`) or JSON Lines
+         *     (`/runtime/{sourceId}/{table}.jsonl`): the same file `listRows` answers with
+         *     `format=csv|jsonl` or `Accept: text/csv|application/x-ndjson` (see its description for
+         *     the encoding, formula escaping, concurrency limits and failures), as an operation of
+         *     its own whose answer is always text. `limit` and `offset` are optional and `limit` has
+         *     no maximum; `populate` is not available. The path's format decides, whatever `Accept`
+         *     says; a `format` query parameter that disagrees with it answers `400`.
+         *
+         *     Typed clients: each source's own OpenAPI document
+         *     (`GET /public/v1/projects/{projectId}/sources/{sourceId}/openapi.json`) has this
+         *     operation per table (`exportPosts`), with the table's fields in `fields`, `sort` and
+         *     the filter parameters.
+         */
+        get: operations["exportRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runtime/{sourceId}/{table}": {
         parameters: {
             query?: never;
@@ -1107,6 +1165,22 @@ export interface paths {
          *     reference field's value with the referenced row (or `null`), and
          *     `populate.<field>.fields=a,b` (or `populate[<field>][fields]=a,b`) projects that row.
          *
+         *     **Filters as JSON.** `where={"<field>":{"<operator>":<value>}}` (URL-encoded) holds the
+         *     same filters as one JSON object, for clients that cannot write the nested forms above
+         *     (OpenAPI client generators among them): the same operators, values and messages; a list
+         *     operator takes an array (`{"id":{"$in":[1,2]}}`, no comma splitting), `$null` takes
+         *     `true` or `false`. `where` merges with `filters.…` parameters (AND, as filters always
+         *     combine); the same scalar operator on a field in both answers `400`.
+         *
+         *     **Typed clients.** This operation serves every table, so its rows are untyped here. Each
+         *     source's own OpenAPI 3.1 document,
+         *     `GET /public/v1/projects/{projectId}/sources/{sourceId}/openapi.json`, describes that
+         *     source's tables with one operation per table and action (`listPosts`, `getPost`,
+         *     `createPost`, `updatePost`, `deletePost`, `exportPosts`), typed rows, inputs, patches
+         *     and populated references, and one query parameter per field and filter operator
+         *     (`filters.<field>.<operator>`), which generated clients send as they are: generate your
+         *     client from it (see docs/generated-clients.md).
+         *
          *     **Whole tables as files.** With `Accept: text/csv` or `Accept: application/x-ndjson`
          *     (or `format=csv` / `format=jsonl`, which win over `Accept`), the answer is every row
          *     the filters select, in the requested order and projection, streamed as CSV (RFC 4180,
@@ -1117,7 +1191,8 @@ export interface paths {
          *     running them as formulas; numbers, booleans, dates and JSON are never changed (a negative
          *     number stays a number). `csvFormulaEscape=false` turns this off. No page applies:
          *     `limit` and `offset` are optional and `limit` has no maximum; `populate` is not
-         *     available. The export counts as one request against the source's rate limit; the
+         *     available. The same files have an operation of their own, `exportRows`
+         *     (`/runtime/{sourceId}/{table}.csv` or `.jsonl`), whose answer is always text. The export counts as one request against the source's rate limit; the
          *     server reads the table as fast as the client takes the answer. A failure after the
          *     first rows cuts the connection, so a truncated file never looks complete.
          *     Exports read through a connection pool of their own. At most `SDS_EXPORTS_PER_SOURCE`
@@ -1997,6 +2072,8 @@ export interface components {
             baseUrl: string;
             /** @description Path of the source's runtime API, `/runtime/<sourceId>`. */
             runtimeBasePath: string;
+            /** @description Path of the source's own OpenAPI document (`getSourceOpenApi`), to generate a typed client from: operations per table, typed rows and the list query as parameters. */
+            openApiPath?: string;
             /** @description How to authenticate runtime requests. */
             auth: {
                 /** @constant */
@@ -2122,6 +2199,30 @@ export interface components {
         RuntimeRowPatch: {
             [key: string]: unknown;
         };
+        /** @description Filters by field name, combined with AND, e.g. `{"status":{"$in":["draft","published"]},"title":{"$containsi":"sql"}}`. */
+        RuntimeWhere: {
+            [key: string]: components["schemas"]["RuntimeWhereCondition"];
+        };
+        /** @description Conditions on one field by operator (see `listRows`), combined with AND; at least one. */
+        RuntimeWhereCondition: {
+            $eq?: components["schemas"]["RuntimeWhereValue"];
+            $ne?: components["schemas"]["RuntimeWhereValue"];
+            $gt?: components["schemas"]["RuntimeWhereValue"];
+            $gte?: components["schemas"]["RuntimeWhereValue"];
+            $lt?: components["schemas"]["RuntimeWhereValue"];
+            $lte?: components["schemas"]["RuntimeWhereValue"];
+            $in?: components["schemas"]["RuntimeWhereValues"];
+            $notIn?: components["schemas"]["RuntimeWhereValues"];
+            $contains?: string;
+            $containsi?: string;
+            $startsWith?: string;
+            $endsWith?: string;
+            $null?: boolean;
+        };
+        /** @description A value, cast to the field's type as query-string values are. */
+        RuntimeWhereValue: string | number | boolean;
+        /** @description Values of a list operator; one value alone stands for a list of one. */
+        RuntimeWhereValues: components["schemas"]["RuntimeWhereValue"][] | components["schemas"]["RuntimeWhereValue"];
         /** @description Comma-separated names, or a list of them (each item may hold several, comma-separated). */
         RuntimeNameList: string | string[];
         /** @description A page of rows. */
@@ -2979,6 +3080,13 @@ export interface components {
         RowId: string;
         /** @description Page size (`0` returns only the pagination metadata). */
         RuntimeLimit: number;
+        /** @description Most rows to export; every selected row when omitted. Exports have no maximum. */
+        RuntimeExportLimit: number;
+        /**
+         * @description The file's format, the suffix of the table in the path.
+         * @example csv
+         */
+        RuntimeExportFormat: "csv" | "jsonl";
         /** @description Number of rows to skip. */
         RuntimeOffset: number;
         /**
@@ -3017,6 +3125,15 @@ export interface components {
          *     loaded rather than opened.
          */
         RuntimeCsvFormulaEscape: boolean;
+        /**
+         * @description Filters as one JSON object, `{"<field>": {"<operator>": <value>}}`, URL-encoded: the
+         *     operators and values of `filters` (see the operation), merged with any `filters.…`
+         *     parameters. A string holding JSON (not an object serialised by the client), so that
+         *     every client generator sends it as is. A value that is not such JSON, an unknown field
+         *     or an unknown operator answers `400` naming `where`.
+         * @example {"status":{"$in":["draft","published"]},"publishedAt":{"$gte":"2026-01-01"}}
+         */
+        RuntimeWhere: string;
         /**
          * @description Filters as `filters[<field>][<operator>]=<value>`; the dot form
          *     `filters.<field>.<operator>=<value>` is accepted too. See the operation description
@@ -4851,6 +4968,98 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    exportRows: {
+        parameters: {
+            query?: {
+                /** @description Most rows to export; every selected row when omitted. Exports have no maximum. */
+                limit?: components["parameters"]["RuntimeExportLimit"];
+                /** @description Number of rows to skip. */
+                offset?: components["parameters"]["RuntimeOffset"];
+                /**
+                 * @description Comma-separated field names to return (projection); all fields when omitted. The forms
+                 *     `fields=a&fields=b` and `fields[0]=a&fields[1]=b` (as `qs` writes arrays) are accepted too.
+                 * @example id,title,status
+                 */
+                fields?: components["parameters"]["RuntimeFields"];
+                /**
+                 * @description Comma-separated `field:asc` or `field:desc` terms, applied in order; repeated or indexed
+                 *     (`sort[0]=…`) like `fields`.
+                 * @example publishedAt:desc,id:asc
+                 */
+                sort?: components["parameters"]["RuntimeSort"];
+                /**
+                 * @description Filters as `filters[<field>][<operator>]=<value>`; the dot form
+                 *     `filters.<field>.<operator>=<value>` is accepted too. See the operation description
+                 *     for the operators.
+                 */
+                filters?: components["parameters"]["RuntimeFilters"];
+                /**
+                 * @description Filters as one JSON object, `{"<field>": {"<operator>": <value>}}`, URL-encoded: the
+                 *     operators and values of `filters` (see the operation), merged with any `filters.…`
+                 *     parameters. A string holding JSON (not an object serialised by the client), so that
+                 *     every client generator sends it as is. A value that is not such JSON, an unknown field
+                 *     or an unknown operator answers `400` naming `where`.
+                 * @example {"status":{"$in":["draft","published"]},"publishedAt":{"$gte":"2026-01-01"}}
+                 */
+                where?: components["parameters"]["RuntimeWhere"];
+                /**
+                 * @description CSV exports only: `true` (the default) puts a `'` before text cells that begin with `=`,
+                 *     `+`, `-`, `@`, a tab or a carriage return, so that spreadsheets do not run them as
+                 *     formulas (CSV injection); `false` writes every value as stored, for files that are
+                 *     loaded rather than opened.
+                 */
+                csvFormulaEscape?: components["parameters"]["RuntimeCsvFormulaEscape"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of a source (of the project, on management paths; the source backing the table, on runtime paths).
+                 * @example 5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79
+                 */
+                sourceId: components["parameters"]["SourceId"];
+                /**
+                 * @description Runtime table identifier, normally a schema entity id. An unknown table answers `404`.
+                 * @example posts
+                 */
+                table: components["parameters"]["Table"];
+                /**
+                 * @description The file's format, the suffix of the table in the path.
+                 * @example csv
+                 */
+                format: components["parameters"]["RuntimeExportFormat"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every selected row as a CSV or JSON Lines file, by the path's format. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,email,role
+                     *     1,ada@example.com,admin
+                     */
+                    "text/csv": string;
+                    /** @example {"id":1,"email":"ada@example.com","role":"admin"} */
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["RuntimeBadRequest"];
+            401: components["responses"]["RuntimeUnauthorized"];
+            403: components["responses"]["RuntimeForbidden"];
+            404: components["responses"]["RuntimeNotFound"];
+            429: components["responses"]["RuntimeTooManyRequests"];
+            500: components["responses"]["RuntimeInternalError"];
+            503: components["responses"]["RuntimeServiceUnavailable"];
+            504: components["responses"]["RuntimeGatewayTimeout"];
+        };
+    };
     listRows: {
         parameters: {
             query?: {
@@ -4884,6 +5093,15 @@ export interface operations {
                  *     for the operators.
                  */
                 filters?: components["parameters"]["RuntimeFilters"];
+                /**
+                 * @description Filters as one JSON object, `{"<field>": {"<operator>": <value>}}`, URL-encoded: the
+                 *     operators and values of `filters` (see the operation), merged with any `filters.…`
+                 *     parameters. A string holding JSON (not an object serialised by the client), so that
+                 *     every client generator sends it as is. A value that is not such JSON, an unknown field
+                 *     or an unknown operator answers `400` naming `where`.
+                 * @example {"status":{"$in":["draft","published"]},"publishedAt":{"$gte":"2026-01-01"}}
+                 */
+                where?: components["parameters"]["RuntimeWhere"];
                 /**
                  * @description `csv` or `jsonl`: every selected row as a file (see the operation), whatever `Accept`
                  *     says; `json` (the default): a page.

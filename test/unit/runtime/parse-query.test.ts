@@ -85,6 +85,53 @@ const cases: Case[] = [
   ['empty field name', { given: 'fields=id,,title', want: { error: 'Empty field name in fields' } }],
   ['empty sort', { given: 'sort=', want: { error: 'Empty field name in sort' } }],
   ['populate of a field without fields', { given: 'populate[authorId]=true', want: { error: 'Malformed query parameter "populate[authorId]": use populate=a,b or populate.<field>.fields=a,b' } }],
+  // where: the same filters as one JSON object (what generated clients can send).
+  ...((): Case[] => {
+    const w = (json: unknown) => `where=${encodeURIComponent(typeof json === 'string' ? json : JSON.stringify(json))}`;
+    return [
+      ['where, one filter', { given: w({ name: { $eq: 'x' } }), want: { filters: [{ field: 'name', operator: '$eq', values: ['x'], parameter: 'where' }] } }],
+      [
+        'where, numbers and booleans as text, several operators on a field',
+        {
+          given: w({ age: { $gte: 18, $lt: 65 }, body: { $null: false } }),
+          want: {
+            filters: [
+              { field: 'age', operator: '$gte', values: ['18'], parameter: 'where' },
+              { field: 'age', operator: '$lt', values: ['65'], parameter: 'where' },
+              { field: 'body', operator: '$null', values: ['false'], parameter: 'where' },
+            ],
+          },
+        },
+      ],
+      ['where, $in from an array: commas are not split', { given: w({ id: { $in: ['a,b', 2] } }), want: { filters: [{ field: 'id', operator: '$in', values: ['a,b', '2'], parameter: 'where' }] } }],
+      ['where, $in from one value', { given: w({ id: { $in: 'a' } }), want: { filters: [{ field: 'id', operator: '$in', values: ['a'], parameter: 'where' }] } }],
+      [
+        'where merges with filters (AND); list values gather',
+        {
+          given: `filters.id.$in=1&filters.name.$eq=x&${w({ id: { $in: [2] }, age: { $gt: 3 } })}`,
+          want: {
+            filters: [
+              { field: 'id', operator: '$in', values: ['1', '2'] },
+              { field: 'name', operator: '$eq', values: ['x'] },
+              { field: 'age', operator: '$gt', values: ['3'], parameter: 'where' },
+            ],
+          },
+        },
+      ],
+      ['where and filters: a scalar operator twice', { given: `filters.name.$eq=x&${w({ name: { $eq: 'y' } })}`, want: { error: 'Duplicate query parameter "filters.name.$eq"' } }],
+      ['where twice', { given: `${w({})}&${w({})}`, want: { error: 'Duplicate query parameter "where"' } }],
+      ['where, empty object', { given: w({}), want: {} }],
+      ['where, not JSON', { given: w('{name:1}'), want: { error: `Invalid query parameter "where": not JSON (Expected property name or '}' in JSON at line 1, column 2)` } }],
+      ['where, not an object', { given: w([1]), want: { error: 'Invalid query parameter "where": use a JSON object {"<field>":{"<operator>":<value>}}' } }],
+      ['where, a value instead of operators', { given: w({ name: 'x' }), want: { error: 'Invalid query parameter "where": "name" must hold an object of operators, e.g. {"name":{"$eq":…}}' } }],
+      ['where, no operator', { given: w({ name: {} }), want: { error: 'Missing filter operator in where for field "name": use {"name":{"$eq":…}}' } }],
+      ['where, unknown operator', { given: w({ name: { $contain: 'x' } }), want: { error: 'Unknown filter operator "$contain" on field "name" in where (did you mean "$contains"?)' } }],
+      ['where, null value', { given: w({ name: { $eq: null } }), want: { error: 'Invalid query parameter "where": invalid value for where.name.$eq: use {"name":{"$null":true}} to select null values' } }],
+      ['where, object value', { given: w({ name: { $in: [{}] } }), want: { error: 'Invalid query parameter "where": invalid value for where.name.$in: use an array of string, number or boolean' } }],
+      ['where, empty $in', { given: w({ name: { $in: [] } }), want: { error: 'Invalid query parameter "where": where.name.$in needs at least one value' } }],
+      ['where with brackets', { given: 'where[name]=x', want: { error: 'Malformed query parameter "where[name]": use where={"<field>":{"<operator>":<value>}}' } }],
+    ];
+  })(),
   ['quotes in names are reported escaped', { given: 'x%22y=1', want: { error: 'Unknown query parameter "x\\"y"' } }],
 ];
 
