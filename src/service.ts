@@ -1,12 +1,11 @@
 // Assembles the running service: control-plane database (embedded when no DATABASE_URL),
 // migrations, the bootstrap team key, stores, operations and the HTTP server.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { defaultTargets, type Config } from './config.ts';
 import { openApiDocument } from './contract.ts';
 import { createApp } from './http/app.ts';
-import { serverFor } from './http/runtime-lane.ts';
 import { KeyUsageRecorder } from './management/key-usage.ts';
 import { Metrics } from './metrics/metrics.ts';
 import type { OperationHandlers } from './operation.ts';
@@ -290,7 +289,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
 
   startup.app = performance.now();
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = serverFor(app).listen(config.port, () => resolve(listening));
+    const listening = createServer(app).listen(config.port, () => resolve(listening));
     listening.once('error', reject);
     listening.on('clientError', answerClientError);
   });

@@ -1,6 +1,6 @@
 // The machinery of `sds contract-test`: named checks run in order, every HTTP response validated
 // against the OpenAPI document as it arrives, and a pass/fail table at the end.
-import { ResponseValidator } from './contract-test-validator.ts';
+import { ResponseValidator } from '../http/response-validator.ts';
 import type { OpenApiDocument } from '../contract.ts';
 
 export type CheckOutcome = 'pass' | 'fail' | 'skip';

@@ -1,5 +1,7 @@
-// createApp(deps) → the Express application. Routes come from the OpenAPI operation table:
-// each operation gets auth by its declared security, request validation, then its handler or a 501.
+// createApp(deps) → the service's request listener: the runtime router (runtime-router.ts) for the
+// runtime API, the Express application for everything else. Routes come from the OpenAPI operation
+// table: each operation gets auth by its declared security, request validation, then its handler or a 501.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -8,14 +10,19 @@ import { operationTable, type OpenApiDocument, type OperationSpec } from '../con
 import { errors } from '../errors.ts';
 import type { AnyOperation, OperationContext, OperationHandlers, Reply } from '../operation.ts';
 import { adminOrTeamAuth, adminTokenAuth, bearerTokenAuth, managementBudget, teamKeyAuth } from './auth.ts';
-import { metricsEndpoint, requestMetrics } from './metrics.ts';
+import { metricsEndpoint, requestMetrics, runtimeRequestMetrics } from './metrics.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';
 import { docsRouter } from './docs.ts';
 import { studioRouter } from './studio.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { assertBodyDepth } from '../json-depth.ts';
 import { requestContext } from './request-context.ts';
-import { serveRuntimeLane, type LaneRoute } from './runtime-lane.ts';
+import { CORS_OPTIONS, setSecurityHeaders } from './common-headers.ts';
+import { clientAddressOf, protocolOf, type TrustProxy } from './forwarded.ts';
+import { sendJson, streamFile } from './replies.ts';
+import { ResponseValidator } from './response-validator.ts';
+import type { SourceAuth } from './runtime-auth.ts';
+import { runtimeRouter, type NodeMiddleware } from './runtime-router.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { TeamPrincipal, TeamStore } from '../store/teams.ts';
@@ -29,7 +36,7 @@ export interface AppDeps {
   /** Handlers by operationId; operations without one answer 501. */
   operations: OperationHandlers;
   /** Source-key auth and rate limiting of runtime operations. */
-  sourceAuth?: (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  sourceAuth?: SourceAuth;
   /** Failed authentications per client address. */
   authFailures: AuthFailureLimiter;
   /** The management API's budget per team key (and for the admin token): `config.managementRateLimitRpm`. */
@@ -45,17 +52,7 @@ export interface AppDeps {
   metrics: Metrics;
 }
 
-const EXPOSED_HEADERS = [
-  'Location',
-  'X-Total-Count',
-  'X-Request-Id',
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'Retry-After',
-];
-
-export function createApp(deps: AppDeps): express.Express {
+export function createApp(deps: AppDeps): RequestListener {
   const { config, document } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -67,40 +64,41 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'extended');
 
   const table = operationTable(document);
-  // Every request's first middlewares; the runtime lane (below) runs the same ones, in the same order.
+  // Every request's first middlewares; the runtime router (below) takes the same steps, in the same order.
   const context = requestContext(deps.logger, requestMetrics(deps.metrics, table));
-  const corsHeaders = cors({ origin: true, allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'x-request-id'], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 });
+  const corsHeaders = cors(CORS_OPTIONS);
   const jsonBody = express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
   app.use(context, securityHeaders, corsHeaders, jsonBody, bodyAsSent);
 
   const auth = authenticators(deps);
   const validators = createValidators(document, config);
 
-  // The runtime API is the hot path: a router of its own, tried first, holding only its five routes,
-  // each with everything it needs in line (auth, body type, handler), so a runtime request never
-  // walks the management API's routes.
+  // The runtime API is the hot path: a router of its own (runtime-router.ts), without Express, tried
+  // before the application, holding only its five routes, each with everything it needs in line.
   //
   // Runtime requests are not checked by the generic request validator: what they may hold depends on
   // the source's tables, which only the runtime's own stages know (parse-query, plan, validate-body
   // check every parameter, field, operator, value and body against them, with messages that name the
   // table's fields), and the generic pass cost as much CPU as the rest of a list request. Runtime
-  // responses are still validated against the contract wherever responses are (tests, development).
-  //
-  // Its requests skip Express's router altogether (runtime-lane.ts): the lane runs each route's whole
-  // chain, the application's first middlewares included. The router below still holds the same
-  // routes for the requests the lane leaves to Express (preflights, HEAD, odd URLs), answered as ever.
-  const runtime = express.Router();
-  const runtimeResponses = validators.runtimeResponses ? [validators.runtimeResponses] : [];
-  const lane: LaneRoute[] = [];
-  for (const operation of table.filter((spec) => isRuntimePath(spec.path))) {
-    const handler = handlerOf(deps.operations, operation);
-    const withBody = operation.method === 'post' || operation.method === 'patch';
-    const chain = [...auth(operation), ...(withBody ? [requireJsonBody] : []), ...runtimeResponses, handle(handler, config, deps.shutdown)];
-    runtime[operation.method](operation.expressPath, ...chain);
-    const first = [context, securityHeaders, actualRequestCors, ...(withBody ? [jsonBody, bodyAsSent] : [])];
-    lane.push({ method: operation.method, expressPath: operation.expressPath, chain: [...first, ...chain] });
-  }
-  app.use(runtime);
+  // responses are still checked against the contract wherever responses are (tests, development).
+  const trust = app.get('trust proxy fn') as TrustProxy;
+  let responses: ResponseValidator | undefined;
+  const runtime = runtimeRouter({
+    routes: table.filter((spec) => isRuntimePath(spec.path)).map((operation) => ({ operation, handler: handlerOf(deps.operations, operation) })),
+    logger: deps.logger,
+    record: runtimeRequestMetrics(deps.metrics),
+    sourceAuth: deps.sourceAuth,
+    // body-parser's and cors's middlewares work on plain node:http requests (Express's types aside).
+    jsonBody: jsonBody as unknown as NodeMiddleware,
+    preflight: corsHeaders as unknown as NodeMiddleware,
+    clientAddress: (req) => clientAddressOf(req, trust),
+    baseUrl: (req) => config.publicUrl ?? `${protocolOf(req, trust)}://${req.headers.host ?? ''}`,
+    bodyLimit: config.bodyLimit,
+    // Made by the first runtime answer checked: compiling the contract's schemas takes a while.
+    responses: config.validateResponses ? () => (responses ??= new ResponseValidator(document)) : undefined,
+    exportWriteTimeoutMs: config.exportWriteTimeoutMs,
+    shutdown: deps.shutdown,
+  });
 
   const management = table.filter((spec) => !isRuntimePath(spec.path));
   for (const operation of management) {
@@ -140,18 +138,16 @@ export function createApp(deps: AppDeps): express.Express {
   }
 
   app.use(notFoundHandler);
-  const answerError = errorHandler(config.bodyLimit);
-  app.use(answerError);
-  serveRuntimeLane(app, lane, answerError);
-  return app;
+  app.use(errorHandler(config.bodyLimit));
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (!runtime(req, res)) app(req, res);
+  };
 }
 
 /** express-openapi-validator middlewares (see createValidators). */
 interface AppValidators {
   /** Requests (and responses, when validated) of the management API, documents and health. */
   management: express.RequestHandler;
-  /** Responses of the runtime API, when responses are validated. */
-  runtimeResponses?: express.RequestHandler;
 }
 
 /**
@@ -163,26 +159,23 @@ interface AppValidators {
  * first health checks just as much, JavaScript being single-threaded.
  *
  * express-openapi-validator compiles the path pattern of every route it tries, on every request, in
- * sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): the
- * runtime API gets an instance of its own over just its paths, the rest of the API another.
+ * sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): it
+ * holds the paths of the management API only (the runtime router checks its own answers).
  */
 function createValidators(document: OpenApiDocument, config: Pick<Config, 'validateResponses'>): AppValidators {
-  const validator = (paths: (path: string) => boolean, ignorePaths: (path: string) => boolean, check = { requests: true }) =>
-    onFirstUse(async () => {
-      const OpenApiValidator = await import('express-openapi-validator');
-      return OpenApiValidator.middleware({
-        apiSpec: withPaths(document, paths) as never,
-        validateApiSpec: false,
-        validateRequests: check.requests ? { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false } : false,
-        validateResponses: config.validateResponses ? { allErrors: true } : false,
-        validateSecurity: false,
-        ignorePaths,
-        validateFormats: true,
-      });
+  const management = onFirstUse(async () => {
+    const OpenApiValidator = await import('express-openapi-validator');
+    return OpenApiValidator.middleware({
+      apiSpec: withPaths(document, (path) => !isRuntimePath(path)) as never,
+      validateApiSpec: false,
+      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: false },
+      validateResponses: config.validateResponses ? { allErrors: true } : false,
+      validateSecurity: false,
+      ignorePaths: (path: string) => /^\/(docs|runtime)(\/|$)/.test(path),
+      validateFormats: true,
     });
-  const management = validator((path) => !isRuntimePath(path), (path) => /^\/(docs|runtime)(\/|$)/.test(path));
-  const runtimeResponses = config.validateResponses ? validator(isRuntimePath, (path) => !isRuntimePath(path), { requests: false }) : undefined;
-  return { management, runtimeResponses };
+  });
+  return { management };
 }
 
 /** One middleware running the middlewares `make` resolves to, made when first needed. */
@@ -230,7 +223,6 @@ function authenticators(deps: AppDeps) {
     if (!handlerOf(deps.operations, operation)) return [];
     const schemes = new Set(operation.security.flat());
     const counted = operation.streams ? budgetUnlessStreaming : budget;
-    if (schemes.has('sourceApiKey')) return deps.sourceAuth ? [deps.sourceAuth] : [];
     if (schemes.has('adminToken') && schemes.has('teamApiKey')) return [either, counted];
     if (schemes.has('teamApiKey')) return [team, counted];
     if (schemes.has('adminToken')) return [admin, counted];
@@ -260,85 +252,14 @@ function handle(operation: AnyOperation | undefined, config: Config, shutdown?: 
     const reply = await operation(context);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.events) await streamEvents(req, res, reply.events, shutdown);
-    else if (reply.stream) await streamFile(req, res, reply.status, reply.stream, shutdown, config.exportWriteTimeoutMs);
+    else if (reply.stream) {
+      const failed = (error: unknown) => (res.locals.errorForLog = error);
+      await streamFile(req, res, reply.status, reply.stream, { shutdown, writeTimeoutMs: config.exportWriteTimeoutMs, failed });
+    }
     else if (reply.body === undefined) res.status(reply.status).end();
     else if (config.validateResponses) res.status(reply.status).json(reply.body);
     else sendJson(res, reply.status, reply.body);
   };
-}
-
-/**
- * Writes a streamed file answer (a table export). The first piece is read before the status goes
- * out, so a query that fails at once still answers with its error; later, the client's pace sets the
- * reading (a full socket waits for 'drain'), a client that goes away stops it (the database cursor
- * closes), and a failure cuts the connection, as a truncated file must not look complete. A client
- * that takes nothing for `writeTimeoutMs` (0: no limit) is cut the same way, so that it cannot hold
- * a database connection of the export pool by not reading.
- */
-async function streamFile(
-  req: Request,
-  res: Response,
-  status: number,
-  stream: NonNullable<Reply['stream']>,
-  shutdown?: AbortSignal,
-  writeTimeoutMs = 0,
-): Promise<void> {
-  const pieces = stream.chunks[Symbol.asyncIterator]();
-  const first = await pieces.next();
-  res.status(status).setHeader('Content-Type', stream.contentType);
-  let gone = false;
-  const stop = () => (gone = true);
-  req.on('close', stop);
-  shutdown?.addEventListener('abort', stop, { once: true });
-  try {
-    for (let piece = first; !piece.done && !gone; piece = await pieces.next()) {
-      if (!res.write(piece.value) && !(await waitForDrain(res, writeTimeoutMs))) {
-        throw new Error(`the client took no data for ${writeTimeoutMs} ms (SDS_EXPORT_WRITE_TIMEOUT_MS): export cut`);
-      }
-    }
-    if (gone) await pieces.return?.();
-    else res.end();
-  } catch (error) {
-    await pieces.return?.().catch(() => {});
-    res.locals.errorForLog = error instanceof Error ? { name: error.name, message: error.message } : error;
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
-  } finally {
-    req.off('close', stop);
-    shutdown?.removeEventListener('abort', stop);
-  }
-}
-
-/**
- * Resolves when the response can take more, or when its connection is gone (true); or to false when
- * neither happened within `timeoutMs` (0: wait as long as it takes).
- */
-function waitForDrain(res: Response, timeoutMs = 0): Promise<boolean> {
-  return new Promise((resolve) => {
-    const finish = (drained: boolean) => {
-      clearTimeout(timer);
-      res.off('drain', done);
-      res.off('close', done);
-      resolve(drained);
-    };
-    const done = () => finish(true);
-    const timer = timeoutMs > 0 ? setTimeout(() => finish(false), timeoutMs) : undefined;
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-/**
- * What res.json writes here (no ETag, no Last-Modified: never a 304), without its steps that cost a
- * measurable share of a runtime read: Content-Type and charset parsed and formatted anew, the status
- * checked, freshness computed. Where responses are validated (tests, development), res.json runs
- * instead: the validator checks what passes through it.
- */
-function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
 }
 
 /**
@@ -365,12 +286,6 @@ async function streamEvents(req: Request, res: Response, events: NonNullable<Rep
   }
 }
 
-/** A runtime write's body must be JSON (the management API's validator answers the same 415). */
-function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
-  if (!req.is(['application/json', 'application/*+json'])) throw errors.unsupportedMediaType(req.get('content-type') ?? '');
-  next();
-}
-
 /**
  * The request validator fills schema defaults into bodies; handlers get the body as sent, so a PATCH
  * never resets what the client left out and stored configs are exactly what was posted.
@@ -381,25 +296,7 @@ function bodyAsSent(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-const EXPOSED_HEADER_LIST = EXPOSED_HEADERS.join(',');
-
-/**
- * What the cors middleware above writes on a request that is not a preflight (the only kind the
- * runtime lane takes), without its per-request option resolution: the caller's origin reflected,
- * `Vary: Origin`, the exposed headers (test/integration/runtime-http.test.ts compares the two).
- */
-function actualRequestCors(req: Request, res: Response, next: NextFunction) {
-  const origin = req.headers.origin;
-  if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
-  const vary = res.getHeader('Vary');
-  res.setHeader('Vary', vary ? `${String(vary)}, Origin` : 'Origin');
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADER_LIST);
-  next();
-}
-
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  setSecurityHeaders(res);
   next();
 }

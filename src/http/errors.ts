@@ -20,6 +20,39 @@ interface BodyParserError {
   body?: string;
 }
 
+/** What an error answer depends on of its request (the runtime router has no Express request). */
+export interface FailedRequest {
+  method: string;
+  /** The path without the query. */
+  path: string;
+  contentType: string | undefined;
+}
+
+/** The status, headers and body that answer `error`, and what to log of it when it is a 500. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: { error: string; details?: ErrorDetail[] };
+  /** Set for a 5xx: the error as the access log records it. */
+  logged?: unknown;
+}
+
+export function errorAnswer(error: unknown, request: FailedRequest, bodyLimit: string): ErrorAnswer {
+  const appError = toAppError(error, request, bodyLimit);
+  const body: ErrorAnswer['body'] = { error: appError.message };
+  if (appError.details?.length) body.details = appError.details;
+  return { status: appError.status, headers: appError.headers ?? {}, body, ...(appError.status >= 500 ? { logged: describe(error) } : {}) };
+}
+
+/**
+ * The 500 that replaces an answer the contract does not allow (with response validation on, in tests
+ * and development); `was` names the answer replaced (`404 Row not found`).
+ */
+export function contractViolation(problem: unknown, was: string): ErrorAnswer & { logged: unknown } {
+  const message = problem instanceof Error ? problem.message : String(problem);
+  return { status: 500, headers: {}, body: { error: `Response does not match the API contract: ${message} (was: ${was})` }, logged: describe(problem) };
+}
+
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction) {
   next(errors.routeNotFound(req.method, req.path));
 }
@@ -27,26 +60,22 @@ export function notFoundHandler(req: Request, _res: Response, next: NextFunction
 export function errorHandler(bodyLimit: string) {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const appError = toAppError(error, req, bodyLimit);
-    if (appError.status >= 500) res.locals.errorForLog = describe(error);
-    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-    const body: { error: string; details?: ErrorDetail[] } = { error: appError.message };
-    if (appError.details?.length) body.details = appError.details;
+    const answer = errorAnswer(error, { method: req.method, path: req.path, contentType: req.get('content-type') }, bodyLimit);
+    if (answer.logged !== undefined) res.locals.errorForLog = answer.logged;
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     try {
-      res.status(appError.status).json(body);
+      res.status(answer.status).json(answer.body);
     } catch (contractError) {
       // With response validation on, an error status the operation does not declare throws here.
       // Answer it plainly (res.end bypasses the validator) instead of falling to Express's HTML page.
-      res.locals.errorForLog = describe(contractError);
-      res
-        .status(500)
-        .type('application/json')
-        .end(JSON.stringify({ error: `Response does not match the API contract: ${(contractError as Error).message} (was: ${appError.status} ${appError.message})` }));
+      const violation = contractViolation(contractError, `${answer.status} ${answer.body.error}`);
+      res.locals.errorForLog = violation.logged;
+      res.status(violation.status).type('application/json').end(JSON.stringify(violation.body));
     }
   };
 }
 
-function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
+function toAppError(error: unknown, req: FailedRequest, bodyLimit: string): AppError {
   if (error instanceof AppError) return error;
   if (isBodyParserError(error)) {
     switch (error.type) {
@@ -56,7 +85,7 @@ function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
         return errors.payloadTooLarge(bodyLimit);
       case 'encoding.unsupported':
       case 'charset.unsupported':
-        return errors.unsupportedMediaType(req.get('content-type') ?? '');
+        return errors.unsupportedMediaType(req.contentType ?? '');
       default:
         return new AppError(400, `Unreadable request body: ${error.message}`);
     }
@@ -68,7 +97,7 @@ function toAppError(error: unknown, req: Request, bodyLimit: string): AppError {
   return errors.internal();
 }
 
-function fromValidator(error: ValidatorError, req: Request, bodyLimit: string): AppError {
+function fromValidator(error: ValidatorError, req: FailedRequest, bodyLimit: string): AppError {
   const details = (error.errors ?? []).map((item) => ({ path: toPointer(item.path ?? ''), message: item.message }));
   switch (error.status) {
     case 400: {
@@ -83,7 +112,7 @@ function fromValidator(error: ValidatorError, req: Request, bodyLimit: string): 
     case 413:
       return errors.payloadTooLarge(bodyLimit);
     case 415:
-      return errors.unsupportedMediaType(req.get('content-type') ?? '');
+      return errors.unsupportedMediaType(req.contentType ?? '');
     case 500:
       // Only response validation (on in tests and development) raises these: say what broke the contract.
       return new AppError(500, `Response does not match the API contract: ${details.map((d) => `${d.path} ${d.message}`).join('; ') || error.message}`);

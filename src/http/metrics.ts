@@ -6,10 +6,10 @@ import type { RuntimeSource } from '../runtime/runtime-sources.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /**
- * Records a request whose answer is finished (requestContext calls it). Labels come only from the
- * operation table (route templates, operation ids) and, for runtime operations, from the authenticated
- * source and a table of its config: nothing a client makes up becomes a label, so their number stays
- * bounded.
+ * Records a request of the Express application whose answer is finished (requestContext calls it),
+ * by its route template. Labels come only from the operation table (route templates, operation ids)
+ * and, for runtime requests (runtimeRequestMetrics), from the authenticated source and a table of its
+ * config: nothing a client makes up becomes a label, so their number stays bounded.
  */
 export function requestMetrics(metrics: Metrics, table: OperationSpec[]) {
   const byRoute = new Map(table.map((operation) => [`${operation.method} ${operation.expressPath}`, operation]));
@@ -17,18 +17,28 @@ export function requestMetrics(metrics: Metrics, table: OperationSpec[]) {
     const route = req.route as { path?: unknown } | undefined;
     const operation = typeof route?.path === 'string' ? byRoute.get(`${req.method.toLowerCase()} ${route.path}`) : undefined;
     metrics.httpRequest(req.method, operation?.path, res.statusCode, seconds);
-    const source = res.locals.runtime as RuntimeSource | undefined;
-    if (operation && source) {
-      // /runtime/{sourceId}/{table}[/{id}]: the source is the authenticated one; the table counts if it
-      // is one of its own. Its route's parameters, unless the router took them back on an error.
-      const routed = req.params?.table;
-      let table = typeof routed === 'string' ? routed : decodedSegment(req.path, 3);
-      let operationId = operation.operationId;
-      // /runtime/{sourceId}/{table}.csv|.jsonl taken by the listRows route (the runtime lane keeps one
-      // route per shape): an export of that table. Table ids hold no dot.
-      const exported = /^(.+)\.(?:csv|jsonl)$/i.exec(table);
-      if (exported) [table, operationId] = [exported[1]!, 'exportRows'];
-      if (source.config.entities.some((entity) => entity.id === table)) metrics.runtimeQuery(source.source.id, table, operationId, res.statusCode);
+  };
+}
+
+/** A finished runtime request, as the runtime router knows it. */
+export interface RuntimeRequestRecord {
+  method: string;
+  /** The operation it was routed to (none for a preflight or a HEAD: they are counted unmatched). */
+  operation: OperationSpec | undefined;
+  status: number;
+  seconds: number;
+  /** The source, once its key (or its being open) let the request in. */
+  source: RuntimeSource | undefined;
+  /** The table of the path, decoded. */
+  table: string;
+}
+
+/** Records a finished runtime request: by route, and by source and table when the table is one of the source's. */
+export function runtimeRequestMetrics(metrics: Metrics) {
+  return ({ method, operation, status, seconds, source, table }: RuntimeRequestRecord) => {
+    metrics.httpRequest(method, operation?.path, status, seconds);
+    if (operation && source && source.config.entities.some((entity) => entity.id === table)) {
+      metrics.runtimeQuery(source.source.id, table, operation.operationId, status);
     }
   };
 }
@@ -39,12 +49,4 @@ export function metricsEndpoint(metrics: Metrics) {
     const { contentType, text } = await metrics.scrape();
     res.type(contentType).send(text);
   };
-}
-
-function decodedSegment(path: string, index: number): string {
-  try {
-    return decodeURIComponent(path.split('/')[index] ?? '');
-  } catch {
-    return '';
-  }
 }

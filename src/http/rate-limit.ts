@@ -10,10 +10,12 @@
 // budget; what a process reserved but did not use is lost for the window, so with N processes a
 // budget yields between budget − N blocks and budget. Budgets under 200 rpm take one point at a time:
 // exact.
-import type { Response } from 'express';
 import type { Db } from '../store/db.ts';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
+
+/** Where the RateLimit-* headers go: an Express response or a plain node:http one. */
+type HeaderSink = { setHeader(name: string, value: string): unknown };
 
 const WINDOW_SECONDS = 60;
 const BLOCK_SHARE = 0.01;
@@ -49,7 +51,7 @@ export class SharedRateLimiter {
   ) {}
 
   /** Counts one request against the key's budget of `rpm`; sets the headers; throws 429 when over it. */
-  async consume(key: string, rpm: number, res: Response): Promise<void> {
+  async consume(key: string, rpm: number, res: HeaderSink): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const reserve = this.reserves.get(key);
       const now = Date.now();
@@ -169,7 +171,7 @@ export class AuthFailureLimiter {
   }
 }
 
-function tooMany(res: Response, rpm: number, msBeforeNext: number, subject: string): AppError {
+function tooMany(res: HeaderSink, rpm: number, msBeforeNext: number, subject: string): AppError {
   setHeaders(res, rpm, 0, msBeforeNext);
   const retryAfter = retryAfterSeconds(msBeforeNext);
   return new AppError(429, `Rate limit of ${rpm} requests per minute exceeded for ${subject}; retry in ${retryAfter} s`, {
@@ -188,7 +190,7 @@ function retryAfterSeconds(msBeforeNext: number): string {
   return String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
 }
 
-function setHeaders(res: Response, rpm: number, remaining: number, msBeforeNext: number): void {
+function setHeaders(res: HeaderSink, rpm: number, remaining: number, msBeforeNext: number): void {
   res.setHeader('RateLimit-Limit', String(rpm));
   res.setHeader('RateLimit-Remaining', String(Math.max(0, remaining)));
   res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(msBeforeNext / 1000))));

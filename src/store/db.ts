@@ -1,11 +1,12 @@
 // The control-plane connection: a pg pool plus the two helpers every repository uses.
 import pg from 'pg';
+import { inTransaction } from '../transaction.ts';
 
 export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 export interface Db extends Queryable {
   readonly pool: pg.Pool;
-  /** Runs `work` in one transaction; rolls back when it throws. */
+  /** Runs `work` in one transaction; rolls back when it throws (src/transaction.ts). */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -30,20 +31,7 @@ export function createDb(connectionString: string, options: { max?: number } = {
   return {
     pool,
     query: pool.query.bind(pool) as Queryable['query'],
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (work) => inTransaction(() => pool.connect(), work),
     close: () => pool.end(),
   };
 }

@@ -23,7 +23,7 @@ describe('docs/layout.md', () => {
 // no two units may import each other (a cycle), type-only imports included.
 const LAYERS: readonly (readonly string[])[] = [
   // Leaves: the contract and small helpers everything may use.
-  ['contract.ts', 'resources.ts', 'errors.ts', 'json-depth.ts', 'json-syntax.ts', 'suggest.ts', 'metrics', 'api-changes'],
+  ['contract.ts', 'resources.ts', 'errors.ts', 'json-depth.ts', 'json-syntax.ts', 'suggest.ts', 'transaction.ts', 'metrics', 'api-changes'],
   ['dialects'],
   ['generation'],
   // The services' middle, with the control plane's store and the security helpers beside management.

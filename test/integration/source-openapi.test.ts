@@ -2,7 +2,7 @@
 // projected (`fields`) and populated (`populate`) reads, and of writes, validate against it, on
 // PostgreSQL and MariaDB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseValidator } from '../../src/cli/contract-test-validator.ts';
+import { ResponseValidator } from '../../src/http/response-validator.ts';
 import type { OpenApiDocument } from '../../src/contract.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';

@@ -1,24 +1,28 @@
 // The SDK's clients against a fake fetch: auth headers, paging, error results that never throw,
 // error bodies normalised to {error}, and waiting for generation jobs.
 import { describe, expect, it } from 'vitest';
-import qs from 'qs';
 import { createManagementClient, createRuntimeClient, SdsRequestError, waitForJob } from '../../sdk/src/index.ts';
+import { parseQuery } from '../../src/runtime/parse-query.ts';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
-/** A fake runtime API over one in-memory table of `total` users, serving at most `max` rows a page. */
+/**
+ * A fake runtime API over one in-memory table of `total` users, serving at most `max` rows a page. It
+ * reads the query with the server's own parser, so what the SDK sends is what the server would read.
+ */
 function fakeRuntime(total: number, max = 1000) {
   const users = Array.from({ length: total }, (_, index) => ({ id: index + 1, email: `u${index + 1}@example.com` }));
   const requests: { url: URL; key: string | null; method: string; body?: unknown }[] = [];
   const fetch = async (request: Request) => {
     const url = new URL(request.url);
     requests.push({ url, key: request.headers.get('x-api-key'), method: request.method, body: request.body ? await request.clone().json() : undefined });
-    const query = qs.parse(url.search.slice(1)) as { limit?: string; offset?: string; filters?: Record<string, Record<string, string>> };
+    const query = parseQuery(url.search.slice(1));
     if (url.pathname === '/runtime/src-1/users' && request.method === 'GET') {
       const limit = Math.min(Number(query.limit ?? 25), max);
       const offset = Number(query.offset ?? 0);
-      const minId = Number(query.filters?.id?.$gt ?? 0);
+      const idAbove = query.filters.find((filter) => filter.field === 'id' && filter.operator === '$gt');
+      const minId = Number(idAbove?.values[0] ?? 0);
       const matching = users.filter((user) => user.id > minId);
       return json({ data: matching.slice(offset, offset + limit), meta: { pagination: { offset, limit, total: matching.length } } });
     }

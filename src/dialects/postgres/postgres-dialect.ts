@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog.ts';
 import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
+import { inTransaction } from '../../transaction.ts';
 import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
 import { copyRowEncoder, copyRows, copyText, updatePostgresRows } from './postgres-loader.ts';
 import {
@@ -430,27 +431,7 @@ export class PostgresConnection implements TargetConnection {
     await Promise.all([this.pool.end(), this.runtimePool === this.pool ? undefined : this.runtimePool.end(), this.exportPool.end()]);
   }
 
-  private async withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>, pool: pg.Pool = this.pool): Promise<T> {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      // A client given up on for want of an answer is not asked to roll back (that would wait as
-      // long again): it is discarded, and the server rolls back when the connection ends. One whose
-      // ROLLBACK fails is in an unknown state: it is discarded too, not reused.
-      if (isClientTimeout(error)) broken = error as Error;
-      else {
-        await client.query('ROLLBACK').catch((rollback: unknown) => {
-          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
-        });
-      }
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  private withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>, pool: pg.Pool = this.pool): Promise<T> {
+    return inTransaction(() => pool.connect(), work, { abandons: isClientTimeout });
   }
 }

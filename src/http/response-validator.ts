@@ -1,4 +1,5 @@
-// Checks a live response against the OpenAPI document: the operation is found by method and path,
+// Checks a response against an OpenAPI document (a live one for `sds contract-test`, the runtime
+// router's own with response validation on): the operation is found by method and path,
 // the status must be declared, required headers present, the media type declared and the body
 // valid against the declared schema (Ajv 2020 with formats, `$ref`s resolved inside the document).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -19,6 +20,21 @@ export interface ResponseCheck {
   /** The parsed JSON body, or the text. */
   body: unknown;
   problems: string[];
+}
+
+/** A response as the validator sees it: the request's method and path, and the answer. */
+export interface Answer {
+  method: string;
+  /** The request's path (percent-encoded as sent), without the query. */
+  pathname: string;
+  status: number;
+  /** The media type, lower-case, without parameters. */
+  mediaType: string;
+  /** The body, parsed when it is JSON. */
+  body: unknown;
+  /** Whether a body was sent at all. */
+  sent: boolean;
+  hasHeader: (name: string) => boolean;
 }
 
 interface Route {
@@ -112,19 +128,26 @@ export class ResponseValidator {
         return { operation: `${method} ${url.pathname}`, status: response.status, body, problems: ['body is not valid JSON'] };
       }
     }
+    return this.checkAnswer({ method, pathname: url.pathname, status: response.status, mediaType, body, sent: text.length > 0, hasHeader: (name) => response.headers.has(name) });
+  }
+
+  /** Checks an answer whose body is already parsed (the server's own, before it is sent). */
+  checkAnswer(answer: Answer): ResponseCheck {
+    const { method, pathname, body, mediaType } = answer;
+    const json = mediaType.endsWith('json') && !mediaType.endsWith('ndjson');
     const lower = method.toLowerCase();
-    const route = this.routes.find((candidate) => candidate.pattern.test(url.pathname) && candidate.item[lower]);
+    const route = this.routes.find((candidate) => candidate.pattern.test(pathname) && candidate.item[lower]);
     if (!route) {
       // Not an operation of the contract: only the catch-all 404 with the error body is acceptable.
       const errorSchema = ((this.document as { components?: { schemas?: Node } }).components?.schemas)?.ErrorBody ? 'ErrorBody' : 'Error';
-      const problems = response.status === 404 ? this.schemaProblems('#unknown-route', { $ref: `#/components/schemas/${errorSchema}` }, body) : [`no operation of the contract matches ${method} ${url.pathname} (answered ${response.status})`];
-      return { operation: `${method} ${url.pathname}`, status: response.status, body, problems };
+      const problems = answer.status === 404 ? this.schemaProblems('#unknown-route', { $ref: `#/components/schemas/${errorSchema}` }, body) : [`no operation of the contract matches ${method} ${pathname} (answered ${answer.status})`];
+      return { operation: `${method} ${pathname}`, status: answer.status, body, problems };
     }
     const operation = route.item[lower] as Node;
     const name = `${method.toUpperCase()} ${route.template}`;
-    const result: ResponseCheck = { operationId: operation.operationId as string, operation: name, status: response.status, body, problems: [] };
+    const result: ResponseCheck = { operationId: operation.operationId as string, operation: name, status: answer.status, body, problems: [] };
     const responses = (operation.responses ?? {}) as Node;
-    const status = String(response.status);
+    const status = String(answer.status);
     const declaredKey = [status, `${status[0]}XX`, 'default'].find((key) => key in responses);
     if (!declaredKey) {
       result.problems.push(`status ${status} is not declared (declared: ${Object.keys(responses).join(', ')})`);
@@ -132,11 +155,11 @@ export class ResponseValidator {
     }
     const declared = this.resolve(responses[declaredKey]) ?? {};
     for (const [header, spec] of Object.entries((declared.headers ?? {}) as Node)) {
-      if (this.resolve(spec)?.required && !response.headers.has(header)) result.problems.push(`required header ${header} is missing`);
+      if (this.resolve(spec)?.required && !answer.hasHeader(header)) result.problems.push(`required header ${header} is missing`);
     }
     const content = declared.content as Node | undefined;
     if (!content) {
-      if (text.length > 0) result.problems.push(`status ${status} declares no body but one was sent`);
+      if (answer.sent) result.problems.push(`status ${status} declares no body but one was sent`);
       return result;
     }
     const media = content[mediaType] as Node | undefined;

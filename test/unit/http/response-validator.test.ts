@@ -1,7 +1,7 @@
 // The contract test's response validator: status declared, required headers, media type, body schema
 // (with `$ref`s into the document), and the catch-all 404 of routes outside the contract.
 import { describe, expect, it } from 'vitest';
-import { ResponseValidator } from '../../../src/cli/contract-test-validator.ts';
+import { ResponseValidator } from '../../../src/http/response-validator.ts';
 import { openApiDocument } from '../../../src/contract.ts';
 
 const validator = new ResponseValidator(openApiDocument());
