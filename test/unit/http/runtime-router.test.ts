@@ -50,9 +50,13 @@ const deleted: AnyOperation = async (context) => {
   seen.push(context);
   return { status: 204 };
 };
+const exported: AnyOperation = async (context) => {
+  seen.push(context);
+  return { status: 200, stream: { contentType: 'text/csv; charset=utf-8', chunks: (async function* () { yield 'id\n'; })() } };
+};
 
 beforeAll(async () => {
-  const handlers: Record<string, AnyOperation | undefined> = { listRows: echo, getRow: one, createRow: created, updateRow: undefined, deleteRow: deleted };
+  const handlers: Record<string, AnyOperation | undefined> = { listRows: echo, exportRows: exported, getRow: one, createRow: created, updateRow: undefined, deleteRow: deleted };
   const routes: RuntimeRoute[] = operationTable()
     .filter((operation) => operation.path.startsWith('/runtime/'))
     .map((operation) => ({ operation, handler: handlers[operation.operationId] }));
@@ -128,6 +132,26 @@ describe('runtime router: what it takes', () => {
     }
     expect((await send('GET', `${USERS}/42/`)).status).toBe(200);
     expect(seen.at(-1)!.params).toEqual({ sourceId: SOURCE, table: 'users', id: '42' });
+  });
+
+  it('gives a table with a file suffix to exportRows (the same path shape as listRows), the table and format as its parameters', async () => {
+    for (const [path, table, format] of [
+      [`${USERS}.csv`, 'users', 'csv'],
+      [`${USERS}.JSONL`, 'users', 'jsonl'],
+      [`/runtime/${SOURCE}/line%20items.csv`, 'line items', 'csv'],
+    ] as const) {
+      const answer = await send('GET', `${path}?limit=5000`);
+      expect(answer.status, path).toBe(200);
+      expect(answer.text).toBe('id\n');
+      expect(seen.at(-1)!.params).toEqual({ sourceId: SOURCE, table, format });
+      expect(records.at(-1)).toMatchObject({ operation: expect.objectContaining({ operationId: 'exportRows' }), table });
+    }
+    // Without a suffix (or another one), the same shape is listRows'.
+    for (const table of ['users', 'users.xml']) {
+      expect((await send('GET', `/runtime/${SOURCE}/${table}`)).status).toBe(200);
+      expect(seen.at(-1)!.params).toEqual({ sourceId: SOURCE, table });
+      expect(records.at(-1)!.operation?.operationId).toBe('listRows');
+    }
   });
 
   it('takes an absolute request target by its path', async () => {
