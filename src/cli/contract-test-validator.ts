@@ -1,9 +1,12 @@
 // Checks a live response against the OpenAPI document: the operation is found by method and path,
-// the status must be declared, required headers present, the media type declared and the body
-// valid against the declared schema (Ajv 2020 with formats, `$ref`s resolved inside the document).
+// the status must be declared, required headers present and every declared header's value valid
+// against its schema, the media type declared and the body valid against the declared schema (Ajv
+// 2020 with formats, `$ref`s resolved inside the document); CSV, JSON Lines and event-stream bodies
+// are parsed and must be well-formed.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { OpenApiDocument } from '../contract.ts';
+import { csvProblems, ndjsonProblems, sseProblems } from './contract-test-formats.ts';
 
 type Node = Record<string, unknown>;
 // ajv-formats is CommonJS: imported from ESM, the function is the module's `default` property.
@@ -18,6 +21,8 @@ export interface ResponseCheck {
   status: number;
   /** The parsed JSON body, or the text. */
   body: unknown;
+  /** Names of the headers the answered status declares (as written in the document). */
+  declaredHeaders: string[];
   problems: string[];
 }
 
@@ -32,18 +37,25 @@ export class ResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   private readonly routes: Route[];
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** Event types a `text/event-stream` may carry: the GenerationEvent `type` enum, when the document has it. */
+  private readonly eventTypes: string[] | undefined;
 
   constructor(private readonly document: OpenApiDocument) {
     addFormats(this.ajv);
     this.ajv.addSchema(document as object, DOCUMENT_ID);
+    // A server URL with a path (`https://host/runtime/{sourceId}`) prefixes every path of the document.
+    const prefix = serverPathPrefix(document);
     this.routes = Object.entries(document.paths)
       .map(([template, item]) => ({
         template,
         item: item as Node,
         params: (template.match(/\{[^}]+\}/g) ?? []).length,
-        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+        pattern: new RegExp(`^${patternOf(prefix)}${patternOf(template)}$`),
       }))
       .sort((a, b) => a.params - b.params);
+    const schemas = (document.components as Node | undefined)?.schemas as Node | undefined;
+    const type = ((schemas?.GenerationEvent as Node | undefined)?.properties as Node | undefined)?.type as Node | undefined;
+    this.eventTypes = Array.isArray(type?.enum) ? (type.enum as string[]) : undefined;
   }
 
   /** Follows `$ref`s to components (responses, headers) inside the document. */
@@ -74,10 +86,27 @@ export class ResponseValidator {
     return validate;
   }
 
-  private schemaProblems(key: string, schema: unknown, body: unknown): string[] {
+  private schemaProblems(key: string, schema: unknown, body: unknown, what = 'body'): string[] {
     const validate = this.validatorFor(key, schema);
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((error) => `body${error.instancePath || ''} ${error.message ?? 'is invalid'}${error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''}`);
+    return (validate.errors ?? []).slice(0, 5).map((error) => `${what}${error.instancePath || ''} ${error.message ?? 'is invalid'}${error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''}`);
+  }
+
+  /**
+   * A header's value against its schema: headers are text, so an integer schema needs an integer
+   * numeral (`X-Total-Count: many` and `Retry-After: 1.5` break it) before the number is validated.
+   */
+  private headerProblems(key: string, name: string, schema: Node | undefined, value: string): string[] {
+    if (!schema) return [];
+    const resolved = this.resolve(schema) ?? {};
+    const types = ([] as unknown[]).concat(resolved.type ?? []);
+    let parsed: unknown = value;
+    if (types.includes('integer') || types.includes('number')) {
+      const numeral = types.includes('integer') ? /^-?\d+$/ : /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+      if (!numeral.test(value.trim())) return [`header ${name} "${value}" is not ${types.includes('integer') ? 'an integer' : 'a number'}`];
+      parsed = Number(value);
+    }
+    return this.schemaProblems(`${key} header ${name}`, schema, parsed, `header ${name} "${value}"`);
   }
 
   /** Checks one response; reads its body (pass a clone when the caller still needs it). */
@@ -85,11 +114,11 @@ export class ResponseValidator {
     const text = await response.text();
     let body: unknown = text;
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (mediaType.endsWith('json') && text) {
+    if (isJson(mediaType) && text) {
       try {
         body = JSON.parse(text);
       } catch {
-        return { operation: `${method} ${url.pathname}`, status: response.status, body, problems: ['body is not valid JSON'] };
+        return { operation: `${method} ${url.pathname}`, status: response.status, body, declaredHeaders: [], problems: ['body is not valid JSON'] };
       }
     }
     const lower = method.toLowerCase();
@@ -97,11 +126,11 @@ export class ResponseValidator {
     if (!route) {
       // Not an operation of the contract: only the catch-all 404 with the error body is acceptable.
       const problems = response.status === 404 ? this.schemaProblems('#unknown-route', { $ref: '#/components/schemas/Error' }, body) : [`no operation of the contract matches ${method} ${url.pathname} (answered ${response.status})`];
-      return { operation: `${method} ${url.pathname}`, status: response.status, body, problems };
+      return { operation: `${method} ${url.pathname}`, status: response.status, body, declaredHeaders: [], problems };
     }
     const operation = route.item[lower] as Node;
     const name = `${method.toUpperCase()} ${route.template}`;
-    const result: ResponseCheck = { operationId: operation.operationId as string, operation: name, status: response.status, body, problems: [] };
+    const result: ResponseCheck = { operationId: operation.operationId as string, operation: name, status: response.status, body, declaredHeaders: [], problems: [] };
     const responses = (operation.responses ?? {}) as Node;
     const status = String(response.status);
     const declaredKey = [status, `${status[0]}XX`, 'default'].find((key) => key in responses);
@@ -111,7 +140,14 @@ export class ResponseValidator {
     }
     const declared = this.resolve(responses[declaredKey]) ?? {};
     for (const [header, spec] of Object.entries((declared.headers ?? {}) as Node)) {
-      if (this.resolve(spec)?.required && !response.headers.has(header)) result.problems.push(`required header ${header} is missing`);
+      result.declaredHeaders.push(header);
+      const resolved = this.resolve(spec);
+      const value = response.headers.get(header);
+      if (value === null) {
+        if (resolved?.required) result.problems.push(`required header ${header} is missing`);
+        continue;
+      }
+      result.problems.push(...this.headerProblems(`${name} ${declaredKey}`, header, resolved?.schema as Node | undefined, value));
     }
     const content = declared.content as Node | undefined;
     if (!content) {
@@ -123,9 +159,30 @@ export class ResponseValidator {
       result.problems.push(`content type "${mediaType || 'none'}" is not declared for ${status} (declared: ${Object.keys(content).join(', ')})`);
       return result;
     }
-    if (mediaType.endsWith('json') && media.schema) {
+    if (mediaType === 'application/x-ndjson') result.problems.push(...ndjsonProblems(text));
+    else if (isJson(mediaType) && media.schema) {
       result.problems.push(...this.schemaProblems(`${name} ${declaredKey} ${mediaType}`, media.schema, body));
     }
+    if (mediaType === 'text/csv') result.problems.push(...csvProblems(text));
+    if (mediaType === 'text/event-stream') result.problems.push(...sseProblems(text, this.eventTypes));
     return result;
   }
+}
+
+/** `application/json` and `…+json`; JSON Lines (`application/x-ndjson`) is many JSON texts, not one. */
+function isJson(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/** The path of the document's first server URL, `{variables}` kept as templates ('' for none or `/`). */
+function serverPathPrefix(document: OpenApiDocument): string {
+  const url = (document.servers as { url?: string }[] | undefined)?.[0]?.url;
+  if (!url) return '';
+  const path = url.replace(/^[^:/]*:\/\/[^/]*/, '');
+  return path === '/' ? '' : path.replace(/\/$/, '');
+}
+
+/** A path template as a regular expression source: each `{name}` matches one segment. */
+function patternOf(template: string): string {
+  return template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
 }
