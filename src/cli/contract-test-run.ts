@@ -4,6 +4,8 @@
 import { ResponseValidator } from './contract-test-validator.ts';
 import type { OpenApiDocument } from '../contract.ts';
 
+const validators = new WeakMap<OpenApiDocument, ResponseValidator>();
+
 /** Request headers that carry a credential, copied onto the request that follows a `Location`. */
 const CREDENTIAL_HEADERS = ['x-api-key', 'authorization'];
 
@@ -32,7 +34,10 @@ export class ContractRun {
   private readonly validator: ResponseValidator;
 
   constructor(document: OpenApiDocument) {
-    this.validator = new ResponseValidator(document);
+    // Compiling the document's schemas is most of a validator's cost: runs against one document share it.
+    let validator = validators.get(document);
+    if (!validator) validators.set(document, (validator = new ResponseValidator(document)));
+    this.validator = validator;
   }
 
   /**
