@@ -113,6 +113,11 @@ export class ContractRun {
     return result.outcome === 'pass';
   }
 
+  /** Adds the results of another run (another document's), each name prefixed. */
+  include(prefix: string, results: CheckResult[]): void {
+    for (const result of results) this.results.push({ ...result, name: `${prefix}${result.name}` });
+  }
+
   /** A skipped check with the reason (a credential not given, a server option not set). */
   skip(name: string, reason: string): void {
     this.results.push({ name, operation: '-', outcome: 'skip', notes: [reason] });

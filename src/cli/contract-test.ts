@@ -2,7 +2,7 @@
 // every operation of the document with its success and its documented error statuses, headers,
 // exports and event streams — validating every response against the OpenAPI document, deleting what
 // it created whatever failed, and ending with a coverage row naming any operation left unexercised.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
@@ -12,6 +12,7 @@ import { checkBodyRefusals, checkMissingCredentials, checkNotFound, checkWrongCr
 import { parseCsv, parseNdjson, parseSse } from './contract-test-formats.ts';
 import { ROW_TABLE, UNSUPPORTED_DATABASE, type RunIds } from './contract-test-requests.ts';
 import { writeReports } from './contract-test-report.ts';
+import { runSourceDocumentTest } from './contract-test-source.ts';
 import { ContractRun, expectStatus, expectThat, formatTable, Skip, type CheckResult } from './contract-test-run.ts';
 import { resolveServer, withServerOptions } from './server-options.ts';
 
@@ -269,10 +270,12 @@ export async function runContractTest(options: ContractTestOptions): Promise<Con
       const data = expectStatus(await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/runtime-docs', { params: { path: source() } }), 200);
       expectThat(data.entities.map((entity) => entity.id).join() === 'authors,posts', 'the docs do not list the tables');
     });
+    let sourceDocument: OpenApiDocument | undefined;
     await run.check("read the source's own OpenAPI document", [ids.sourceId], async () => {
       const answer = await send(run, `${sourcePath()}/openapi.json`, { headers: team });
       const paths = Object.keys((answer.body as { paths?: object }).paths ?? {});
       expectThat(answer.status === 200 && paths.some((path) => path.includes('posts')), `got ${answer.status} with paths ${paths.join(', ')}`);
+      sourceDocument = answer.body as OpenApiDocument;
     });
 
     // ---------------------------------------------------------------- source keys
@@ -364,6 +367,24 @@ export async function runContractTest(options: ContractTestOptions): Promise<Con
       const answer = await send(run, `${baseUrl}/runtime/${UNKNOWN_ID}/${ROW_TABLE}`, { headers: sourceKey() });
       const error = (answer.body as { error?: string }).error;
       expectThat(answer.status === 403 && error === 'This API key is not allowed to access this source', `got ${answer.status} "${error}"`);
+    });
+
+    // ---------------------------------------------------------------- the source's own document, against the source
+    await run.check("the source's own document: every operation against the source", [sourceDocument, ids.sourceKey, generated], async () => {
+      const report = await runSourceDocumentTest({
+        baseUrl,
+        document: sourceDocument!,
+        sourceId: ids.sourceId!,
+        sourceKey: ids.sourceKey,
+        samples: {
+          authors: { create: { name: 'Source document', email: `source-document-${tag}@example.com` }, update: { name: 'Source document (updated)' } },
+          posts: { create: { id: randomUUID(), authorId: 1, title: 'Source document', status: 'draft', publishedAt: null }, update: { title: 'Source document (updated)' } },
+        },
+      });
+      run.include('source document: ', report.results);
+      const failed = report.results.filter((result) => result.outcome === 'fail').length;
+      expectThat(failed === 0, `${failed} of its ${report.results.length} checks failed (the rows below)`);
+      return `${report.results.length} checks`;
     });
 
     // ---------------------------------------------------------------- exports
@@ -540,6 +561,8 @@ interface CommandOptions {
   bodyLimitBytes: number;
   allowUncovered?: boolean;
   document?: string;
+  source?: string;
+  sourceKey?: string;
   junit?: string;
   json?: boolean | string;
 }
@@ -549,6 +572,8 @@ export function registerContractTestCommand(program: Command): void {
     .description('exercise a running sds through its public API, every operation of the OpenAPI document with its success and error statuses, validate every response, clean up, print a pass/fail table')
     .option('--timeout-ms <ms>', 'longest wait for one generation job', (value) => Number(value), 60_000)
     .option('--document <file|url>', 'the OpenAPI document to test against (default: the one bundled with this sds)')
+    .option('--source <sourceId>', "run a source's own document (--document …/sources/<id>/openapi.json) against that source: its reads, and no writes")
+    .option('--source-key <key>', 'a source API key of --source, svc_src_… (default: $SDS_SOURCE_KEY)')
     .option('--admin-token <token>', 'the server\'s SDS_ADMIN_TOKEN, to check the admin API and project-scoped keys (default: $SDS_ADMIN_TOKEN)')
     .option('--metrics-token <token>', 'the server\'s SDS_METRICS_TOKEN, to check GET /metrics (default: $SDS_METRICS_TOKEN)')
     .option('--body-limit-bytes <bytes>', 'the server\'s SDS_BODY_LIMIT in bytes, for the 413 checks', (value) => Number(value), 1024 * 1024)
@@ -557,10 +582,14 @@ export function registerContractTestCommand(program: Command): void {
     .option('--json [file]', 'write the results as JSON to the file, or print them instead of the table')
     .action(async (options: CommandOptions) => {
       const { baseUrl, teamKey } = resolveServer(options);
-      const report = await runContractTest({
+      if (options.source && !options.document) throw new Error('--source needs --document: the source\'s own document, e.g. <base-url>/public/v1/projects/<projectId>/sources/<sourceId>/openapi.json');
+      const document = options.document ? await loadDocument(options.document, { baseUrl, teamKey }) : undefined;
+      const report = options.source
+        ? await runSourceDocumentTest({ baseUrl, document: document!, sourceId: options.source, sourceKey: options.sourceKey ?? process.env.SDS_SOURCE_KEY, allowUncovered: options.allowUncovered })
+        : await runContractTest({
         baseUrl,
         teamKey,
-        document: options.document ? await loadDocument(options.document, { baseUrl, teamKey }) : undefined,
+        document,
         timeoutMs: options.timeoutMs,
         adminToken: options.adminToken ?? process.env.SDS_ADMIN_TOKEN,
         metricsToken: options.metricsToken ?? process.env.SDS_METRICS_TOKEN,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTable } from '../../src/cli/contract-test-run.ts';
 import { runContractTest, type ContractTestReport } from '../../src/cli/contract-test.ts';
 import { openApiDocument, operationTable, type OpenApiDocument } from '../../src/contract.ts';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
+import { ADMIN_TOKEN, blogProject, startTestService, type TestService } from '../helpers/service.ts';
 import { repoRoot, run } from '../helpers/sdk-build.ts';
 
 let t: TestService;
@@ -104,6 +104,37 @@ describe('sds contract-test', () => {
     expect(result.stdout).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/m);
     expect(result.stderr).toMatch(/sds: contract test failed: \d+ of \d+ checks did not pass/);
   });
+});
+
+describe('sds contract-test --source', () => {
+  it("runs a source's own document, named by its URL, against the source: reads checked, writes skipped", async () => {
+    const api = t.client(t.teamKey);
+    const { projectId, versionId } = await blogProject(api, 'Source document test');
+    const sourceId = (await api.POST('/public/v1/projects/{projectId}/sources', { params: { path: { projectId } }, body: { name: 'Blog', kind: 'postgres', schemaVersionId: versionId } })).data!.id;
+    for (let waited = 0; waited < 30_000; waited += 200) {
+      const { data } = await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path: { projectId, sourceId } } });
+      if (data?.lastGenerationAt) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const sourceKey = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/api-keys', { params: { path: { projectId, sourceId } }, body: {} })).data!.key;
+    const json = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sds-contract-test-')), 'report.json');
+    const document = `${t.url}/public/v1/projects/${projectId}/sources/${sourceId}/openapi.json`;
+    const cli = ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'contract-test', '--base-url', t.url, '--team-key', t.teamKey, '--document', document, '--source', sourceId, '--source-key', sourceKey, '--json', json];
+
+    const strict = await run(process.execPath, cli);
+    expect(strict.code, strict.stdout).toBe(1);
+    expect(strict.stdout).toMatch(/coverage: every operation of the document exercised\s+-\s+-\s+FAIL\s+not exercised: create\w+, update\w+, delete\w+/);
+
+    const lenient = await run(process.execPath, [...cli, '--allow-uncovered']);
+    expect(lenient.code, lenient.stdout).toBe(0);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as ContractTestReport;
+    const outcomes = (kind: RegExp) => report.results.filter((result) => kind.test(result.name)).map((result) => result.outcome);
+    expect(outcomes(/: a page of /).length).toBeGreaterThan(1);
+    expect(new Set([...outcomes(/: a page of /), ...outcomes(/: every row as /), ...outcomes(/: a row of /), ...outcomes(/: an unknown id/)])).toEqual(new Set(['pass']));
+    expect(new Set(outcomes(/: writes /))).toEqual(new Set(['skip']));
+    // The rows are the source's own: nothing was written.
+    await api.DELETE('/public/v1/projects/{projectId}', { params: { path: { projectId } } });
+  }, 120_000);
 });
 
 function operationOf(operationId: string): [string, string] {
