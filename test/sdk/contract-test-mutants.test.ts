@@ -12,6 +12,7 @@ import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/serv
 interface Exchange {
   method: string;
   path: string;
+  query: string;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -77,6 +78,17 @@ const MUTANTS: [string, { mutant: Mutant; caughtBy: RegExp }][] = [
     { mutant: (e) => (contentType(e).startsWith('text/event-stream') ? { ...e, body: e.body.replace(/^id: \d+\n/, '') } : e), caughtBy: /^stream generation events/ },
   ],
   [
+    // The main contract's rows are untyped; the source's own document types them, and its run catches this.
+    "a row of the wrong type (a source document's page of authors, email a number)",
+    {
+      mutant: (e) =>
+        e.method === 'GET' && /^\/runtime\/[0-9a-f-]{36}\/authors$/.test(e.path) && e.query === '?limit=5' && e.status === 200
+          ? withBody(e, (body) => ((body.data as Record<string, unknown>[])[0]!.email = 42))
+          : e,
+      caughtBy: /^source document: list\w+: a page of authors$/,
+    },
+  ],
+  [
     '401 with the wrong error text',
     { mutant: (e) => (e.status === 401 && e.body.includes('"API key required"') ? { ...e, body: e.body.replace('API key required', 'Unauthorized') } : e), caughtBy: /^401 without a credential: listProjects$/ },
   ],
@@ -94,6 +106,7 @@ async function startProxy(target: string, mutant: Mutant): Promise<{ url: string
     const exchange = mutant({
       method: req.method!,
       path: url.pathname,
+      query: url.search,
       status: upstream.status,
       headers: Object.fromEntries([...upstream.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(name))),
       body: await upstream.text(),
