@@ -1,7 +1,13 @@
 // The machinery of `sds contract-test`: named checks run in order, every HTTP response validated
-// against the OpenAPI document as it arrives, and a pass/fail table at the end.
+// against the OpenAPI document as it arrives (a `Location` is followed to the resource it names),
+// the operations each response exercised counted for the coverage row, and a pass/fail table.
 import { ResponseValidator } from '../http/response-validator.ts';
 import type { OpenApiDocument } from '../contract.ts';
+
+const validators = new WeakMap<OpenApiDocument, ResponseValidator>();
+
+/** Request headers that carry a credential, copied onto the request that follows a `Location`. */
+const CREDENTIAL_HEADERS = ['x-api-key', 'authorization'];
 
 export type CheckOutcome = 'pass' | 'fail' | 'skip';
 
@@ -13,6 +19,8 @@ export interface CheckResult {
   status?: number;
   outcome: CheckOutcome;
   notes: string[];
+  /** How long the check ran. */
+  durationMs?: number;
 }
 
 /** Thrown inside a check to fail it with a message; anything else thrown fails it too. */
@@ -20,18 +28,39 @@ export class CheckFailed extends Error {}
 
 export class ContractRun {
   readonly results: CheckResult[] = [];
+  /** Statuses answered per operationId, over the whole run. */
+  readonly exercised = new Map<string, Set<number>>();
   private current: CheckResult | undefined;
   private readonly validator: ResponseValidator;
 
   constructor(document: OpenApiDocument) {
-    this.validator = new ResponseValidator(document);
+    // Compiling the document's schemas is most of a validator's cost: runs against one document share it.
+    let validator = validators.get(document);
+    if (!validator) validators.set(document, (validator = new ResponseValidator(document)));
+    this.validator = validator;
   }
 
-  /** A `fetch` that validates every response against the document and records it on the running check. */
+  /**
+   * A `fetch` that validates every response against the document and records it on the running
+   * check; a created resource's `Location` (when its status declares one) is fetched with the same
+   * credentials and must answer 200 with the created resource's `id`.
+   */
   readonly fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
+    const credentials = new Headers();
+    for (const name of CREDENTIAL_HEADERS) if (request.headers.has(name)) credentials.set(name, request.headers.get(name)!);
     const response = await globalThis.fetch(request);
     const check = await this.validator.check(request.method, new URL(request.url), response.clone());
+    if (check.operationId) {
+      const statuses = this.exercised.get(check.operationId) ?? new Set<number>();
+      statuses.add(check.status);
+      this.exercised.set(check.operationId, statuses);
+    }
+    const problems = [...check.problems, ...rateLimitProblems(response.headers)];
+    const location = response.headers.get('location');
+    if (location !== null && response.ok && check.declaredHeaders.some((name) => name.toLowerCase() === 'location')) {
+      problems.push(...(await this.followLocation(new URL(location, request.url), credentials, check.body)));
+    }
     const result = this.current;
     if (result) {
       // The table shows the check's first request and its status; later ones only add problems.
@@ -39,17 +68,26 @@ export class ContractRun {
         result.operation = check.operation;
         result.status = check.status;
       }
-      for (const problem of check.problems) result.notes.push(`${check.operation} ${check.status}: ${problem}`);
-      if (check.problems.length) result.outcome = 'fail';
+      for (const problem of problems) result.notes.push(`${check.operation} ${check.status}: ${problem}`);
+      if (problems.length) result.outcome = 'fail';
     }
     return response;
   };
+
+  private async followLocation(url: URL, credentials: Headers, created: unknown): Promise<string[]> {
+    const response = await this.fetch(url, { headers: credentials });
+    if (response.status !== 200) return [`Location ${url.pathname} answered ${response.status}, not 200`];
+    const body = (await response.json().catch(() => undefined)) as { id?: unknown } | undefined;
+    const id = (created as { id?: unknown } | undefined)?.id;
+    if (id !== undefined && body?.id !== id) return [`Location ${url.pathname} names another resource (id ${JSON.stringify(body?.id)}, created ${JSON.stringify(id)})`];
+    return [];
+  }
 
   /**
    * Runs one check. It is skipped when a value it `needs` is missing (an earlier check failed);
    * it fails when it throws or when any of its responses breaks the contract.
    */
-  async check(name: string, needs: unknown[], work: () => Promise<void | string>): Promise<boolean> {
+  async check(name: string, needs: unknown[], work: () => Promise<void | string | Skip>): Promise<boolean> {
     const result: CheckResult = { name, operation: '-', outcome: 'pass', notes: [] };
     this.results.push(result);
     if (needs.some((value) => value === undefined)) {
@@ -58,21 +96,65 @@ export class ContractRun {
       return false;
     }
     this.current = result;
+    const started = performance.now();
     try {
       const note = await work();
-      if (note) result.notes.push(note);
+      if (note instanceof Skip) {
+        result.outcome = 'skip';
+        result.notes.unshift(note.reason);
+      } else if (note) result.notes.push(note);
     } catch (error) {
       result.outcome = 'fail';
       result.notes.unshift(error instanceof Error ? error.message : String(error));
     } finally {
       this.current = undefined;
+      result.durationMs = Math.round(performance.now() - started);
     }
     return result.outcome === 'pass';
   }
 
-  get failed(): boolean {
-    return this.results.some((result) => result.outcome !== 'pass');
+  /** Adds the results of another run (another document's), each name prefixed. */
+  include(prefix: string, results: CheckResult[]): void {
+    for (const result of results) this.results.push({ ...result, name: `${prefix}${result.name}` });
   }
+
+  /** A skipped check with the reason (a credential not given, a server option not set). */
+  skip(name: string, reason: string): void {
+    this.results.push({ name, operation: '-', outcome: 'skip', notes: [reason] });
+  }
+
+  /**
+   * The coverage row: every operation of the document must have been exercised by some request of
+   * the run; the missing ones are listed (a failure unless `allowUncovered`, then a skip).
+   */
+  coverage(operationIds: string[], allowUncovered: boolean): void {
+    const missing = operationIds.filter((operationId) => !this.exercised.has(operationId));
+    const covered = operationIds.length - missing.length;
+    const result: CheckResult = { name: 'coverage: every operation of the document exercised', operation: '-', outcome: 'pass', notes: [`${covered} of ${operationIds.length} operations`] };
+    if (missing.length) {
+      result.outcome = allowUncovered ? 'skip' : 'fail';
+      result.notes.unshift(`not exercised: ${missing.join(', ')}`);
+    }
+    this.results.push(result);
+  }
+
+  /** Failed when a check failed; skips (a credential not given) do not fail the run. */
+  get failed(): boolean {
+    return this.results.some((result) => result.outcome === 'fail');
+  }
+}
+
+/** Returned by a check's work to mark it skipped with a reason. */
+export class Skip {
+  constructor(readonly reason: string) {}
+}
+
+/** `RateLimit-Remaining` cannot exceed `RateLimit-Limit` (each header's own schema is the validator's). */
+function rateLimitProblems(headers: Headers): string[] {
+  const limit = headers.get('ratelimit-limit');
+  const remaining = headers.get('ratelimit-remaining');
+  if (limit === null || remaining === null || !/^\d+$/.test(limit) || !/^\d+$/.test(remaining)) return [];
+  return Number(remaining) > Number(limit) ? [`RateLimit-Remaining ${remaining} exceeds RateLimit-Limit ${limit}`] : [];
 }
 
 /** Fails the running check unless `condition` holds. */

@@ -6,7 +6,7 @@ import type { ProjectStore } from '../store/projects.ts';
 import type { TeamStore } from '../store/teams.ts';
 import { registerGenerationCommands } from './generation-commands.ts';
 import { registerIntrospectionCommands } from './introspection-commands.ts';
-import { registerContractTestCommand } from './contract-test.ts';
+import { registerContractTestCommand } from './contract-test-command.ts';
 import { registerTypesCommand } from './types-command.ts';
 import { registerExportCommand } from './export-command.ts';
 

@@ -245,7 +245,11 @@ async function serve(deps: RuntimeRouterDeps, log: ReturnType<typeof accessLog>,
   function checked(validator: ResponseValidator, status: number, body: unknown): string[] {
     const template = route.operation.path.replace(/\{\w+\}/g, 'x');
     const mediaType = body === undefined ? '' : 'application/json';
-    return validator.checkAnswer({ method: route.operation.method, pathname: template, status, mediaType, body, sent: body !== undefined, hasHeader: (name) => res.hasHeader(name) }).problems;
+    const header = (name: string) => {
+      const value = res.getHeader(name);
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : String(value);
+    };
+    return validator.checkAnswer({ method: route.operation.method, pathname: template, status, mediaType, body, sent: body !== undefined, header }).problems;
   }
 }
 

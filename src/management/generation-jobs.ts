@@ -66,6 +66,8 @@ export function generationJobOperations(
           for (const event of page) {
             cursor = event.id;
             yield { id: String(event.id), event: event.type, data: event };
+            // The contract: a stream of one job ends after that job's last event.
+            if (jobId && (event.type === 'job.succeeded' || event.type === 'job.failed')) return;
           }
           if (page.length < limit) await sleep(POLL_MS, signal);
         }

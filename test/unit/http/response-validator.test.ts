@@ -34,6 +34,26 @@ const cases: [string, { given: [string, string, () => Response]; want: { operati
   ['an undeclared media type', { given: ['GET', '/public/v1/projects/abc', () => new Response('<p>hi</p>', { status: 200, headers: { 'content-type': 'text/html' } })], want: { operation: 'GET /public/v1/projects/{projectId}', problems: ['content type "text/html" is not declared for 200 (declared: application/json)'] } }],
   ['a runtime row list', { given: ['GET', '/runtime/s/posts', () => json({ data: [{ id: 1 }], meta: { pagination: { offset: 0, limit: 25, total: 1 } } })], want: { operation: 'GET /runtime/{sourceId}/{table}', problems: [] } }],
   ['a runtime list without meta', { given: ['GET', '/runtime/s/posts', () => json({ data: [] })], want: { operation: 'GET /runtime/{sourceId}/{table}', problems: ["body must have required property 'meta'"] } }],
+  ['an X-Total-Count that is not a count', { given: ['GET', '/public/v1/projects', () => json([project], 200, { 'x-total-count': 'many' })], want: { operation: 'GET /public/v1/projects', problems: ['header X-Total-Count "many" is not an integer'] } }],
+  ['a negative X-Total-Count', { given: ['GET', '/public/v1/projects', () => json([project], 200, { 'x-total-count': '-1' })], want: { operation: 'GET /public/v1/projects', problems: ['header X-Total-Count "-1" must be >= 0'] } }],
+  [
+    'RateLimit headers that are not counts',
+    {
+      given: ['GET', '/public/v1/projects', () => json([project], 200, { 'x-total-count': '1', 'ratelimit-limit': '600', 'ratelimit-remaining': 'lots' })],
+      want: { operation: 'GET /public/v1/projects', problems: ['header RateLimit-Remaining "lots" is not an integer'] },
+    },
+  ],
+  ['a 429 without Retry-After', { given: ['GET', '/public/v1/projects', () => json({ error: 'slow down' }, 429)], want: { operation: 'GET /public/v1/projects', problems: ['required header Retry-After is missing'] } }],
+  ['a 429 with a Retry-After date', { given: ['GET', '/public/v1/projects', () => json({ error: 'slow down' }, 429, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })], want: { operation: 'GET /public/v1/projects', problems: ['header Retry-After "Wed, 21 Oct 2026 07:28:00 GMT" is not an integer'] } }],
+  ['a creation without Location', { given: ['POST', '/public/v1/projects', () => json(project, 201)], want: { operation: 'POST /public/v1/projects', problems: ['required header Location is missing'] } }],
+  [
+    'a CSV export with a short record',
+    { given: ['GET', '/runtime/s/posts', () => new Response('id,title\n1\n', { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } })], want: { operation: 'GET /runtime/{sourceId}/{table}', problems: ['CSV record 2 has 1 fields, the header 2'] } },
+  ],
+  [
+    'a JSON Lines export with a line that is not JSON',
+    { given: ['GET', '/runtime/s/posts', () => new Response('{"id":1}\nnope\n', { status: 200, headers: { 'content-type': 'application/x-ndjson' } })], want: { operation: 'GET /runtime/{sourceId}/{table}', problems: ['JSON Lines line 2 is not JSON: nope'] } },
+  ],
   ['the catch-all 404 of an unknown route', { given: ['GET', '/public/v1/nope', () => json({ error: 'Not found' }, 404)], want: { operation: 'GET /public/v1/nope', problems: [] } }],
   ['an unknown route that answers', { given: ['GET', '/public/v1/nope', () => json({}, 200)], want: { operation: 'GET /public/v1/nope', problems: ['no operation of the contract matches GET /public/v1/nope (answered 200)'] } }],
 ];
