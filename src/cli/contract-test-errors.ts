@@ -87,7 +87,7 @@ export async function checkMissingCredentials(context: LoopContext): Promise<voi
     const request = requestOf(context, operation);
     if (!request || request.auth === 'none') continue;
     const texts = MISSING_CREDENTIAL_TEXTS[request.auth];
-    const path = fillPath(operation, request.path);
+    const path = fillPath(operation, request.path, request.query);
     await run.check(`401 without a credential: ${operation.operationId}`, [path], async () => {
       const answer = await send(run, `${baseUrl}${path}`, { method: operation.method.toUpperCase(), body: request.body });
       const error = (answer.body as { error?: unknown }).error;
@@ -128,7 +128,7 @@ export async function checkNotFound(context: LoopContext): Promise<void> {
       run.skip(name, `needs the ${request.auth} credential (not given)`);
       continue;
     }
-    const path = fillPath(operation, { ...request.path, [last]: unknownValue(last) });
+    const path = fillPath(operation, { ...request.path, [last]: unknownValue(last) }, request.query);
     await run.check(name, [path], async () => {
       const answer = await send(run, `${baseUrl}${path}`, { method: operation.method.toUpperCase(), headers, body: request.body });
       expectThat(answer.status === 404, `expected 404, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
@@ -154,7 +154,7 @@ export async function checkBodyRefusals(context: LoopContext): Promise<void> {
         run.skip(name, `needs the ${request.auth} credential (not given)`);
         continue;
       }
-      const path = fillPath(operation, request.path);
+      const path = fillPath(operation, request.path, request.query);
       await run.check(name, [path], async () => {
         const answer = await send(run, `${baseUrl}${path}`, { method: operation.method.toUpperCase(), headers, rawBody, contentType });
         const error = (answer.body as { error?: unknown }).error;

@@ -28,6 +28,8 @@ export interface OperationRequest {
   auth: Auth;
   /** Path parameters; an undefined one means the id is not there (the request is skipped). */
   path: Record<string, string | number | undefined>;
+  /** Required query parameters; an undefined one means the value is not there (the request is skipped). */
+  query?: Record<string, string | undefined>;
   body?: unknown;
 }
 
@@ -78,6 +80,7 @@ export const OPERATION_REQUESTS: Record<string, (ids: RunIds, config: unknown) =
   listGenerationEvents: (ids) => ({ auth: 'team', path: source(ids) }),
   getSourceRuntimeDocs: (ids) => ({ auth: 'team', path: source(ids) }),
   getSourceOpenApi: (ids) => ({ auth: 'team', path: source(ids) }),
+  getSourceApiChanges: (ids) => ({ auth: 'team', path: source(ids), query: { to: ids.versionId } }),
   listTeamApiKeys: () => ({ auth: 'admin', path: {} }),
   createTeamApiKey: () => ({ auth: 'admin', path: {}, body: { name: 'sds contract test (never created)' } }),
   revokeTeamApiKey: (ids) => ({ auth: 'admin', path: { keyId: ids.teamKeyId } }),
@@ -85,6 +88,7 @@ export const OPERATION_REQUESTS: Record<string, (ids: RunIds, config: unknown) =
   adminCreateSourceApiKey: (ids) => ({ auth: 'adminOrTeam', path: { sourceId: ids.sourceId }, body: {} }),
   adminRevokeSourceApiKey: (ids) => ({ auth: 'adminOrTeam', path: { sourceId: ids.sourceId, keyId: ids.sourceKeyId } }),
   listRows: (ids) => ({ auth: 'source', path: { sourceId: ids.sourceId, table: ROW_TABLE } }),
+  exportRows: (ids) => ({ auth: 'source', path: { sourceId: ids.sourceId, table: ROW_TABLE, format: 'csv' } }),
   createRow: (ids) => ({ auth: 'source', path: { sourceId: ids.sourceId, table: ROW_TABLE }, body: { name: 'never created' } }),
   getRow: (ids) => ({ auth: 'source', path: row(ids) }),
   updateRow: (ids) => ({ auth: 'source', path: row(ids), body: { name: 'never updated' } }),
@@ -103,14 +107,15 @@ export function unknownValue(parameter: string): string {
 }
 
 /** The operation's path with its parameters filled (percent-encoded), or undefined while one is missing. */
-export function fillPath(operation: OperationSpec, values: Record<string, string | number | undefined>): string | undefined {
-  let missing = false;
+export function fillPath(operation: OperationSpec, values: Record<string, string | number | undefined>, query: Record<string, string | undefined> = {}): string | undefined {
+  let missing = Object.values(query).some((value) => value === undefined);
   const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = values[name];
     if (value === undefined) missing = true;
     return encodeURIComponent(String(value));
   });
-  return missing ? undefined : path;
+  const search = new URLSearchParams(query as Record<string, string>).toString();
+  return missing ? undefined : search ? `${path}?${search}` : path;
 }
 
 /** The names of the operation's path parameters, in order. */

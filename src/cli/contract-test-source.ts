@@ -29,8 +29,16 @@ interface TableOperation {
   media: string[];
 }
 
-/** The literal segments of a path template (no parameters). */
-const literals = (path: string) => path.split('/').filter((segment) => segment && !segment.startsWith('{') && segment !== 'runtime');
+/** The literal segments of a path template (no parameters; `posts.{format}` is `posts`). */
+const literals = (path: string) =>
+  path
+    .split('/')
+    .map((segment) => segment.replace(/\.\{[^}]+\}$/, ''))
+    .filter((segment) => segment && !segment.startsWith('{') && segment !== 'runtime');
+/** An item path ends with a parameter segment (`/posts/{id}`); `/posts.{format}` is a collection's file. */
+const isItemPath = (path: string) => /\/\{[^}]+\}$/.test(path);
+/** The file suffix of an export path (`/posts.{format}`) for a media type. */
+const FORMAT_OF: Record<string, string> = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl' };
 
 /** Each operation of the document as a table operation, by its method and the shape of its path. */
 export function tableOperations(document: OpenApiDocument): TableOperation[] {
@@ -39,10 +47,10 @@ export function tableOperations(document: OpenApiDocument): TableOperation[] {
     const item = document.paths[operation.path]?.[operation.method] as { responses?: Record<string, { content?: Record<string, unknown> }> } | undefined;
     return Object.keys(item?.responses?.['200']?.content ?? {});
   };
-  const lists = operations.filter((operation) => operation.method === 'get' && !operation.path.endsWith('}') && mediaOf(operation).includes('application/json'));
+  const lists = operations.filter((operation) => operation.method === 'get' && !isItemPath(operation.path) && mediaOf(operation).includes('application/json'));
   const tables = new Set(lists.map((operation) => literals(operation.path).at(-1)!));
   return operations.flatMap((operation): TableOperation[] => {
-    const item = operation.path.endsWith('}');
+    const item = isItemPath(operation.path);
     const table = literals(operation.path).find((segment) => tables.has(segment)) ?? literals(operation.path).at(-1) ?? '';
     const media = mediaOf(operation);
     const kind: Kind | undefined = item
@@ -69,12 +77,17 @@ export async function runSourceDocumentTest(options: SourceDocumentOptions): Pro
   const { baseUrl, document, sourceId, sourceKey, samples = {} } = options;
   const run = new ContractRun(document);
   const server = ((document.servers as { url?: string; variables?: Record<string, { default?: string }> }[] | undefined) ?? [])[0];
-  // The server URL's path (`…/runtime/{sourceId}`), its variables filled: the source's id, or their defaults.
+  // The server URL's path (`{baseUrl}/runtime/{sourceId}`): its variables filled first (the source's id,
+  // the others' defaults), then its scheme and host left out.
   const prefix = (server?.url ?? '')
+    .replace(/\{([^}]+)\}/g, (_match, name: string) => (name === 'sourceId' ? sourceId : (server?.variables?.[name]?.default ?? '')))
     .replace(/^[^:/]*:\/\/[^/]*/, '')
-    .replace(/\/$/, '')
-    .replace(/\{([^}]+)\}/g, (_match, name: string) => (name === 'sourceId' ? sourceId : (server?.variables?.[name]?.default ?? '')));
-  const urlOf = (operation: OperationSpec, id?: string) => `${baseUrl}${prefix}${operation.path.replace(/\{sourceId\}/g, sourceId).replace(/\{[^}]+\}$/, encodeURIComponent(id ?? ''))}`;
+    .replace(/\/$/, '');
+  const urlOf = (operation: OperationSpec, id?: string, mediaType?: string) =>
+    `${baseUrl}${prefix}${operation.path
+      .replace(/\{sourceId\}/g, sourceId)
+      .replace(/\.\{format\}$/, `.${FORMAT_OF[mediaType ?? ''] ?? 'csv'}`)
+      .replace(/\{[^}]+\}$/, encodeURIComponent(id ?? ''))}`;
   const key: Record<string, string> = sourceKey ? { 'x-api-key': sourceKey } : {};
   const operations = tableOperations(document);
   const tables = [...new Set(operations.map((operation) => operation.table))];
@@ -99,7 +112,7 @@ export async function runSourceDocumentTest(options: SourceDocumentOptions): Pro
     for (const { operation, media } of of('export')) {
       for (const type of media) {
         await run.check(`${operation.operationId}: every row as ${type}`, [], async () => {
-          const response = await run.fetch(urlOf(operation), { headers: { ...key, accept: type } });
+          const response = await run.fetch(urlOf(operation, undefined, type), { headers: { ...key, accept: type } });
           expectThat(response.status === 200, `expected 200, got ${response.status}`);
         });
       }

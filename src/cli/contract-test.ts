@@ -272,6 +272,11 @@ export async function runContractTest(options: ContractTestOptions): Promise<Con
       expectThat(answer.status === 200 && paths.some((path) => path.includes('posts')), `got ${answer.status} with paths ${paths.join(', ')}`);
       sourceDocument = answer.body as OpenApiDocument;
     });
+    await run.check("compare the source's runtime API under its own version: no changes", [ids.sourceId, ids.versionId], async () => {
+      const answer = await send(run, `${sourcePath()}/api-changes?to=${ids.versionId}`, { headers: team });
+      const body = answer.body as { breaking?: boolean; changes?: unknown[] };
+      expectThat(answer.status === 200 && body.breaking === false && body.changes?.length === 0, `got ${answer.status} ${JSON.stringify(body).slice(0, 200)}`);
+    });
 
     // ---------------------------------------------------------------- source keys
     await run.check('create a source API key', [ids.sourceId], async () => {
@@ -399,6 +404,13 @@ export async function runContractTest(options: ContractTestOptions): Promise<Con
       expectThat(lines.length === postTotal, `${lines.length} lines, the table has ${postTotal}`);
       expectThat(lines.every((line) => Object.keys(line).join() === POST_FIELDS.join()), `a line has other fields than ${POST_FIELDS.join()}`);
       expectThat(lines[0]?.title === firstPost?.title, 'the first line is not the first post');
+    });
+    await run.check('runtime: CSV export by its own path (exportRows, posts.csv)', [ids.sourceKey, postTotal], async () => {
+      const response = await run.fetch(`${rows}/posts.csv?sort=id:asc`, { headers: sourceKey() });
+      expectThat(response.status === 200 && (response.headers.get('content-type') ?? '').startsWith('text/csv'), `expected 200 text/csv, got ${response.status} ${response.headers.get('content-type')}`);
+      const records = parseCsv(await response.text());
+      expectThat(records.length - 1 === postTotal, `${records.length - 1} rows, the table has ${postTotal}`);
+      expectThat(records[1]?.[0] === firstPost?.id, `the first row is ${records[1]?.[0]}, sorted by id it is ${firstPost?.id}`);
     });
 
     // ---------------------------------------------------------------- regeneration

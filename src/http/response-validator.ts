@@ -71,7 +71,9 @@ export class ResponseValidator {
         params: (template.match(/\{[^}]+\}/g) ?? []).length,
         pattern: new RegExp(`^${patternOf(prefix)}${patternOf(template)}$`),
       }))
-      .sort((a, b) => a.params - b.params);
+      // Where two templates match one path (`/runtime/{sourceId}/{table}.{format}` and
+      // `/runtime/{sourceId}/{table}` both match `…/posts.csv`), the one with more literal text wins.
+      .sort((a, b) => literalLength(b.template) - literalLength(a.template) || a.params - b.params);
     const schemas = (document.components as Node | undefined)?.schemas as Node | undefined;
     const type = ((schemas?.GenerationEvent as Node | undefined)?.properties as Node | undefined)?.type as Node | undefined;
     this.eventTypes = Array.isArray(type?.enum) ? (type.enum as string[]) : undefined;
@@ -214,6 +216,11 @@ function serverPathPrefix(document: OpenApiDocument): string {
   });
   const path = url.replace(/^[^:/]*:\/\/[^/]*/, '');
   return path === '/' ? '' : path.replace(/\/$/, '');
+}
+
+/** The characters of a path template outside its `{parameters}`. */
+function literalLength(template: string): number {
+  return template.replace(/\{[^}]+\}/g, '').length;
 }
 
 /** A path template as a regular expression source: each `{name}` matches one segment. */
