@@ -1,6 +1,6 @@
 // Semantic checks of value strategies: the kind suits the field type, the kind's properties make
 // sense together, faker methods exist, templates name fields of the row, reference targets exist.
-import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from './config-types.ts';
+import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from '../model/config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
 import { resolveTarget, sameTypeFamily, singleFieldKeys, valueMismatch } from './config-check-context.ts';
@@ -10,7 +10,7 @@ import { parseFormula } from './formulas/parse-formula.ts';
 import { checkFormula } from './formulas/check-formula.ts';
 import { resolveRowReference } from './row-references.ts';
 import { entityOrder } from './config-graph.ts';
-import { referenceTarget } from './table-spec.ts';
+import { referenceTarget } from '../model/table-spec.ts';
 import { fakerArgsIssues, templateLimitProblem } from './work-limits.ts';
 
 const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];

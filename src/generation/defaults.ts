@@ -1,7 +1,7 @@
 // The program of a field without a strategy: from its type, format, constraints and id. Integer
 // primary keys count up from 1; uuids are deterministic v4; `email`, `city`, `createdAt`… get
 // realistic values (named-defaults.ts); everything else a plain value of its type.
-import type { Field } from './config-types.ts';
+import type { Field } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import { composerProgram, cursorProgram } from './program.ts';

@@ -1,7 +1,7 @@
 // Defaults chosen by a field's id (case, `_` and `-` ignored): `email`, `firstName`, `city`,
 // `price`, `createdAt`… Each applies to the field types it suits; ids ending in a known name
 // (`contactEmail`, `unitPrice`, `orderStatus`) count too. Field bounds (min, max, precision) win.
-import type { Field, FieldType } from './config-types.ts';
+import type { Field, FieldType } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomCursor, RandomStream } from './random.ts';
 import type { LocaleWords } from './values/words.ts';

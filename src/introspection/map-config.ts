@@ -4,7 +4,7 @@
 // them, and everything else becomes a warning naming table.column and what was done instead.
 import type { Catalog, CatalogCheck, CatalogColumn, CatalogTable, CheckRule } from '../dialects/catalog.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig } from '../generation/validate-config.ts';
 import { configLimitIssues } from '../generation/work-limits.ts';

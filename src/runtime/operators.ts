@@ -3,7 +3,9 @@
 // (plan.ts), compiling (compile.ts), the runtime docs and the SDK's filter types (written into
 // sdk/src/generated/ by `npm run generate`) all derive from this table.
 import { FIELD_TYPES, type FieldType } from '../contract.ts';
-import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 
 /** Collects bind parameters of one statement and hands out their placeholders (compile.ts). */
 export interface OperandParams {

@@ -1,12 +1,13 @@
 // Stage 2 of a runtime read: ParsedQuery + table schema → ReadPlan, in small passes (projection,
 // filters, order, range, relations; PostgREST's readPlan). Only names found in the schema survive,
 // every value is cast to its column's type, and the plan holds no SQL.
-import type { RowValue, SortDirection } from '../dialects/dialect.ts';
-import { castText } from './cast.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { SortDirection } from '../dialects/dialect.ts';
+import { castText } from '../model/cast.ts';
 import { appliesTo, operatorSpec, type FilterOperator } from './operators.ts';
 import type { ParsedQuery } from './parse-query.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import type { RuntimeTable, RuntimeTables } from './tables.ts';
+import type { RuntimeTable, RuntimeTables } from '../model/tables.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 1000;

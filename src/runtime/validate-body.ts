@@ -1,12 +1,12 @@
 // Write bodies checked against the table schema before any SQL: a JSON object of known columns,
 // each value of its column's type (cast to the canonical form), nullability, enum values and
 // lengths. Every problem is reported at once, as details with JSON pointers into the body.
-import type { RowValue } from '../dialects/dialect.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { castJson, expectation } from './cast.ts';
-import { quoted, runtimeErrors } from './runtime-errors.ts';
+import type { RowValue } from '../model/row-value.ts';
+import { quoted, type ErrorDetail } from '../errors.ts';
+import { castJson, expectation } from '../model/cast.ts';
+import { runtimeErrors } from './runtime-errors.ts';
 import { didYouMean } from '../suggest.ts';
-import type { RuntimeColumn, RuntimeTable } from './tables.ts';
+import type { RuntimeColumn, RuntimeTable } from '../model/tables.ts';
 
 export type WriteMode = 'create' | 'update';
 

@@ -10,13 +10,16 @@
 // one process take turns per table; a deadlock between processes (InnoDB's locking read of the max)
 // is retried.
 import { randomUUID } from 'node:crypto';
-import type { DriverError, RowValue, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { DriverError, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import { AppError } from '../errors.ts';
 import { compileDelete, compileInsert, compileMaxKey, compileSelectByKey, compileUpdate } from './compile-write.ts';
 import { formatRowId, parseRowId, type RowKey } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { renderValue, shapeRow, type JsonRow } from './shape.ts';
-import type { RuntimeTable, RuntimeTables, TableContext } from './tables.ts';
+import { renderValue } from '../model/render.ts';
+import { shapeRow, type JsonRow } from './shape.ts';
+import type { RuntimeTable, RuntimeTables } from '../model/tables.ts';
+import type { TableContext } from './tables.ts';
 import { generatedKey, validateBody } from './validate-body.ts';
 
 

@@ -1,6 +1,8 @@
 // MySQL compile hooks of the runtime query engine: `?` placeholders, LOWER() LIKE LOWER() for
 // case-insensitive matching, <=> for null-aware inequality, enums ordered by value, nulls last.
-import type { ColumnSpec, RowValue, SortDirection } from '../dialect.ts';
+import type { ColumnSpec } from '../../model/table-spec.ts';
+import type { RowValue } from '../../model/row-value.ts';
+import type { SortDirection } from '../dialect.ts';
 import { mysqlValue } from './mysql-loader.ts';
 
 export const MYSQL_LIKE_ESCAPE = '!';

@@ -1,7 +1,8 @@
 // MySQL DDL: identifier and literal quoting, column types within InnoDB's key and row limits,
 // CREATE TABLE/DATABASE and the constraints added after the bulk load.
 import { unhandledFieldType } from '../../contract.ts';
-import { assertIdentifier, type ColumnSpec, type ForeignKeySpec, type TableSpec } from '../dialect.ts';
+import { assertIdentifier } from '../dialect.ts';
+import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../../model/table-spec.ts';
 import { checkedInteger, enumValues, keyedColumns, pickColumns, referentialAction } from '../spec-helpers.ts';
 
 export const MYSQL_MAX_IDENTIFIER_LENGTH = 64;

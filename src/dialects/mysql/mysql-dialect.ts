@@ -5,7 +5,8 @@ import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/pr
 import net, { type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
+import type { TableSpec } from '../../model/table-spec.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,

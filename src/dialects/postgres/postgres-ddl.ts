@@ -1,6 +1,7 @@
 // PostgreSQL DDL: identifier and literal quoting, column types, CREATE TABLE and the constraints
 // added after the bulk load (unique keys, secondary indexes, foreign keys).
-import { assertIdentifier, type ColumnSpec, type TableSpec } from '../dialect.ts';
+import { assertIdentifier } from '../dialect.ts';
+import type { ColumnSpec, TableSpec } from '../../model/table-spec.ts';
 import { checkedInteger, enumValues, pickColumns, referentialAction } from '../spec-helpers.ts';
 
 export const POSTGRES_MAX_IDENTIFIER_LENGTH = 63;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { allLocales } from '@faker-js/faker';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { RULES, ruleOf } from '../../../src/generation/coherence/defaults.ts';
 import { placesOf } from '../../../src/generation/coherence/places.ts';

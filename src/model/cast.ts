@@ -1,8 +1,9 @@
 // Casting client values to a column's type: query-string and path texts (filters, ids) and JSON
-// body values. Every cast value has one canonical form (see RowValue in dialect.ts), which the
+// body values. Every cast value has one canonical form (see RowValue in row-value.ts), which the
 // dialects turn into bind parameters; undefined means the value does not fit the column.
 import { unhandledFieldType } from '../contract.ts';
-import type { ColumnSpec, RowValue } from '../dialects/dialect.ts';
+import type { RowValue } from './row-value.ts';
+import type { ColumnSpec } from './table-spec.ts';
 import { parseDate, parseDatetime, parseTime } from './temporal.ts';
 
 const INTEGER = /^[+-]?\d{1,20}$/;
