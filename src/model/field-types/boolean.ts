@@ -1,0 +1,19 @@
+// boolean: true or false (MySQL stores 1/0).
+import { nullable, type FieldTypeDescriptor } from './field-type.ts';
+
+const readBoolean = nullable((raw) => raw === true || raw === 1 || raw === '1' || raw === 't' || raw === 'true');
+
+export const booleanType = {
+  // Query texts: true/false/1/0, in any case.
+  castText: (_column, text) => {
+    const lower = text.toLowerCase();
+    return lower === 'true' || lower === '1' ? true : lower === 'false' || lower === '0' ? false : undefined;
+  },
+  castJson: (_column, value) => (typeof value === 'boolean' ? value : undefined),
+  expectation: () => 'true or false',
+  reader: () => readBoolean,
+  filters: 'equality',
+  lengthBounds: false,
+  tsType: 'boolean',
+  filterInput: 'boolean',
+} as const satisfies FieldTypeDescriptor;

@@ -1,0 +1,17 @@
+// date: 'YYYY-MM-DD', rendered in the field's outputFormat (iso, slash, sql); any of them is accepted.
+import { nullable, castJsonString, type FieldTypeDescriptor } from './field-type.ts';
+import { parseDate, readDate, renderDate } from '../temporal.ts';
+
+export const dateType = {
+  castText: (_column, text) => parseDate(text),
+  castJson: castJsonString((_column, text) => parseDate(text)),
+  expectation: () => 'a date (YYYY-MM-DD)',
+  reader: (column) => {
+    const format = column.outputFormat;
+    return nullable((raw) => renderDate(readDate(raw), format));
+  },
+  filters: 'ordered',
+  lengthBounds: false,
+  tsType: 'DateString',
+  filterInput: 'date',
+} as const satisfies FieldTypeDescriptor;
