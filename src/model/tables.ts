@@ -4,6 +4,7 @@
 import { AppError, quoted } from '../errors.ts';
 import { didYouMean } from '../suggest.ts';
 import type { SchemaConfig } from './config-types.ts';
+import { fieldType } from './field-types/index.ts';
 import { buildTableSpecs, type ColumnSpec, type TableSpec } from './table-spec.ts';
 import type { DateOutputFormat } from './temporal.ts';
 
@@ -50,7 +51,7 @@ export function buildRuntimeTables(config: SchemaConfig, rowCounts: ReadonlyMap<
     const columns = spec.columns.map((column): RuntimeColumn => {
       const field = fields.get(column.name);
       const runtime: RuntimeColumn = { ...column, outputFormat: field?.outputFormat ?? 'iso' };
-      if (field && (field.type === 'string' || field.type === 'text')) {
+      if (field && fieldType(field.type).lengthBounds) {
         if (field.minLength !== undefined) runtime.minLength = field.minLength;
         if (field.maxLength !== undefined) runtime.maxLength = field.maxLength;
       }
