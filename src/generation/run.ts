@@ -5,7 +5,7 @@ import type { SchemaConfig } from '../contract.ts';
 import type { TableSpec } from '../model/table-spec.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { isReservedNamespace } from '../dialects/index.ts';
-import { stagingNamespace } from '../dialects/namespace-names.ts';
+import { stagingNamespace } from '../model/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';

@@ -34,7 +34,7 @@ import {
 } from './mysql-compiler.ts';
 import { mysqlDump } from './mysql-dump.ts';
 import { mysqlFacts } from './mysql-facts.ts';
-import { REPLACED_PREFIX } from '../namespace-names.ts';
+import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without

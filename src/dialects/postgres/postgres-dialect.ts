@@ -28,7 +28,7 @@ import {
 } from './postgres-compiler.ts';
 import { postgresDump } from './postgres-dump.ts';
 import { postgresFacts } from './postgres-facts.ts';
-import { REPLACED_PREFIX } from '../namespace-names.ts';
+import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
 const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);
