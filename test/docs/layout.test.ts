@@ -118,6 +118,10 @@ describe('layer order', () => {
     expect([...KNOWN_CYCLES].filter((cycle) => !cycles.has(cycle))).toEqual([]);
   });
 
+  it('keeps the control plane apart from the targets: store imports no dialect (service.ts hands it the facts it needs)', () => {
+    expect(internal.filter((edge) => unitOf(edge.from) === 'store' && unitOf(edge.to) === 'dialects').map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+  });
+
   it.each(Object.entries(PACKAGE_HOMES))('imports %s only where it belongs', (name, home) => {
     const users = imports.filter((edge) => (edge.to === name || edge.to.startsWith(`${name}/`)) && !edge.typeOnly);
     expect(users.length).toBeGreaterThan(0);
