@@ -18,7 +18,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { FIELD_TYPES } from '../src/contract.ts';
-import { fieldType } from '../src/model/field-types/index.ts';
+import { FIELD_TYPE_DESCRIPTORS, type FieldTypeDescriptor } from '../src/model/field-types/index.ts';
 import { FILTER_OPERATORS, OPERATOR_NAMES, operatorsFor } from '../src/runtime/operators.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,6 +70,12 @@ function nameExternalSchemas<T extends { components?: { schemas?: Record<string,
   return JSON.parse(text) as T;
 }
 
+/** A type's filter input; 'text' for a type of the contract without a descriptor yet (tsc names it in the registry). */
+function filterInput(type: (typeof FIELD_TYPES)[number]): FieldTypeDescriptor['filterInput'] {
+  const descriptor: FieldTypeDescriptor | undefined = FIELD_TYPE_DESCRIPTORS[type];
+  return descriptor?.filterInput ?? 'text';
+}
+
 /** The operator table as types: which operators the runtime API accepts on a field of each type. */
 function renderFilterOperators(): string {
   const union = (names: readonly string[]) => (names.length ? names.map((name) => `'${name}'`).join(' | ') : 'never');
@@ -86,7 +92,7 @@ function renderFilterOperators(): string {
     `/**\n * Per field type, the filter operators the runtime API accepts (in the operator table's order) and the\n` +
     ` * input a form offers for a value: an HTML input type, a true/false choice, or text.\n */\n` +
     `export const FIELD_TYPE_FILTERS = {\n` +
-    FIELD_TYPES.map((type) => `  ${type}: { operators: [${operatorsFor(type).map((name) => `'${name}'`).join(', ')}], input: '${fieldType(type).filterInput}' },\n`).join('') +
+    FIELD_TYPES.map((type) => `  ${type}: { operators: [${operatorsFor(type).map((name) => `'${name}'`).join(', ')}], input: '${filterInput(type)}' },\n`).join('') +
     `} as const;\n`
   );
 }
