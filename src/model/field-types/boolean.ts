@@ -14,6 +14,7 @@ export const booleanType = {
   reader: () => readBoolean,
   filters: 'equality',
   lengthBounds: false,
+  sortable: true,
   tsType: 'boolean',
   filterInput: 'boolean',
 } as const satisfies FieldTypeDescriptor;

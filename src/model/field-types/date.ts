@@ -12,6 +12,7 @@ export const dateType = {
   },
   filters: 'ordered',
   lengthBounds: false,
+  sortable: true,
   tsType: 'DateString',
   filterInput: 'date',
 } as const satisfies FieldTypeDescriptor;

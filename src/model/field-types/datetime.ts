@@ -11,6 +11,7 @@ export const datetimeType = {
   reader: () => readNullableDatetime,
   filters: 'ordered',
   lengthBounds: false,
+  sortable: true,
   tsType: 'DatetimeString',
   filterInput: 'text',
 } as const satisfies FieldTypeDescriptor;

@@ -11,6 +11,7 @@ export const enumType = {
   reader: () => readText,
   filters: 'textual',
   lengthBounds: false,
+  sortable: true,
   tsType: 'string',
   filterInput: 'text',
 } as const satisfies FieldTypeDescriptor;

@@ -33,6 +33,8 @@ export interface FieldTypeDescriptor {
   generatedKey?: 'next-integer' | 'random-uuid';
   /** The field's minLength and maxLength bound its values (in characters), checked on writes. */
   lengthBounds: boolean;
+  /** Values order the same on every database, so `sort` takes the field and pages without a primary key break ties by it. */
+  sortable: boolean;
   /** The TypeScript type of its values in `sds types` output (flavoured names are declared there). */
   tsType: string;
   /** The studio's input for a filter value of this type: an HTML input type, a true/false choice, or `text` with suggestions. */

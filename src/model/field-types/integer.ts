@@ -38,6 +38,7 @@ export const integerType = {
   filters: 'ordered',
   generatedKey: 'next-integer',
   lengthBounds: false,
+  sortable: true,
   tsType: 'number',
   filterInput: 'number',
 } as const satisfies FieldTypeDescriptor;

@@ -40,6 +40,7 @@ export const jsonType = {
   reader: () => readJson,
   filters: 'none',
   lengthBounds: false,
+  sortable: false,
   tsType: 'JsonValue',
   filterInput: 'text',
 } as const satisfies FieldTypeDescriptor;

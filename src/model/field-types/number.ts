@@ -21,6 +21,7 @@ export const numberType = {
   reader: () => readNumber,
   filters: 'ordered',
   lengthBounds: false,
+  sortable: true,
   tsType: 'number',
   filterInput: 'number',
 } as const satisfies FieldTypeDescriptor;

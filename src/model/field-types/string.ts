@@ -11,6 +11,7 @@ export const stringType = {
   reader: () => readText,
   filters: 'textual',
   lengthBounds: true,
+  sortable: true,
   tsType: 'string',
   filterInput: 'text',
 } as const satisfies FieldTypeDescriptor;

@@ -11,6 +11,7 @@ export const timeType = {
   reader: () => readNullableTime,
   filters: 'ordered',
   lengthBounds: false,
+  sortable: true,
   tsType: 'TimeString',
   filterInput: 'time',
 } as const satisfies FieldTypeDescriptor;

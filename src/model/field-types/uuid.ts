@@ -14,6 +14,7 @@ export const uuidType = {
   filters: 'ordered',
   generatedKey: 'random-uuid',
   lengthBounds: false,
+  sortable: true,
   tsType: 'UuidString',
   filterInput: 'text',
 } as const satisfies FieldTypeDescriptor;

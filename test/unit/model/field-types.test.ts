@@ -16,6 +16,10 @@ describe('FIELD_TYPE_DESCRIPTORS', () => {
     expect(Object.keys(FIELD_TYPE_DESCRIPTORS)).toEqual([...FIELD_TYPES]);
   });
 
+  it('leaves only json out of sort', () => {
+    expect(FIELD_TYPES.filter((type) => !fieldType(type).sortable)).toEqual(['json']);
+  });
+
   it.each<[FieldType, { filters: FilterClass; generatedKey?: string; lengthBounds: boolean }]>([
     ['string', { filters: 'textual', lengthBounds: true }],
     ['text', { filters: 'textual', lengthBounds: true }],
