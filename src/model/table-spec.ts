@@ -4,6 +4,7 @@
 // foreign keys from `references`.
 import type { FieldType } from '../contract.ts';
 import type { Entity, Field, SchemaConfig } from './config-types.ts';
+import { fieldType } from './field-types/index.ts';
 import { hashString } from './hash.ts';
 
 /** Column types of generated tables: the schema config's field types (FIELD_TYPES in contract.ts). */
@@ -92,10 +93,7 @@ export function buildTableSpec(entity: Entity, rowCount: number, isBig: (entity:
 }
 
 function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (entity: string, field: string) => boolean): ColumnSpec {
-  const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true };
-  if (field.type === 'string' && field.maxLength !== undefined) column.maxLength = field.maxLength;
-  if (field.type === 'number' && field.precision !== undefined) column.precision = field.precision;
-  if (field.type === 'enum') column.values = [...(field.values ?? [])];
+  const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true, ...fieldType(field.type).columnFacets(field) };
   if (field.type === 'integer') {
     const target = referenceTarget(field);
     const big = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCount);

@@ -1,9 +1,10 @@
 // boolean: true or false (MySQL stores 1/0).
-import { nullable, type FieldTypeDescriptor } from './field-type.ts';
+import { noFacets, nullable, type FieldTypeDescriptor } from './field-type.ts';
 
 const readBoolean = nullable((raw) => raw === true || raw === 1 || raw === '1' || raw === 't' || raw === 'true');
 
 export const booleanType = {
+  columnFacets: noFacets,
   // Query texts: true/false/1/0, in any case.
   castText: (_column, text) => {
     const lower = text.toLowerCase();

@@ -1,8 +1,9 @@
 // date: 'YYYY-MM-DD', rendered in the field's outputFormat (iso, slash, sql); any of them is accepted.
-import { nullable, castJsonString, type FieldTypeDescriptor } from './field-type.ts';
+import { castJsonString, noFacets, nullable, type FieldTypeDescriptor } from './field-type.ts';
 import { parseDate, readDate, renderDate } from '../temporal.ts';
 
 export const dateType = {
+  columnFacets: noFacets,
   castText: (_column, text) => parseDate(text),
   castJson: castJsonString((_column, text) => parseDate(text)),
   expectation: () => 'a date (YYYY-MM-DD)',

@@ -5,6 +5,7 @@ import { readText } from './string.ts';
 const castText: FieldTypeDescriptor['castText'] = (column, text) => (column.values?.includes(text) ? text : undefined);
 
 export const enumType = {
+  columnFacets: (field) => ({ values: [...(field.values ?? [])] }),
   castText,
   castJson: castJsonString(castText),
   expectation: (column) => `one of ${(column.values ?? []).map((value) => JSON.stringify(value)).join(', ')}`,

@@ -4,6 +4,7 @@
 // and driver encodings live beside each dialect, in tables typed `Record<FieldType, …>` as well.
 import type { JsonValue } from '../render.ts';
 import type { RowValue } from '../row-value.ts';
+import type { Field } from '../config-types.ts';
 import type { ColumnSpec } from '../table-spec.ts';
 import type { RuntimeColumn } from '../tables.ts';
 
@@ -16,7 +17,12 @@ export type Reader = (raw: unknown) => JsonValue;
  */
 export type FilterClass = 'textual' | 'ordered' | 'equality' | 'none';
 
+/** What a column spec takes from its field beyond name, type and nullability (an integer's width is buildTableSpecs'). */
+export type ColumnFacets = Pick<ColumnSpec, 'maxLength' | 'precision' | 'values'>;
+
 export interface FieldTypeDescriptor {
+  /** The column facets of a field of this type (string: maxLength; number: precision; enum: values). */
+  columnFacets(field: Field): ColumnFacets;
   /** Casts a query-string or path text (filters, row ids) to the canonical RowValue; undefined when it does not fit. */
   castText(column: ColumnSpec, text: string): RowValue | undefined;
   /** Casts a JSON body value; undefined when it does not fit. */
@@ -40,6 +46,9 @@ export interface FieldTypeDescriptor {
   /** The studio's input for a filter value of this type: an HTML input type, a true/false choice, or `text` with suggestions. */
   filterInput: 'number' | 'date' | 'time' | 'boolean' | 'text';
 }
+
+/** Facets of a type whose column needs none beyond its type. */
+export const noFacets = (): ColumnFacets => ({});
 
 /** A reader that answers null for a null (or absent) value and reads anything else with `read`. */
 export const nullable =

@@ -1,7 +1,7 @@
 // integer: 64-bit whole numbers (integer, or bigint when values may leave 32 bits); JSON numbers
 // when exact, else their digits as a string.
 import type { JsonValue } from '../render.ts';
-import { nullable, type FieldTypeDescriptor } from './field-type.ts';
+import { noFacets, nullable, type FieldTypeDescriptor } from './field-type.ts';
 
 const INTEGER = /^[+-]?\d{1,20}$/;
 const INT64_MIN = -(2n ** 63n);
@@ -27,6 +27,7 @@ export function readInteger(raw: unknown): JsonValue {
 const readNullableInteger = nullable(readInteger);
 
 export const integerType = {
+  columnFacets: noFacets,
   castText: (_column, text) => castInteger(text),
   // Integers beyond 2^53 must come as strings: a JSON number has lost them.
   castJson: (_column, value) => {

@@ -1,7 +1,7 @@
 // json: any JSON value (jsonb / JSON), rendered with its object keys sorted; only `$null` filters it.
 import type { JsonValue } from '../render.ts';
 import type { RowValue } from '../row-value.ts';
-import type { FieldTypeDescriptor, Reader } from './field-type.ts';
+import { noFacets, type FieldTypeDescriptor, type Reader } from './field-type.ts';
 
 /**
  * Object keys in code-unit order at every depth: jsonb keeps its own key order and MySQL keeps the
@@ -34,6 +34,7 @@ function storableJson(value: unknown, depth = 0): boolean {
 const readJson: Reader = (raw) => (raw === undefined ? null : sortedKeys(raw as JsonValue));
 
 export const jsonType = {
+  columnFacets: noFacets,
   castText: () => undefined,
   castJson: (_column, value) => (storableJson(value) ? (value as RowValue) : undefined),
   expectation: () => 'a JSON value',

@@ -12,6 +12,7 @@ const castText: FieldTypeDescriptor['castText'] = (_column, text) => {
 const readNumber = nullable((raw) => (typeof raw === 'number' ? raw : Number(raw)));
 
 export const numberType = {
+  columnFacets: (field) => (field.precision !== undefined ? { precision: field.precision } : {}),
   castText,
   castJson: (column, value) => {
     if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;

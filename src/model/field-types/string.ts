@@ -5,6 +5,7 @@ import { castJsonString, nullable, storableText, type FieldTypeDescriptor } from
 export const readText = nullable((raw) => (typeof raw === 'string' ? raw : String(raw)));
 
 export const stringType = {
+  columnFacets: (field) => (field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
   castText: (_column, text) => storableText(text),
   castJson: castJsonString((_column, text) => storableText(text)),
   expectation: () => 'a string without NUL characters',

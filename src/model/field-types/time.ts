@@ -1,10 +1,11 @@
 // time: a time of day, 'HH:mm:ss'.
-import { nullable, castJsonString, type FieldTypeDescriptor } from './field-type.ts';
+import { castJsonString, noFacets, nullable, type FieldTypeDescriptor } from './field-type.ts';
 import { parseTime, readTime } from '../temporal.ts';
 
 const readNullableTime = nullable(readTime);
 
 export const timeType = {
+  columnFacets: noFacets,
   castText: (_column, text) => parseTime(text),
   castJson: castJsonString((_column, text) => parseTime(text)),
   expectation: () => 'a time (HH:mm:ss)',

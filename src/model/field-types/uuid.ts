@@ -1,5 +1,5 @@
 // uuid: lower-case 8-4-4-4-12 hex (uuid / CHAR(36)); a lone uuid primary key is generated on create.
-import { nullable, castJsonString, type FieldTypeDescriptor } from './field-type.ts';
+import { castJsonString, noFacets, nullable, type FieldTypeDescriptor } from './field-type.ts';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -7,6 +7,7 @@ const castText: FieldTypeDescriptor['castText'] = (_column, text) => (UUID.test(
 const readUuid = nullable((raw) => String(raw).toLowerCase());
 
 export const uuidType = {
+  columnFacets: noFacets,
   castText,
   castJson: castJsonString(castText),
   expectation: () => 'a UUID',
