@@ -1,5 +1,5 @@
 // Configs the benchmarks share: the 610k-row generation config (bench-generation.ts, bench-files.ts).
-import type { Entity } from '../src/generation/config-types.ts';
+import type { Entity } from '../src/model/config-types.ts';
 import type { SchemaConfig } from '../src/contract.ts';
 
 /** Users 100k, products 10k, orders 500k (×scale): 9, 8 and 9 fields, strings from faker. */

@@ -9,8 +9,8 @@ import type { SchemaConfig } from '../src/contract.ts';
 import { ByteChunks } from '../src/files/byte-chunks.ts';
 import { tableEncoder } from '../src/files/table-encoders.ts';
 import { DataGenerator } from '../src/generation/generator.ts';
-import { planGeneration } from '../src/generation/plan.ts';
-import { buildRuntimeTables } from '../src/runtime/tables.ts';
+import { planGeneration, plannedRowCounts } from '../src/generation/plan.ts';
+import { buildRuntimeTables } from '../src/model/tables.ts';
 import { answerHelp } from './bench-usage.ts';
 
 answerHelp('Usage: npm run bench:files spawns tsx scripts/bench-files-baseline.ts <config.json> generate|encode --help');
@@ -21,7 +21,7 @@ const config = JSON.parse(fs.readFileSync(file, 'utf8')) as SchemaConfig;
 const started = performance.now();
 const plan = planGeneration(config, { referenceDate: '2026-01-01' });
 const generator = new DataGenerator(config, plan);
-const tables = buildRuntimeTables(config);
+const tables = buildRuntimeTables(config, plannedRowCounts(config));
 let rows = 0;
 let bytes = 0;
 for (const entity of plan.entities) {

@@ -3,7 +3,7 @@
 // library's default), 2 and 3. Run: npm run bench:generator -- [rows] [batchSize…]
 // (default 200000 rows, batches of 1000 and 5000). Large batches stay alive across young-generation
 // collections, so they cost GC time: see the batch-size lines, or run node with --max-semi-space-size=64.
-import type { SchemaConfig } from '../src/generation/config-types.ts';
+import type { SchemaConfig } from '../src/model/config-types.ts';
 import { DataGenerator } from '../src/generation/generator.ts';
 import { planGeneration, type GeneratorVersion } from '../src/generation/plan.ts';
 import { mix } from '../src/generation/random.ts';

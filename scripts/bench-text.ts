@@ -1,5 +1,5 @@
 // Raw-load baselines of the generation and loader benchmarks: rows pre-encoded before the clock starts.
-import type { RowValues } from '../src/dialects/dialect.ts';
+import type { RowValues } from '../src/model/row-value.ts';
 
 /** Pre-built text in ~1 MB chunks, so raw loads time only the transfer and the server. */
 export function prebuild(rows: RowValues[], encodeRow: (row: RowValues) => string): Buffer[] {

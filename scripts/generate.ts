@@ -5,7 +5,8 @@
 //   generated/schema-config-validators.ts Ajv's validators of the schema config, compiled ahead
 //     (standalone code): the config checker loads them instead of compiling the schema at run time
 //   sdk/src/generated/openapi.ts the SDK's own copy of generated/openapi.ts (the SDK may not import files outside sdk/)
-//   sdk/src/generated/filter-operators.ts the runtime's operator table (src/runtime/operators.ts) as SDK types
+//   sdk/src/generated/filter-operators.ts the runtime's operator table (src/runtime/operators.ts) as SDK types, and
+//     FIELD_TYPE_FILTERS, each type's operators and filter input (src/model/field-types/) for forms such as the studio's
 //   sdk/src/generated/source-kinds.ts the contract's SourceKind enum as a value (the studio's engine list)
 // `--check` writes nothing and fails when any file differs from what would be written.
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { FIELD_TYPES } from '../src/contract.ts';
+import { FIELD_TYPE_DESCRIPTORS, type FieldTypeDescriptor } from '../src/model/field-types/index.ts';
 import { FILTER_OPERATORS, OPERATOR_NAMES, operatorsFor } from '../src/runtime/operators.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,6 +70,12 @@ function nameExternalSchemas<T extends { components?: { schemas?: Record<string,
   return JSON.parse(text) as T;
 }
 
+/** A type's filter input; 'text' for a type of the contract without a descriptor yet (tsc names it in the registry). */
+function filterInput(type: (typeof FIELD_TYPES)[number]): FieldTypeDescriptor['filterInput'] {
+  const descriptor: FieldTypeDescriptor | undefined = FIELD_TYPE_DESCRIPTORS[type];
+  return descriptor?.filterInput ?? 'text';
+}
+
 /** The operator table as types: which operators the runtime API accepts on a field of each type. */
 function renderFilterOperators(): string {
   const union = (names: readonly string[]) => (names.length ? names.map((name) => `'${name}'`).join(' | ') : 'never');
@@ -80,7 +88,12 @@ function renderFilterOperators(): string {
     `}\n\n` +
     `/** Operators that take a list of values. */\nexport type ListOperator = ${union(OPERATOR_NAMES.filter((name) => FILTER_OPERATORS[name].list))};\n\n` +
     `/** Operators whose value is a text matched literally (\`%\` and \`_\` included). */\nexport type TextOperator = ${byOperand('text')};\n\n` +
-    `/** Operators whose value is \`true\` or \`false\`. */\nexport type BooleanOperator = ${byOperand('boolean')};\n`
+    `/** Operators whose value is \`true\` or \`false\`. */\nexport type BooleanOperator = ${byOperand('boolean')};\n\n` +
+    `/**\n * Per field type, the filter operators the runtime API accepts (in the operator table's order) and the\n` +
+    ` * input a form offers for a value: an HTML input type, a true/false choice, or text.\n */\n` +
+    `export const FIELD_TYPE_FILTERS = {\n` +
+    FIELD_TYPES.map((type) => `  ${type}: { operators: [${operatorsFor(type).map((name) => `'${name}'`).join(', ')}], input: '${filterInput(type)}' },\n`).join('') +
+    `} as const;\n`
   );
 }
 

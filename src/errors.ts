@@ -7,6 +7,11 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** A user-supplied text as a quoted, escaped literal for a message, cut short when long. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+}
+
 export class AppError extends Error {
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;

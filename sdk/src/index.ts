@@ -5,6 +5,7 @@ export type { GenerationJob, JobRef, ManagementClient, ManagementClientOptions, 
 export { createRuntimeClient } from './runtime.js';
 export type { DefaultInputs, ExportQuery, PageQuery, ReferencedRowsOf, RowList, RuntimeClient, RuntimeClientOptions, RuntimePagination, RuntimePaths, TableName, TableReferences } from './runtime.js';
 export { filters, serializeQuery } from './query.js';
+export { FIELD_TYPE_FILTERS } from './generated/filter-operators.js';
 export type { AnyFieldFilter, BooleanFilter, EqualityOperators, FieldFilter, FieldType, FieldTypeOf, FieldTypeOperators, FieldValue, FilterOperator, TypedFilter, NullFilter, NumberFilter, OrderingOperators, StringFilter, TextOperators, FieldName, Fields, Filters, AnyPopulate, ListQuery, Populate, PopulatedRow, ReadQuery, ReferencedRows, Row, Selected, Sort, SortTerm } from './query.js';
 export { errorBodyMiddleware, isSdsError, SdsRequestError } from './result.js';
 export type { SdsError, SdsResult } from './result.js';

@@ -1,6 +1,8 @@
 // Pieces shared by the bulk-load text formats (PostgreSQL COPY text, MySQL LOAD DATA): chunking
 // encoded rows for the socket, and the cheap checks and number formatting their encoders use.
-import type { RowValues, RowBatches, RowValue, TableSpec, TextChunk, TextChunks } from './dialect.ts';
+import type { RowValues, RowValue } from '../model/row-value.ts';
+import type { RowBatches, TextChunk, TextChunks } from './dialect.ts';
+import type { TableSpec } from '../model/table-spec.ts';
 
 /** Bulk-load text is handed to the socket in pieces of about this size, and at the end of every batch. */
 export const TEXT_CHUNK_CHARS = 64 * 1024;

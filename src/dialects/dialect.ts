@@ -4,64 +4,10 @@
 import type { LookupFunction } from 'node:net';
 import type { Catalog, ScratchDatabase, ScriptSyntax } from './catalog.ts';
 
-import type { FieldType, SourceKind } from '../contract.ts';
+import type { SourceKind } from '../contract.ts';
+import type { RowValue, RowValues } from '../model/row-value.ts';
+import type { ColumnSpec, TableSpec } from '../model/table-spec.ts';
 
-/** Column types of generated tables: the schema config's field types (FIELD_TYPES in contract.ts). */
-export type ColumnType = FieldType;
-
-export type ReferentialAction = 'restrict' | 'cascade' | 'set-null';
-
-export interface ColumnSpec {
-  /** Field id: a schema-known identifier (^[A-Za-z][A-Za-z0-9_]*$, at most 63 characters). Always quoted in SQL. */
-  name: string;
-  type: ColumnType;
-  nullable: boolean;
-  /** string: varchar(maxLength) when set; otherwise text (MySQL: VARCHAR(255) when indexed, else TEXT). */
-  maxLength?: number;
-  /** number: digits after the decimal point → numeric(18 + precision, precision); unset → double precision. */
-  precision?: number;
-  /** integer: values may exceed 32 bits → bigint. */
-  big?: boolean;
-  /** enum: the allowed values (PostgreSQL: text with a CHECK; MySQL: ENUM). */
-  values?: string[];
-}
-
-export interface IndexSpec {
-  /** Deterministic constraint/index name, at most 63 characters. */
-  name: string;
-  columns: string[];
-  unique: boolean;
-}
-
-export interface ForeignKeySpec {
-  name: string;
-  columns: string[];
-  references: { table: string; columns: string[] };
-  onDelete: ReferentialAction;
-  onUpdate: ReferentialAction;
-}
-
-export interface TableSpec {
-  /** Entity id, used as the table name. */
-  name: string;
-  /** Columns in the order rows are passed to `loadRows`. */
-  columns: ColumnSpec[];
-  /** Primary key columns; may be empty (no primary key). */
-  primaryKey: string[];
-  /** Unique keys (entity uniqueKeys and indexes with unique: true are both expressed as indexes). */
-  indexes: IndexSpec[];
-  foreignKeys: ForeignKeySpec[];
-}
-
-/**
- * Values in row arrays, by column type: string/text/enum/uuid → string; integer/number → number
- * (bigint columns may also get bigint); boolean → boolean; date → 'YYYY-MM-DD'; datetime →
- * 'YYYY-MM-DDTHH:mm:ss.sssZ' (UTC); time → 'HH:mm:ss'; json → any JSON value (serialised by the
- * loader); null for NULL.
- */
-export type RowValue = string | number | bigint | boolean | null | object;
-/** One row's values, in `table.columns` order. */
-export type RowValues = RowValue[];
 export type RowBatches = AsyncIterable<RowValues[]> | Iterable<RowValues[]>;
 
 /** A piece of bulk-load text: whole encoded rows, one a line. */

@@ -1,6 +1,7 @@
 // Building DriverErrors, shared by the dialects' error mappers: the user-facing message is
 // composed here from the kind, constraint and column names only, never from the database's text.
-import type { DriverError, DriverErrorKind, TableSpec } from './dialect.ts';
+import type { DriverError, DriverErrorKind } from './dialect.ts';
+import type { TableSpec } from '../model/table-spec.ts';
 import { IDENTIFIER } from './dialect.ts';
 
 /**

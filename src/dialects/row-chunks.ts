@@ -1,5 +1,6 @@
 // Regrouping streamed row batches into statement-sized chunks, shared by the dialects' loaders.
-import type { RowValues, RowBatches } from './dialect.ts';
+import type { RowValues } from '../model/row-value.ts';
+import type { RowBatches } from './dialect.ts';
 
 /**
  * Yields the rows of `batches` in chunks that close once they hold `maxRows` rows or `maxBytes`

@@ -1,6 +1,6 @@
 // Reading table specs for the DDL and loaders of both dialects: columns by name, keyed columns,
 // checked enum values and sizes, referential actions.
-import type { ColumnSpec, ReferentialAction, TableSpec } from './dialect.ts';
+import type { ColumnSpec, ReferentialAction, TableSpec } from '../model/table-spec.ts';
 
 /** The specs of `names` in `table`, in the given order; throws on a name the table lacks. */
 export function pickColumns(table: TableSpec, names: string[]): ColumnSpec[] {

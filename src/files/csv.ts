@@ -3,10 +3,11 @@
 // string; NULL is an empty, unquoted field, so `""` and NULL stay apart (as PostgreSQL's CSV does).
 // Runtime exports escape text a spreadsheet would run as a formula (CsvOptions); files sds writes for
 // its own user (sds generate --out) are left as generated.
-import type { ColumnSpec, RowValue, RowValues } from '../dialects/dialect.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import type { RowValue, RowValues } from '../model/row-value.ts';
 import { unhandledFieldType } from '../contract.ts';
-import { valueRenderer, type JsonValue } from '../runtime/shape.ts';
-import type { RuntimeColumn } from '../runtime/tables.ts';
+import { valueRenderer, type JsonValue } from '../model/render.ts';
+import type { RuntimeColumn } from '../model/tables.ts';
 import { numberText } from './number-text.ts';
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -84,7 +85,7 @@ export function csvRowEncoder(columns: readonly ColumnSpec[], options: CsvOption
 
 /**
  * One row of column values (as the generator makes them, or as a read casts them back) as the CSV
- * line csvRowEncoder makes of their rendering (shape.ts valueRenderer). The types rows hold most
+ * line csvRowEncoder makes of their rendering (render.ts valueRenderer). The types rows hold most
  * (numbers, booleans, strings) are rendered inline, everything else through valueRenderer.
  */
 export function csvValuesEncoder(columns: readonly RuntimeColumn[]): (values: RowValues) => string {

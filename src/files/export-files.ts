@@ -4,10 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
-import type { RowValue, RowValues } from '../dialects/dialect.ts';
+import type { RowValue, RowValues } from '../model/row-value.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
-import { castJson } from '../runtime/cast.ts';
-import { buildRuntimeTables, type RuntimeTable } from '../runtime/tables.ts';
+import { castJson } from '../model/cast.ts';
+import { plannedRowCounts } from '../generation/plan.ts';
+import { buildRuntimeTables, type RuntimeTable } from '../model/tables.ts';
 import { FileSink } from './file-sink.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { tableEncoder } from './table-encoders.ts';
@@ -36,7 +37,7 @@ export type ReadTable = (table: string, format: WireFormat) => AsyncIterable<Uin
 const BATCH_ROWS = 1_000;
 
 export async function exportFiles(config: SchemaConfig, read: ReadTable, options: ExportOptions): Promise<WrittenFile[]> {
-  const tables = buildRuntimeTables(config);
+  const tables = buildRuntimeTables(config, plannedRowCounts(config));
   const names = options.tables ?? tables.names;
   for (const name of names) tables.get(name);
   const spec = FILE_FORMATS[options.format];

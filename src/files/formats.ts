@@ -2,9 +2,10 @@
 // holds one table (a file per table: csv, jsonl, parquet) or a whole namespace (sql, a script that
 // builds it). `sds generate --format`, `sds export --format` and the runtime API's export media
 // types come from this table.
-import type { ColumnSpec, RowValues } from '../dialects/dialect.ts';
-import type { JsonValue } from '../runtime/shape.ts';
-import type { RuntimeColumn } from '../runtime/tables.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import type { RowValues } from '../model/row-value.ts';
+import type { JsonValue } from '../model/render.ts';
+import type { RuntimeColumn } from '../model/tables.ts';
 import { csvHeader, csvRowEncoder, csvValuesEncoder, type CsvOptions } from './csv.ts';
 import { jsonlRowEncoder, jsonlValuesEncoder } from './jsonl.ts';
 

@@ -6,14 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
-import type { RowValues } from '../dialects/dialect.ts';
+import type { RowValues } from '../model/row-value.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
 import { DataGenerator } from '../generation/generator.ts';
-import { planGeneration, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
+import { planGeneration, plannedRowCounts, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
 import { CoherenceAudit, type CoherenceCount } from '../generation/coherence/report.ts';
-import { referenceTarget } from '../generation/table-spec.ts';
+import { referenceTarget } from '../model/table-spec.ts';
 import type { ProgressEvent } from '../generation/run.ts';
-import { buildRuntimeTables } from '../runtime/tables.ts';
+import { buildRuntimeTables } from '../model/tables.ts';
 import { FileSink } from './file-sink.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { RangeWorkers, type RangeMade, type RangeSpan } from './range-workers.ts';
@@ -112,7 +112,7 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   const plan = planGeneration(config, options);
   const generator = new DataGenerator(config, plan);
   if (options.report) generator.audit = new CoherenceAudit(config, plan);
-  const tables = buildRuntimeTables(config);
+  const tables = buildRuntimeTables(config, plannedRowCounts(config));
   const dialectKind = options.dialect ?? 'postgres';
   const dialect = dialectOfKind(dialectKind);
   const namespace = options.namespace ?? 'sds_data';

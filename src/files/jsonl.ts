@@ -1,9 +1,10 @@
 // JSON Lines: one JSON object per line, keys in column order, values exactly as the runtime API
 // renders them (a file of a source's table and a page of its rows agree value for value).
 import { unhandledFieldType } from '../contract.ts';
-import type { ColumnSpec, RowValue, RowValues } from '../dialects/dialect.ts';
-import { valueRenderer, type JsonValue } from '../runtime/shape.ts';
-import type { RuntimeColumn } from '../runtime/tables.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import type { RowValue, RowValues } from '../model/row-value.ts';
+import { valueRenderer, type JsonValue } from '../model/render.ts';
+import type { RuntimeColumn } from '../model/tables.ts';
 import { numberText } from './number-text.ts';
 
 /** One row (rendered values in column order) as a line of JSON. */
@@ -24,7 +25,7 @@ function jsonlKeys(columns: readonly ColumnSpec[]): string[] {
 
 /**
  * One row of column values (as the generator makes them, or as a read casts them back) as the line
- * jsonlRowEncoder makes of their rendering (shape.ts valueRenderer). The types rows hold most
+ * jsonlRowEncoder makes of their rendering (render.ts valueRenderer). The types rows hold most
  * (numbers, booleans, strings, null) are rendered inline, everything else through valueRenderer.
  */
 export function jsonlValuesEncoder(columns: readonly RuntimeColumn[]): (values: RowValues) => string {

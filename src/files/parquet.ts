@@ -2,13 +2,13 @@
 // that match the field types: strings, text, enums and uuids as UTF-8 strings, integers as INT32
 // (INT64 where the column is big), decimals with a precision as DECIMAL(18 + p, p), other numbers
 // as DOUBLE, booleans, dates as DATE, datetimes as TIMESTAMP(millis, UTC), times as TIME(millis),
-// json as JSON text. Values come rendered as the runtime API renders them (shape.ts).
+// json as JSON text. Values come rendered as the runtime API renders them (src/model/render.ts).
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
 import { unhandledFieldType } from '../contract.ts';
-import type { ColumnSpec } from '../dialects/dialect.ts';
-import { parseDate } from '../runtime/temporal.ts';
-import type { JsonValue } from '../runtime/shape.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import { parseDate } from '../model/temporal.ts';
+import type { JsonValue } from '../model/render.ts';
 
 /** Rows per row group: large enough for good compression, small enough to keep memory flat. */
 export const PARQUET_ROW_GROUP = 65_536;

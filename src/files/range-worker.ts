@@ -6,11 +6,11 @@
 // it can be started before the config is read (range-workers.ts, RangeWorkers.spawn).
 import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
-import type { RowValues } from '../dialects/dialect.ts';
+import type { RowValues } from '../model/row-value.ts';
 import { mergedDefinitions } from '../generation/faker-locales.ts';
 import { DataGenerator } from '../generation/generator.ts';
-import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
-import { buildRuntimeTables } from '../runtime/tables.ts';
+import { planGeneration, plannedRowCounts, type GenerationOptions } from '../generation/plan.ts';
+import { buildRuntimeTables } from '../model/tables.ts';
 import { BufferPool } from './byte-chunks.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { tableEncoder, type TableEncoder } from './table-encoders.ts';
@@ -53,7 +53,7 @@ export type RangeResult =
 async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | AssumeMessage) => void> {
   const plan = planGeneration(setup.config, setup.options);
   const generator = new DataGenerator(setup.config, plan);
-  const tables = buildRuntimeTables(setup.config);
+  const tables = buildRuntimeTables(setup.config, plannedRowCounts(setup.config));
   // Only SQL scripts need a dialect: the drivers the dialects import are not loaded otherwise.
   const dialect = setup.format === 'sql' ? (await import('../dialects/index.ts')).dialectOfKind(setup.dialect) : undefined;
   const encoders = new Map<string, TableEncoder>();

@@ -1,9 +1,10 @@
 // One table's generated rows (values in column order, as the generator makes them) encoded in a
 // file format: what goes before the first row, each row, and what goes after the last. Text
-// formats render each value as the runtime API does (shape.ts), so a file and the API agree.
-import type { Dialect, RowValues } from '../dialects/dialect.ts';
-import { valueRenderer, type JsonValue } from '../runtime/shape.ts';
-import type { RuntimeTable } from '../runtime/tables.ts';
+// formats render each value as the runtime API does (src/model/render.ts), so a file and the API agree.
+import type { Dialect } from '../dialects/dialect.ts';
+import type { RowValues } from '../model/row-value.ts';
+import { valueRenderer, type JsonValue } from '../model/render.ts';
+import type { RuntimeTable } from '../model/tables.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { ParquetTableWriter } from './parquet.ts';
 

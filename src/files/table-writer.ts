@@ -2,7 +2,7 @@
 // generator's rows, ranges made by workers, batches read from an API), then its tail. Text is
 // encoded into large UTF-8 chunks (byte-chunks.ts) whose buffers are reused once written.
 import { setImmediate as breathe } from 'node:timers/promises';
-import type { RowValues } from '../dialects/dialect.ts';
+import type { RowValues } from '../model/row-value.ts';
 import { BufferPool, ByteChunks } from './byte-chunks.ts';
 import type { FileSink } from './file-sink.ts';
 import type { Encoded, TableEncoder } from './table-encoders.ts';

@@ -1,8 +1,8 @@
 // Turns raw program output into the stored value of a field type (dialect.ts conventions): strings
 // get prefix, suffix and lengths; numbers their bounds and precision; faker Dates become
 // 'YYYY-MM-DD' (local day) or ISO instants. Output that cannot fit the type fails loudly.
-import type { RowValue } from '../dialects/dialect.ts';
-import type { Field } from './config-types.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { Field } from '../model/config-types.ts';
 import type { ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import { renderValue } from './templates.ts';

@@ -1,7 +1,7 @@
 // What the semantic checks of a config share: where issues go, entity look-ups, planned row counts,
 // keys, and how field types relate.
 import { unhandledFieldType } from '../contract.ts';
-import type { Entity, Field, FieldType, SchemaConfig } from './config-types.ts';
+import type { Entity, Field, FieldType, SchemaConfig } from '../model/config-types.ts';
 import type { Issue } from './config-issues.ts';
 import type { RowCountBounds } from './config-graph.ts';
 import { didYouMean, pointer } from './config-issues.ts';

@@ -1,6 +1,6 @@
 // Semantic checks of one field: properties that suit its type, enum values and weights, ranges,
 // its reference, its strategy, and whether a unique field has enough distinct values for its rows.
-import type { Field, FieldType } from './config-types.ts';
+import type { Field, FieldType } from '../model/config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { plannedRows, resolveTarget, sameTypeFamily, singleFieldKeys } from './config-check-context.ts';
 import { checkStrategy, DATE_RANGE_DEFAULTS } from './config-strategy-checks.ts';

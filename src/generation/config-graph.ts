@@ -1,6 +1,6 @@
 // The entity graph of a config: which field takes its values from which entity, the order in which
 // entities are generated (parents first), reference cycles, and planned row counts.
-import type { Entity, GenerationConfig, SchemaConfig } from './config-types.ts';
+import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
 import { pointer } from './config-issues.ts';
 
 /** Rows generated for an entity when neither it nor `generationDefaults` sets `rowCount`. */

@@ -2,7 +2,7 @@
 // still run on every part that is sound: each unit the structural issues point into (a field, an
 // entity, a key list, one generation setting) is replaced by something well-formed and marked, and
 // the semantic issues found inside a marked unit are dropped (the structural issue already speaks).
-import type { Entity, Field, SchemaConfig } from './config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import type { Issue } from './config-issues.ts';
 import { pointer, pointerTokens } from './config-issues.ts';
 import { matchesConfigSchema } from './config-schema.ts';

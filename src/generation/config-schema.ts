@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { definitions, structure } from '../../generated/schema-config-validators.ts';
 import { resourceUrl } from '../resources.ts';
-import type { SchemaConfig, StrategyKind } from './config-types.ts';
+import type { SchemaConfig, StrategyKind } from '../model/config-types.ts';
 import type { Issue } from './config-issues.ts';
 import { describePath, didYouMean, escapePointerToken, pointerTokens, quoteList } from './config-issues.ts';
 

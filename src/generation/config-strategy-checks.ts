@@ -1,6 +1,7 @@
 // Semantic checks of value strategies: the kind suits the field type, the kind's properties make
 // sense together, faker methods exist, templates name fields of the row, reference targets exist.
-import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from './config-types.ts';
+import { FIELD_TYPES } from '../contract.ts';
+import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from '../model/config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
 import { resolveTarget, sameTypeFamily, singleFieldKeys, valueMismatch } from './config-check-context.ts';
@@ -10,10 +11,11 @@ import { parseFormula } from './formulas/parse-formula.ts';
 import { checkFormula } from './formulas/check-formula.ts';
 import { resolveRowReference } from './row-references.ts';
 import { entityOrder } from './config-graph.ts';
-import { referenceTarget } from './table-spec.ts';
+import { referenceTarget } from '../model/table-spec.ts';
 import { fakerArgsIssues, templateLimitProblem } from './work-limits.ts';
 
-const ALL_TYPES: FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time', 'uuid', 'json', 'enum'];
+/** Every field type: kinds that fill any type take a type added to the contract without a change here. */
+const ALL_TYPES: readonly FieldType[] = FIELD_TYPES;
 
 /** Field types each strategy kind can fill. */
 export const KIND_FIELD_TYPES: Record<StrategyKind, readonly FieldType[]> = {

@@ -2,7 +2,7 @@
 // (rules/choose-rule.ts: by context, format and id, in the rule sets of the run's generator
 // version), else a plain value of its type. Integer primary keys count up from 1; uuids are
 // deterministic v4.
-import type { Field } from './config-types.ts';
+import type { Field } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import { composerProgram, cursorProgram } from './program.ts';

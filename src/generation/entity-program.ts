@@ -2,8 +2,8 @@
 // uniqueness (pool drawn without replacement, joint key combinations, or retries) → the field's
 // type and constraints. Also works out how many rows the entity can have when a unique pool, a
 // one-to-one reference or a composite key has fewer values than planned rows.
-import type { RowValue } from '../dialects/dialect.ts';
-import type { Field } from './config-types.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { Field } from '../model/config-types.ts';
 import type { EntityContext, FinitePool, ValueProgram } from './program.ts';
 import type { FieldOutput } from './uniqueness.ts';
 import { singleFieldKeys } from './config-check-context.ts';

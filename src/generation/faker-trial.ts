@@ -5,7 +5,7 @@
 // are errors at validation, with a JSON pointer, instead of a failed job. Arguments are checked
 // against the work limits first (work-limits.ts), so a trial is cheap; the server runs validation
 // in a worker with a time limit besides.
-import type { Entity, Field, SchemaConfig } from './config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import type { Issue } from './config-issues.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration } from './plan.ts';

@@ -2,7 +2,7 @@
 // or bounded (min..max) numbers of children. Every choice is a pure function of the child row: a
 // keyed permutation decides which parents are the busy ones, and bounded fan-out precomputes each
 // parent's count once (O(parents) memory) and maps a permuted row onto the parents' slots.
-import type { FanOut } from './config-types.ts';
+import type { FanOut } from '../model/config-types.ts';
 import type { RandomStream } from './random.ts';
 import { KeyedPermutation } from './random.ts';
 import { ZipfSampler } from './values/distributions.ts';

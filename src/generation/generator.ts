@@ -3,8 +3,9 @@
 // columns that had to wait for every row (self references, cycles). Values are pure functions of
 // (seed, entity, field, row), so batch sizes never change the data.
 import { TEXT_CHUNK_CHARS } from '../dialects/bulk-text.ts';
-import type { RowValues, RowValue, TextChunk } from '../dialects/dialect.ts';
-import type { Entity, SchemaConfig } from './config-types.ts';
+import type { RowValues, RowValue } from '../model/row-value.ts';
+import type { TextChunk } from '../dialects/dialect.ts';
+import type { Entity, SchemaConfig } from '../model/config-types.ts';
 import type { EntityPlan, GenerationOptions, GenerationPlan } from './plan.ts';
 import type { EntityContext, KeyPool } from './program.ts';
 import type { CompiledEntity } from './entity-program.ts';
@@ -14,7 +15,7 @@ import { IndexedKeyPool, StoredKeyPool } from './key-pools.ts';
 import { FakerPool } from './faker-pool.ts';
 import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
-import { referenceTarget } from './table-spec.ts';
+import { referenceTarget } from '../model/table-spec.ts';
 import { planGeneration } from './plan.ts';
 import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';

@@ -1,7 +1,7 @@
 // Key pools: the values of a parent column that children pick from, kept compact. A column whose
 // value is a pure function of the row (sequences, uuids, permuted draws) is recomputed on demand
 // and stores nothing; others are stored as they are generated, numbers in a Float64Array.
-import type { RowValue } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import type { KeyPool } from './program.ts';
 
 /** Values recomputed from the row index. */

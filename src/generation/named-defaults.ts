@@ -1,7 +1,7 @@
 // Value makers of the `named` rule set (generator version 1's defaults by field id: `email`,
 // `firstName`, `city`, `price`, `createdAt`…; which field gets which is rules/field-rules.ts).
 // Field bounds (min, max, precision) win over a maker's range.
-import type { Field, FieldType } from './config-types.ts';
+import type { Field, FieldType } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomCursor, RandomStream } from './random.ts';
 import type { LocaleWords } from './values/words.ts';

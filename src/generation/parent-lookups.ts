@@ -2,7 +2,7 @@
 // dateRange `after`). Key → row is arithmetic when the parent's keys step evenly (integer ids),
 // else a Map built once; recomputable parent columns are read into an array once, converted
 // (e.g. ISO text → milliseconds) once per converter, so a child row costs a few array reads.
-import type { RowValue } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import type { KeyPool } from './program.ts';
 import type { RowReference } from './row-references.ts';
 import { IndexedKeyPool } from './key-pools.ts';

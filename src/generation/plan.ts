@@ -1,10 +1,10 @@
 // The generation plan of a config: seeds, row counts, reference date, insert order (parents first),
 // table specs, and the reference columns that must wait until every row exists (cycles, self references).
-import type { TableSpec } from '../dialects/dialect.ts';
-import type { Entity, SchemaConfig } from './config-types.ts';
+import type { TableSpec } from '../model/table-spec.ts';
+import type { Entity, SchemaConfig } from '../model/config-types.ts';
 import { entityOrder, referenceEdges, resolveRowCount } from './config-graph.ts';
 import { normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
-import { buildTableSpec, integerFieldIsBig, referenceTarget } from './table-spec.ts';
+import { buildTableSpecs } from '../model/table-spec.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { GENERATOR_VERSIONS, type GeneratorVersion } from './versions.ts';
 
@@ -93,23 +93,9 @@ export function planGeneration(config: SchemaConfig, options: GenerationOptions 
     deferred.set(edge.entity, [...(deferred.get(edge.entity) ?? []), edge.field]);
   }
 
-  const seeds = new Map(config.entities.map((entity) => [entity.id, String(options.seed ?? entity.generation?.seed ?? defaults?.seed ?? DEFAULT_SEED)]));
-  const rowCounts = new Map(config.entities.map((entity) => [entity.id, plannedRowCount(entity, config, options, seeds.get(entity.id)!)]));
-  const big = new Map<string, boolean>();
-  const isBig = (entityId: string, fieldId: string): boolean => {
-    const key = `${entityId}.${fieldId}`;
-    if (big.has(key)) return big.get(key)!;
-    big.set(key, false); // a reference cycle of integer keys ends here
-    const entity = entities.get(entityId)?.entity;
-    const field = entity?.fields.find((candidate) => candidate.id === fieldId);
-    let result = false;
-    if (entity && field?.type === 'integer') {
-      const target = referenceTarget(field);
-      result = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCounts.get(entityId) ?? 0);
-    }
-    big.set(key, result);
-    return result;
-  };
+  const seeds = entitySeeds(config, options);
+  const rowCounts = plannedRowCounts(config, options, seeds);
+  const tables = buildTableSpecs(config, rowCounts);
 
   const plans = order.flatMap((id): EntityPlan[] => {
     const found = entities.get(id);
@@ -119,7 +105,7 @@ export function planGeneration(config: SchemaConfig, options: GenerationOptions 
     return [
       {
         id,
-        table: buildTableSpec(entity, rowCounts.get(id)!, isBig),
+        table: tables.get(id)!,
         rowCount: rowCounts.get(id)!,
         deferredColumns: entity.fields.filter((field) => deferred.get(id)?.includes(field.id)).map((field) => field.id),
         seed: seeds.get(id)!,
@@ -131,6 +117,21 @@ export function planGeneration(config: SchemaConfig, options: GenerationOptions 
   const version = options.generatorVersion ?? 1;
   if (!GENERATOR_VERSIONS.includes(version)) throw new RangeError(`generator version ${String(version)} does not exist (versions: ${GENERATOR_VERSIONS.join(', ')})`);
   return { seed, referenceDate, generatorVersion: generatorVersionName(version), version, entities: plans, warnings };
+}
+
+/** Seed of each entity's values by entity id: options.seed > entity seed > defaults' seed > 'sds'. */
+function entitySeeds(config: SchemaConfig, options: GenerationOptions): Map<string, string> {
+  const defaults = config.generationDefaults;
+  return new Map(config.entities.map((entity) => [entity.id, String(options.seed ?? entity.generation?.seed ?? defaults?.seed ?? DEFAULT_SEED)]));
+}
+
+/**
+ * The row count of each entity by id (options.rowCounts, else the config's, a range drawn from the
+ * entity's seed): what the plan generates, and what decides which integer columns are bigint
+ * (buildTableSpecs). Without options, the counts the runtime and files build their tables with.
+ */
+export function plannedRowCounts(config: SchemaConfig, options: GenerationOptions = {}, seeds = entitySeeds(config, options)): Map<string, number> {
+  return new Map(config.entities.map((entity) => [entity.id, plannedRowCount(entity, config, options, seeds.get(entity.id)!)]));
 }
 
 function plannedRowCount(entity: Entity, config: SchemaConfig, options: GenerationOptions, seed: string): number {

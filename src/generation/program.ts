@@ -1,8 +1,8 @@
 // What value programs are and what they may use. A program computes the raw value of one field at a
 // row from counter-based random streams; the entity compiler wraps it with emptiness, uniqueness and
 // the field's constraints.
-import type { RowValue } from '../dialects/dialect.ts';
-import type { Entity, Field } from './config-types.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { Entity, Field } from '../model/config-types.ts';
 import type { EntityPlan, GeneratorVersion } from './plan.ts';
 import type { FakerPool } from './faker-pool.ts';
 import type { LocaleWords } from './values/words.ts';

@@ -1,6 +1,9 @@
 // Counter-based randomness: every random number is a pure function of (stream key, row, draw), where
 // a stream key is a hash of (seed, entity id, field id, purpose). Any row range can therefore be
 // produced on its own, in any batch size, and streams never shift when fields or entities are added.
+import { fmix32, hashString } from '../model/hash.ts';
+
+export { fmix32, hashString };
 
 /** Two 32-bit halves of a stream key. */
 export interface StreamKey {
@@ -11,23 +14,6 @@ export interface StreamKey {
 const TWO_32 = 4_294_967_296;
 const TWO_53 = 9_007_199_254_740_992;
 const GOLDEN = 0x9e3779b9;
-
-/** MurmurHash3's finaliser: a bijection of 32-bit integers with full avalanche. */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** 32-bit hash of a string (FNV-1a over UTF-16 code units, then fmix32). */
-export function hashString(text: string, seed = 0): number {
-  let h = (0x811c9dc5 ^ seed) | 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return fmix32(h ^ text.length);
-}
 
 /** The key of a stream named by its parts (seed, entity id, field id, purpose…). */
 export function streamKey(...parts: (string | number)[]): StreamKey {

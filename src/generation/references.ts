@@ -2,7 +2,7 @@
 // random or in order (row i → parent i mod n); one-to-one and unique references draw parents
 // without replacement (see uniqueness.ts). A random self reference points at an earlier row, so
 // self-referencing rows form trees rather than loops.
-import type { FanOut, Field } from './config-types.ts';
+import type { FanOut, Field } from '../model/config-types.ts';
 import type { KeyPool, ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import { parentPicker } from './fan-out.ts';

@@ -1,8 +1,8 @@
 // Names of a row's referenced rows, as formulas (`product.price`) and dateRange `after`
 // (`customer.createdAt`) write them: a reference field's id, that id without a trailing `Id`/`_id`,
 // or the referenced entity's id when one reference field alone points at it.
-import type { Entity, Field } from './config-types.ts';
-import { referenceTarget } from './table-spec.ts';
+import type { Entity, Field } from '../model/config-types.ts';
+import { referenceTarget } from '../model/table-spec.ts';
 import { didYouMean } from './config-issues.ts';
 
 export interface RowReference {

@@ -2,9 +2,10 @@
 // order → fill deferred (self and cyclic) references → keys, indexes and foreign keys → optional
 // atomic swap into the live namespace. Used by the CLI now and by generation jobs.
 import type { SchemaConfig } from '../contract.ts';
-import type { TableSpec, TargetConnection } from '../dialects/dialect.ts';
+import type { TableSpec } from '../model/table-spec.ts';
+import type { TargetConnection } from '../dialects/dialect.ts';
 import { isReservedNamespace } from '../dialects/index.ts';
-import { stagingNamespace } from '../dialects/namespace-names.ts';
+import { stagingNamespace } from '../model/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 import { hasFeature } from './versions.ts';

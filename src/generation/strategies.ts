@@ -1,6 +1,6 @@
 // The value program of a field: its strategy (every kind of the JSON Schema), its reference, or
 // a default from type, format and id.
-import type { Field, Strategy } from './config-types.ts';
+import type { Field, Strategy } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import type { RandomCursor } from './random.ts';

@@ -1,6 +1,6 @@
 // Template strategies: `{{fieldId}}` inserts another field of the same row (computed before it),
 // `{{faker.module.method}}` a faker value drawn from the template field's own stream.
-import type { RowValue } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { FakerCall } from './faker-pool.ts';
 import type { RandomStream } from './random.ts';

@@ -3,8 +3,8 @@
 // and other open-ended values get bounded retries, then a deterministic `-<row>` tag, checked
 // against a Bloom filter of the values already issued: no false negatives, so no duplicates.
 import { unhandledFieldType } from '../contract.ts';
-import type { RowValue } from '../dialects/dialect.ts';
-import type { Field } from './config-types.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { Field } from '../model/config-types.ts';
 import type { FinitePool, ValueProgram } from './program.ts';
 import type { Finisher } from './coerce.ts';
 import type { StreamKey } from './random.ts';

@@ -1,7 +1,7 @@
 // Validation of schema configs: the JSON Schema first, then every semantic check of DESIGN.md
 // ("Management API", validate) on the parts that are structurally sound, all errors at once, each with its fix.
 import { MAX_JSON_DEPTH, tooDeep } from '../json-depth.ts';
-import type { Entity, GenerationConfig, SchemaConfig } from './config-types.ts';
+import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
 import type { Issue, ValidationResult } from './config-issues.ts';
 import type { CheckContext } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';

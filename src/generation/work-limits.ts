@@ -3,7 +3,7 @@
 // breaks it at. They keep one team's request from holding a CPU for seconds (a faker string of ten
 // million characters, a chain of thousands of entities); the worker pool's time limit
 // (management/config-work.ts) catches what they cannot foresee.
-import type { Entity, SchemaConfig } from './config-types.ts';
+import type { Entity, SchemaConfig } from '../model/config-types.ts';
 import type { Issue } from './config-issues.ts';
 import { pointer } from './config-issues.ts';
 import { hiddenFakerName } from './faker-fake.ts';

@@ -1,7 +1,7 @@
 // Drift: a schema config compared with the config introspected from a live database. Reports
 // tables and columns missing on either side, type classes, nullability, primary keys, unique keys
 // and references (with their actions), each as data and as a sentence.
-import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import { sameTypeFamily } from '../generation/config-check-context.ts';
 
 export type DifferenceKind =

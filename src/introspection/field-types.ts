@@ -2,7 +2,7 @@
 // Widths and time zones collapse into the config's type (the type class is kept); what has no
 // config type at all maps to its nearest type, or is left out, and says so.
 import type { CatalogType } from '../dialects/catalog.ts';
-import type { FieldType } from '../generation/config-types.ts';
+import type { FieldType } from '../model/config-types.ts';
 
 /** The type-specific part of a field that a column's type decides. */
 export interface FieldShape {

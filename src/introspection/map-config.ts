@@ -4,7 +4,8 @@
 // them, and everything else becomes a warning naming table.column and what was done instead.
 import type { Catalog, CatalogCheck, CatalogColumn, CatalogTable, CheckRule } from '../dialects/catalog.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
+import { fieldType } from '../model/field-types/index.ts';
 import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig } from '../generation/validate-config.ts';
 import { configLimitIssues } from '../generation/work-limits.ts';
@@ -108,8 +109,8 @@ function mapColumn(table: CatalogTable, column: CatalogColumn, fieldIds: IdScope
   if (column.generated !== undefined) {
     warnings.add(table.name, column.name, `generated column (${column.generated}): its values are generated like any ${describeShape(shape)}, not computed`);
   }
-  // The runtime API generates a missing integer or uuid primary key itself.
-  const generatedKey = table.primaryKey?.columns.length === 1 && table.primaryKey.columns[0] === column.name && (shape.type === 'integer' || shape.type === 'uuid');
+  // The runtime API generates a missing lone primary key of some types (integers, uuids) itself.
+  const generatedKey = table.primaryKey?.columns.length === 1 && table.primaryKey.columns[0] === column.name && fieldType(shape.type).generatedKey !== undefined;
   if (column.default !== undefined && !generatedKey) {
     warnings.add(table.name, column.name, `default ${column.default} is not carried over: generated rows always get a value, and runtime inserts must give one`);
   }

@@ -3,7 +3,7 @@
 // unique. Then reference cycles: sds fills a cycle through one of its nullable fields after insert,
 // so a cycle of NOT NULL keys gets one field made nullable (a DEFERRABLE one first), and says so.
 import type { Catalog, CatalogAction, CatalogForeignKey } from '../dialects/catalog.ts';
-import type { Field, Reference, SchemaConfig } from '../generation/config-types.ts';
+import type { Field, Reference, SchemaConfig } from '../model/config-types.ts';
 import { sameTypeFamily, singleFieldKeys } from '../generation/config-check-context.ts';
 import { unbreakableCycles } from '../generation/config-graph.ts';
 import type { MappedTable } from './map-config.ts';

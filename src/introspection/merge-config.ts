@@ -3,7 +3,7 @@
 // existing config keeps everything written by hand (labels, descriptions, generation settings and
 // strategies, row counts, field settings) for whatever still exists. Each change is reported; a kept
 // setting that no longer validates (a strategy for a type that changed) is dropped and reported.
-import type { Entity, Field, SchemaConfig } from '../generation/config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import { sameTypeFamily } from '../generation/config-check-context.ts';
 import { TYPE_SPECIFIC_PROPERTIES } from '../generation/config-field-checks.ts';
 import { pointerTokens } from '../generation/config-issues.ts';

@@ -1,6 +1,6 @@
 // Row counts of an introspected config: one count for every entity (`--rows`), or a total shared
 // out in proportion to the database's own statistics (pg_class.reltuples, TABLE_ROWS).
-import type { SchemaConfig } from '../generation/config-types.ts';
+import type { SchemaConfig } from '../model/config-types.ts';
 import { DEFAULT_ROW_COUNT } from '../generation/validate-config.ts';
 import type { MappedTable } from './map-config.ts';
 import type { Warnings } from './warnings.ts';

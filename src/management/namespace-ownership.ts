@@ -4,7 +4,7 @@
 // database someone else made (`app_billing`, `important_db`, a stray `x__next`) is never touched.
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import { stagingNamespace } from '../dialects/namespace-names.ts';
+import { stagingNamespace } from '../model/namespace-names.ts';
 import type { OwnedNamespaceStore } from '../store/owned-namespaces.ts';
 import type { Source } from '../store/sources.ts';
 

@@ -4,7 +4,7 @@
 import type { components, SchemaConfig } from '../contract.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { Operation, BaseContext } from '../operation.ts';
-import type { Field } from '../generation/config-types.ts';
+import type { Field } from '../model/config-types.ts';
 import type { Source } from '../store/sources.ts';
 import { SOURCE_KEY_PREFIX } from '../security/api-keys.ts';
 import { operatorsFor, operatorSpec, type FilterOperator } from '../runtime/operators.ts';

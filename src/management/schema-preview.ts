@@ -3,13 +3,14 @@
 // rendered as the runtime API serves them. The config was checked by its precheck (schemas.ts); the
 // rows are made in a config worker (config-work.ts), within the work limits (work-limits.ts).
 import { checkedConfig, type components, type SchemaConfig } from '../contract.ts';
-import type { RowValue } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import { errors } from '../errors.ts';
 import { previewEntities, PreviewTooLargeError } from '../generation/generator.ts';
-import { LATEST_GENERATOR_VERSION, planGeneration, type GenerationOptions } from '../generation/plan.ts';
+import { LATEST_GENERATOR_VERSION, plannedRowCounts, planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { WORK_LIMITS } from '../generation/work-limits.ts';
-import { renderValue, type JsonRow } from '../runtime/shape.ts';
-import { buildRuntimeTables, type RuntimeTable } from '../runtime/tables.ts';
+import { renderValue } from '../model/render.ts';
+import type { JsonRow } from '../runtime/shape.ts';
+import { buildRuntimeTables, type RuntimeTable } from '../model/tables.ts';
 import type { Operation, RequestBody } from '../operation.ts';
 import { requirePrincipal } from './access.ts';
 import type { ConfigWork } from './config-work.ts';
@@ -42,7 +43,7 @@ export function computePreview(body: RequestBody<'previewSchemaConfig'>): Previe
   if (body.seed !== undefined) options.seed = body.seed;
   if (body.rowCounts !== undefined) options.rowCounts = body.rowCounts;
   const plan = planGeneration(config, options);
-  const tables = buildRuntimeTables(config);
+  const tables = buildRuntimeTables(config, plannedRowCounts(config));
   const shown = plan.entities.filter((entity) => wanted.includes(entity.id)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
   const rows = preview(config, shown.map((entity) => entity.id), Math.min(body.rows ?? DEFAULT_ROWS, WORK_LIMITS.previewRows), options);
   const entities = shown.map((entity) => ({

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { SchemaConfig } from '../contract.ts';
 import { IDENTIFIER } from '../dialects/dialect.ts';
 import { dialectOfKind, isReservedNamespace } from '../dialects/index.ts';
-import { isWorkingNamespace } from '../dialects/namespace-names.ts';
+import { isWorkingNamespace } from '../model/namespace-names.ts';
 import { errors } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobStore } from '../store/jobs.ts';

@@ -1,9 +1,10 @@
 // Writes as { sql, params } for one dialect: INSERT, UPDATE and DELETE addressed by primary key
 // (with RETURNING where the dialect supports it), and the key reads that stand in for it elsewhere.
-import type { Dialect, RowValue } from '../dialects/dialect.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import { columnList, knownColumn, qualifiedTable, SqlParams, type CompiledQuery } from './compile.ts';
 import type { RowKey } from './row-id.ts';
-import type { RuntimeTable } from './tables.ts';
+import type { RuntimeTable } from '../model/tables.ts';
 
 function keyCondition(dialect: Dialect, table: RuntimeTable, key: RowKey, params: SqlParams): string {
   return key.fields.map((field, index) => `${dialect.quoteIdentifier(field)} = ${params.typed(knownColumn(table, field), key.values[index]!)}`).join(' AND ');

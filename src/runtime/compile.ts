@@ -2,11 +2,13 @@
 // through quoteIdentifier and every value through a placeholder; the dialect's hooks supply the few
 // differences (placeholders, LIKE, null-aware inequality, ordering); each filter compiles by its
 // operator's hook in operators.ts.
-import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import { formulaEscapedType, type CsvOptions } from '../files/csv.ts';
 import { operatorSpec, type OperandParams } from './operators.ts';
 import type { ExportPlan, PlannedFilter, PlannedPopulate, ReadPlan } from './plan.ts';
-import type { RuntimeTable } from './tables.ts';
+import type { RuntimeTable } from '../model/tables.ts';
 
 export interface CompiledQuery {
   sql: string;

@@ -1,13 +1,15 @@
 // Stage 4 of a runtime read: runs compiled plans on a target connection. One query for the page,
 // a total from the count cache (or from a short page, or COUNT(*)), and one batched query per
 // populated field for the whole page (WHERE key IN (…)), never one per row.
-import type { RowValue, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
 import { AppError } from '../errors.ts';
-import { castJson } from './cast.ts';
+import { castJson } from '../model/cast.ts';
 import { compileList, compileOne, compilePopulate, type CompiledQuery } from './compile.ts';
 import type { PlannedPopulate, ReadPlan } from './plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { listEnvelope, shapeRow, type JsonValue, type ListEnvelope, type JsonRow } from './shape.ts';
+import { listEnvelope, shapeRow, type ListEnvelope, type JsonRow } from './shape.ts';
+import type { JsonValue } from '../model/render.ts';
 import type { TableContext } from './tables.ts';
 
 

@@ -11,8 +11,9 @@ import { readError } from './execute.ts';
 import type { ParsedQuery } from './parse-query.ts';
 import { planExport, type ExportPlan } from './plan.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { columnReader, type JsonValue } from './shape.ts';
-import type { RuntimeColumn, TableContext } from './tables.ts';
+import { columnReader, type JsonValue } from '../model/render.ts';
+import type { RuntimeColumn } from '../model/tables.ts';
+import type { TableContext } from './tables.ts';
 
 /** The formats a table can be exported in through the runtime API. */
 export type ExportFormat = 'csv' | 'jsonl';

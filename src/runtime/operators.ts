@@ -3,7 +3,10 @@
 // (plan.ts), compiling (compile.ts), the runtime docs and the SDK's filter types (written into
 // sdk/src/generated/ by `npm run generate`) all derive from this table.
 import { FIELD_TYPES, type FieldType } from '../contract.ts';
-import type { ColumnSpec, Dialect, RowValue } from '../dialects/dialect.ts';
+import { FIELD_TYPE_DESCRIPTORS, type FieldTypeDescriptor, type FilterClass } from '../model/field-types/index.ts';
+import type { ColumnSpec } from '../model/table-spec.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 
 /** Collects bind parameters of one statement and hands out their placeholders (compile.ts). */
 export interface OperandParams {
@@ -38,12 +41,22 @@ export interface OperatorSpec {
   compile(site: OperatorSite): string;
 }
 
+/**
+ * The field types of some filter classes (each type's descriptor names its class). A type of the
+ * contract without a descriptor yet takes none, so that `npm run generate` (which loads this table)
+ * still runs while the compiler lists the places a new type needs.
+ */
+const typesOf = (...classes: FilterClass[]): readonly FieldType[] =>
+  FIELD_TYPES.filter((type) => {
+    const descriptor: FieldTypeDescriptor | undefined = FIELD_TYPE_DESCRIPTORS[type];
+    return descriptor !== undefined && classes.includes(descriptor.filters);
+  });
 /** Types whose values order meaningfully and the same on both databases. */
-const ORDERED: readonly FieldType[] = ['string', 'text', 'integer', 'number', 'date', 'datetime', 'time', 'uuid', 'enum'];
+const ORDERED = typesOf('ordered', 'textual');
 /** Types the text operators apply to. */
-const TEXTUAL: readonly FieldType[] = ['string', 'text', 'enum'];
-/** Types that compare for equality: all but json. */
-const COMPARABLE: readonly FieldType[] = FIELD_TYPES.filter((type) => type !== 'json');
+const TEXTUAL = typesOf('textual');
+/** Types that compare for equality: all but those filtered by `$null` only. */
+const COMPARABLE = typesOf('equality', 'ordered', 'textual');
 
 const compare =
   (sign: string) =>

@@ -5,7 +5,8 @@
 // generated from an OpenAPI document can send (no generator writes a two-level deepObject).
 // Only syntax is checked here; names and values are checked against the table by plan.ts.
 import { isFilterOperator, OPERATOR_NAMES, operatorSpec, type FilterOperator } from './operators.ts';
-import { quoted, runtimeErrors } from './runtime-errors.ts';
+import { quoted } from '../errors.ts';
+import { runtimeErrors } from './runtime-errors.ts';
 import { describeJsonSyntaxError } from '../json-syntax.ts';
 
 const PARAMETERS = ['limit', 'offset', 'fields', 'sort', 'filters', 'where', 'populate', 'format', 'csvFormulaEscape'];

@@ -1,12 +1,14 @@
 // Stage 2 of a runtime read: ParsedQuery + table schema → ReadPlan, in small passes (projection,
 // filters, order, range, relations; PostgREST's readPlan). Only names found in the schema survive,
 // every value is cast to its column's type, and the plan holds no SQL.
-import type { RowValue, SortDirection } from '../dialects/dialect.ts';
-import { castText } from './cast.ts';
+import type { RowValue } from '../model/row-value.ts';
+import type { SortDirection } from '../dialects/dialect.ts';
+import { castText } from '../model/cast.ts';
+import { fieldType } from '../model/field-types/index.ts';
 import { appliesTo, operatorSpec, type FilterOperator } from './operators.ts';
 import type { ParsedQuery } from './parse-query.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import type { RuntimeTable, RuntimeTables } from './tables.ts';
+import type { RuntimeTable, RuntimeTables } from '../model/tables.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 1000;
@@ -128,13 +130,13 @@ function planSort(terms: ParsedQuery['sort'], table: RuntimeTable): PlannedSort[
   for (const term of terms) {
     const column = table.byName.get(term.field);
     if (!column) throw runtimeErrors.unknownField(term.field, 'sort', table.byName.keys());
-    if (column.type === 'json') throw runtimeErrors.notSortable(column.type, column.name);
+    if (!fieldType(column.type).sortable) throw runtimeErrors.notSortable(column.type, column.name);
     const direction = term.direction === undefined ? 'asc' : term.direction.toLowerCase();
     if (direction !== 'asc' && direction !== 'desc') throw runtimeErrors.unknownDirection(term.direction!, `${term.field}:${term.direction}`);
     if (!sort.some((planned) => planned.field === column.name)) sort.push({ field: column.name, direction });
   }
   // Ties broken by the primary key (or, without one, by every sortable column): stable pages.
-  const tieBreakers = table.primaryKey.length > 0 ? table.primaryKey : table.columns.filter((column) => column.type !== 'json');
+  const tieBreakers = table.primaryKey.length > 0 ? table.primaryKey : table.columns.filter((column) => fieldType(column.type).sortable);
   for (const column of tieBreakers) {
     if (!sort.some((planned) => planned.field === column.name)) sort.push({ field: column.name, direction: 'asc' });
   }

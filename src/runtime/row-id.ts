@@ -1,11 +1,12 @@
 // Row ids in paths: the primary key value as a string, cast by the key's type. A composite key is
 // its values in key order joined by commas, where `\,` stands for a comma and `\\` for a backslash
 // inside a value (`/comments/4f1c…,2`). A single-column key is taken verbatim, commas included.
-import type { RowValue } from '../dialects/dialect.ts';
-import { castText } from './cast.ts';
+import type { RowValue } from '../model/row-value.ts';
+import { castText } from '../model/cast.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import type { JsonValue, JsonRow } from './shape.ts';
-import type { RuntimeTable } from './tables.ts';
+import type { JsonValue } from '../model/render.ts';
+import type { JsonRow } from './shape.ts';
+import type { RuntimeTable } from '../model/tables.ts';
 
 export interface RowKey {
   /** Key columns in key order. */

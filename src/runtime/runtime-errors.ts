@@ -1,12 +1,8 @@
 // The runtime's error catalogue: every expected failure of a runtime request (bad query, unknown
 // name, uncastable value, invalid body, missing row, constraint conflict) as an AppError, in one place.
-import { AppError, type ErrorDetail } from '../errors.ts';
+import { AppError, quoted, type ErrorDetail } from '../errors.ts';
+import { unknownTable } from '../model/tables.ts';
 import { didYouMean } from '../suggest.ts';
-
-/** A user-supplied text as a quoted, escaped literal for a message, cut short when long. */
-export function quoted(text: string): string {
-  return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
-}
 
 /** ` (fields: a, b, c)`: the names to choose from when none is close to a typo. */
 function fieldList(names: string[]): string {
@@ -54,7 +50,7 @@ export const runtimeErrors = {
     bad(`Field "${field}" cannot be populated: it is not a reference field${references.length ? ` (reference fields: ${references.join(', ')})` : ''}`),
 
   // Tables and rows
-  unknownTable: (name: string, known: string[]) => new AppError(404, `Table ${quoted(name)} not found${didYouMean(name, known)}`),
+  unknownTable,
   rowNotFound: () => new AppError(404, 'Row not found'),
   noPrimaryKey: (table: string) => bad(`Table "${table}" has no primary key: its rows cannot be addressed by id`),
   invalidId: (id: string, reason: string) => bad(`Invalid id ${quoted(id)}: ${reason}`),

@@ -5,7 +5,7 @@
 // Row ids: the primary key value as a string, cast by its type; a composite key's values in key
 // order, comma-separated, with `\,` and `\\` for a comma and a backslash inside a value (row-id.ts).
 import type { TargetConnection } from '../dialects/dialect.ts';
-import type { SchemaConfig } from '../generation/config-types.ts';
+import type { SchemaConfig } from '../model/config-types.ts';
 import { CountCache } from './count-cache.ts';
 import { executeList, executeOne, type Totals } from './execute.ts';
 import { exportTable, requestedExport, type ExportFormat, type ExportStream } from './export.ts';
@@ -14,7 +14,9 @@ import { planRead, type ReadPlan } from './plan.ts';
 import { parseRowId } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import type { ListEnvelope, JsonRow } from './shape.ts';
-import { buildRuntimeTables, type RuntimeTable, type RuntimeTables, type TableContext } from './tables.ts';
+import { plannedRowCounts } from '../generation/plan.ts';
+import { buildRuntimeTables, type RuntimeTable, type RuntimeTables } from '../model/tables.ts';
+import type { TableContext } from './tables.ts';
 import { createRow, deleteRow, updateRow } from './write.ts';
 
 export type { ListEnvelope, JsonRow } from './shape.ts';
@@ -54,7 +56,7 @@ export class Runtime {
   /** The runtime tables of a config, built once per config object. */
   tables(config: SchemaConfig): RuntimeTables {
     let tables = this.tablesByConfig.get(config);
-    if (!tables) this.tablesByConfig.set(config, (tables = buildRuntimeTables(config)));
+    if (!tables) this.tablesByConfig.set(config, (tables = buildRuntimeTables(config, plannedRowCounts(config))));
     return tables;
   }
 

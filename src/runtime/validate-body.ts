@@ -1,22 +1,23 @@
 // Write bodies checked against the table schema before any SQL: a JSON object of known columns,
 // each value of its column's type (cast to the canonical form), nullability, enum values and
 // lengths. Every problem is reported at once, as details with JSON pointers into the body.
-import type { RowValue } from '../dialects/dialect.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { castJson, expectation } from './cast.ts';
-import { quoted, runtimeErrors } from './runtime-errors.ts';
+import type { RowValue } from '../model/row-value.ts';
+import { quoted, type ErrorDetail } from '../errors.ts';
+import { castJson, expectation } from '../model/cast.ts';
+import { fieldType } from '../model/field-types/index.ts';
+import { runtimeErrors } from './runtime-errors.ts';
 import { didYouMean } from '../suggest.ts';
-import type { RuntimeColumn, RuntimeTable } from './tables.ts';
+import type { RuntimeColumn, RuntimeTable } from '../model/tables.ts';
 
 export type WriteMode = 'create' | 'update';
 
 /** Values by column name, in table column order. */
 export type RowValues = Map<string, RowValue>;
 
-/** A single integer or uuid primary key that create generates when the body leaves it out. */
+/** A lone primary key that create generates when the body leaves it out (its type says how: integers and uuids). */
 export function generatedKey(table: RuntimeTable): RuntimeColumn | undefined {
   const [key, ...rest] = table.primaryKey;
-  return key && rest.length === 0 && (key.type === 'integer' || key.type === 'uuid') ? key : undefined;
+  return key && rest.length === 0 && fieldType(key.type).generatedKey !== undefined ? key : undefined;
 }
 
 /**
@@ -58,7 +59,7 @@ function check(column: RuntimeColumn, value: unknown, values: RowValues): string
   }
   const cast = castJson(column, value);
   if (cast === undefined) return `column "${column.name}" must be ${expectation(column)}`;
-  if (typeof cast === 'string' && (column.type === 'string' || column.type === 'text')) {
+  if (typeof cast === 'string' && fieldType(column.type).lengthBounds) {
     // Lengths in characters (code points), as varchar(n) counts them on both databases.
     const length = [...cast].length;
     if (column.maxLength !== undefined && length > column.maxLength) return `column "${column.name}" must be at most ${column.maxLength} characters long`;

@@ -10,13 +10,17 @@
 // one process take turns per table; a deadlock between processes (InnoDB's locking read of the max)
 // is retried.
 import { randomUUID } from 'node:crypto';
-import type { DriverError, RowValue, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { DriverError, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import { AppError } from '../errors.ts';
 import { compileDelete, compileInsert, compileMaxKey, compileSelectByKey, compileUpdate } from './compile-write.ts';
 import { formatRowId, parseRowId, type RowKey } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
-import { renderValue, shapeRow, type JsonRow } from './shape.ts';
-import type { RuntimeTable, RuntimeTables, TableContext } from './tables.ts';
+import { fieldType } from '../model/field-types/index.ts';
+import { renderValue } from '../model/render.ts';
+import { shapeRow, type JsonRow } from './shape.ts';
+import type { RuntimeTable, RuntimeTables } from '../model/tables.ts';
+import type { TableContext } from './tables.ts';
 import { generatedKey, validateBody } from './validate-body.ts';
 
 
@@ -28,11 +32,12 @@ export async function createRow(context: TableContext, body: unknown): Promise<{
   const dialect = connection.dialect;
   const values = validateBody(table, body, 'create');
   const key = generatedKey(table);
-  if (key?.type === 'uuid' && !values.has(key.name)) values.set(key.name, randomUUID());
-  const countUp = key?.type === 'integer' && !values.has(key.name);
+  const fill = key && !values.has(key.name) ? fieldType(key.type).generatedKey : undefined;
+  if (key && fill === 'random-uuid') values.set(key.name, randomUUID());
+  const counted = fill === 'next-integer' ? key : undefined;
   const insert = () =>
     connection.transaction(async (tx) => {
-      if (countUp) values.set(key.name, await nextIntegerKey(tx, context, key.name));
+      if (counted) values.set(counted.name, await nextIntegerKey(tx, context, counted.name));
       const statement = compileInsert(dialect, namespace, table, values);
       const returned = await tx.query(statement.sql, statement.params);
       if (dialect.capabilities.supportsReturning) return shapeRow(table, returned[0]!, allFields(table));
@@ -41,7 +46,7 @@ export async function createRow(context: TableContext, body: unknown): Promise<{
     });
   // Creators counting up keys of one table take turns in this process; across processes the
   // database lock orders them (and a deadlock it breaks is retried).
-  const row = await mapWriteErrors(context, 'changed', countUp ? () => inTurn(connection, `${namespace}.${table.name}`, insert) : insert);
+  const row = await mapWriteErrors(context, 'changed', counted ? () => inTurn(connection, `${namespace}.${table.name}`, insert) : insert);
   return { row, id: table.primaryKey.length > 0 ? formatRowId(table, row) : '' };
 }
 

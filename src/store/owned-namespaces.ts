@@ -1,6 +1,6 @@
 // The namespaces sds reserved for each source on its target, and which of them it has created there
 // (migration 007). A namespace sds did not record as created is never replaced or dropped.
-import { stagingNamespace } from '../dialects/namespace-names.ts';
+import { stagingNamespace } from '../model/namespace-names.ts';
 import type { Db, Queryable } from './db.ts';
 import type { SourceKind } from './sources.ts';
 

@@ -1,7 +1,6 @@
 // Sources: a schema version bound to a target database namespace, plus encrypted connection strings.
 import { randomUUID } from 'node:crypto';
 import type { components, SourceKind } from '../contract.ts';
-import { dialectOfKind } from '../dialects/index.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Db, Queryable } from './db.ts';
 import { OwnedNamespaceStore } from './owned-namespaces.ts';
@@ -18,6 +17,13 @@ export type GenerationAudit = components['schemas']['GenerationAudit'];
 
 /** A source as the API shows it (never the connection string): the contract's Source. */
 export type Source = components['schemas']['Source'];
+
+/**
+ * What each engine calls a namespace, which is also the key of a source's `config` that names it
+ * (DialectFacts.namespaceField: `schema` on PostgreSQL, `database` on MySQL). The store is given it
+ * (service.ts, from the dialects' facts) rather than loading the dialects.
+ */
+export type NamespaceFields = Readonly<Record<SourceKind, keyof Source['config']>>;
 
 /** Where a source's data lives, for the code that connects to it. */
 export interface SourceLocation {
@@ -48,14 +54,14 @@ interface SourceRow {
   updated_at: Date;
 }
 
-const toSource = (row: SourceRow): Source => ({
+const toSource = (row: SourceRow, namespaceFields: NamespaceFields): Source => ({
   id: row.id,
   slug: row.slug,
   name: row.name,
   description: row.description,
   projectId: row.project_id,
   schemaVersionId: row.schema_version_id,
-  config: { [dialectOfKind(row.kind).facts.namespaceField]: row.namespace },
+  config: { [namespaceFields[row.kind]]: row.namespace },
   kind: row.kind,
   seed: row.seed,
   generatorConfig: row.generator_config,
@@ -68,9 +74,10 @@ const toSource = (row: SourceRow): Source => ({
   ...(row.connection_secret_id ? { runtimeTarget: { connectionSecretId: row.connection_secret_id } } : {}),
 });
 
+/** Where a source's data lives. Its config names the namespace under the one key its engine uses (toSource writes no other). */
 export const toLocation = (source: Pick<Source, 'kind' | 'config' | 'runtimeTarget'>): SourceLocation => ({
   kind: source.kind,
-  namespace: source.config[dialectOfKind(source.kind).facts.namespaceField]!,
+  namespace: (source.config.schema ?? source.config.database)!,
   connectionSecretId: source.runtimeTarget?.connectionSecretId,
 });
 
@@ -116,6 +123,7 @@ export class SourceStore {
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
+    private readonly namespaceFields: NamespaceFields,
   ) {}
 
   async list(projectId: string, page: { limit: number; offset: number }): Promise<Page<Source>> {
@@ -127,12 +135,12 @@ export class SourceStore {
       ]),
       this.db.query<{ total: string }>('SELECT count(*) AS total FROM sources WHERE project_id = $1', [projectId]),
     ]);
-    return { items: rows.rows.map(toSource), total: Number(count.rows[0]!.total) };
+    return { items: rows.rows.map((row) => toSource(row, this.namespaceFields)), total: Number(count.rows[0]!.total) };
   }
 
   async listAll(projectId: string): Promise<Source[]> {
     const { rows } = await this.db.query<SourceRow>('SELECT * FROM sources WHERE project_id = $1', [projectId]);
-    return rows.map(toSource);
+    return rows.map((row) => toSource(row, this.namespaceFields));
   }
 
   async find(id: string, projectId?: string): Promise<Source | undefined> {
@@ -140,7 +148,7 @@ export class SourceStore {
       id,
       projectId ?? null,
     ]);
-    return rows[0] && toSource(rows[0]);
+    return rows[0] && toSource(rows[0], this.namespaceFields);
   }
 
   /**
@@ -195,7 +203,7 @@ export class SourceStore {
           );
           const row = rows[0]!;
           await new OwnedNamespaceStore(this.db).reserve({ sourceId: row.id, kind: row.kind, target: row.target }, namespace, client);
-          return toSource(row);
+          return toSource(row, this.namespaceFields);
         } catch (error) {
           await client.query('ROLLBACK TO SAVEPOINT source_insert');
           // A default namespace already reserved on the target: another id gives another name. (An
@@ -232,7 +240,7 @@ export class SourceStore {
         changes.generatorConfig ? JSON.stringify(changes.generatorConfig) : null,
       ],
     );
-    return rows[0] && toSource(rows[0]);
+    return rows[0] && toSource(rows[0], this.namespaceFields);
   }
 
   /** Records a successful generation; its seed becomes the source's (the seed of the data it serves). */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetConnection } from '../../src/dialects/dialect.ts';
 import { postgresDialect } from '../../src/dialects/postgres/postgres-dialect.ts';
-import type { SchemaConfig } from '../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../src/model/config-types.ts';
 import { runGeneration, type GenerationSummary } from '../../src/generation/run.ts';
 import { validateConfig } from '../../src/generation/validate-config.ts';
 import { blogConfig } from '../fixtures/configs.ts';

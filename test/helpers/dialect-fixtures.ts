@@ -1,6 +1,7 @@
 // Table specs and rows shared by the dialect tests, and the normalisation that makes values read
 // back from either database comparable with the rows that were loaded.
-import type { ColumnSpec, RowValues, RowValue, TableSpec } from '../../src/dialects/dialect.ts';
+import type { ColumnSpec, TableSpec } from '../../src/model/table-spec.ts';
+import type { RowValues, RowValue } from '../../src/model/row-value.ts';
 import type { DialectTarget } from './dialect-targets.ts';
 
 /** Enum values from user configs: quotes, backslashes, control characters, unicode, SQL. */

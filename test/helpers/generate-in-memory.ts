@@ -1,8 +1,8 @@
 // Builders and a full in-memory run for the generation tests: configs from entity lists, every
 // entity's rows in plan order with deferred updates applied, columns as objects.
 import { expect } from 'vitest';
-import type { RowValues, RowValue } from '../../src/dialects/dialect.ts';
-import type { Entity, Field, SchemaConfig } from '../../src/generation/config-types.ts';
+import type { RowValues, RowValue } from '../../src/model/row-value.ts';
+import type { Entity, Field, SchemaConfig } from '../../src/model/config-types.ts';
 import type { GenerationOptions, GenerationPlan } from '../../src/generation/plan.ts';
 import { DataGenerator } from '../../src/generation/generator.ts';
 import { planGeneration } from '../../src/generation/plan.ts';

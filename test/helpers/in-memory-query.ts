@@ -1,9 +1,10 @@
 // A plain in-memory evaluation of the runtime's query semantics over rows as the API returns them:
 // the reference the databases' answers are compared with.
 import type { FilterOperator } from '../../src/runtime/operators.ts';
-import type { JsonValue, JsonRow } from '../../src/runtime/shape.ts';
-import type { RuntimeColumn, RuntimeTable } from '../../src/runtime/tables.ts';
-import { parseDate } from '../../src/runtime/temporal.ts';
+import type { JsonValue } from '../../src/model/render.ts';
+import type { JsonRow } from '../../src/runtime/shape.ts';
+import type { RuntimeColumn, RuntimeTable } from '../../src/model/tables.ts';
+import { parseDate } from '../../src/model/temporal.ts';
 
 export interface MemoryFilter {
   field: string;

@@ -32,3 +32,21 @@ export type TextOperator = '$contains' | '$containsi' | '$startsWith' | '$endsWi
 
 /** Operators whose value is `true` or `false`. */
 export type BooleanOperator = '$null';
+
+/**
+ * Per field type, the filter operators the runtime API accepts (in the operator table's order) and the
+ * input a form offers for a value: an HTML input type, a true/false choice, or text.
+ */
+export const FIELD_TYPE_FILTERS = {
+  string: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$contains', '$containsi', '$startsWith', '$endsWith', '$null'], input: 'text' },
+  text: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$contains', '$containsi', '$startsWith', '$endsWith', '$null'], input: 'text' },
+  integer: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$null'], input: 'number' },
+  number: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$null'], input: 'number' },
+  boolean: { operators: ['$eq', '$ne', '$in', '$notIn', '$null'], input: 'boolean' },
+  date: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$null'], input: 'date' },
+  datetime: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$null'], input: 'text' },
+  time: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$null'], input: 'time' },
+  uuid: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$null'], input: 'text' },
+  json: { operators: ['$null'], input: 'text' },
+  enum: { operators: ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$contains', '$containsi', '$startsWith', '$endsWith', '$null'], input: 'text' },
+} as const;

@@ -1,7 +1,7 @@
 // MySQL DDL: identifier and literal quoting, column types within InnoDB's key and row limits,
 // CREATE TABLE/DATABASE and the constraints added after the bulk load.
-import { unhandledFieldType } from '../../contract.ts';
-import { assertIdentifier, type ColumnSpec, type ForeignKeySpec, type TableSpec } from '../dialect.ts';
+import { assertIdentifier } from '../dialect.ts';
+import type { ColumnSpec, ColumnType, ForeignKeySpec, TableSpec } from '../../model/table-spec.ts';
 import { checkedInteger, enumValues, keyedColumns, pickColumns, referentialAction } from '../spec-helpers.ts';
 
 export const MYSQL_MAX_IDENTIFIER_LENGTH = 64;
@@ -85,42 +85,46 @@ export function mysqlColumnTypes(table: TableSpec): Map<string, MysqlColumnType>
 
 /** Types that do not depend on the row budget; undefined for unkeyed strings. */
 function fixedColumnType(table: TableSpec, column: ColumnSpec, keyed: boolean): MysqlColumnType | undefined {
-  switch (column.type) {
-    case 'string':
-    case 'text': {
-      if (!keyed) return undefined;
-      const length = column.type === 'string' && column.maxLength !== undefined ? checkedInteger(column, 'maxLength', column.maxLength, 1, 1_073_741_823) : 255;
-      if (length > MAX_INDEXED_VARCHAR) {
-        throw new Error(
-          `MySQL cannot index "${table.name}.${column.name}": its maxLength ${length} exceeds ${MAX_INDEXED_VARCHAR} characters (${MAX_KEY_BYTES} bytes in utf8mb4)`,
-        );
-      }
-      return { sql: `VARCHAR(${length})`, keyBytes: length * 4 };
-    }
-    case 'integer':
-      return column.big ? { sql: 'BIGINT', keyBytes: 8 } : { sql: 'INT', keyBytes: 4 };
-    case 'number': {
-      if (column.precision === undefined) return { sql: 'DOUBLE', keyBytes: 8 };
-      const scale = checkedInteger(column, 'precision', column.precision, 0, 30);
-      return { sql: `DECIMAL(${18 + scale}, ${scale})`, keyBytes: Math.ceil((18 + scale) / 2) + 1 };
-    }
-    case 'boolean':
-      return { sql: 'TINYINT(1)', keyBytes: 1 };
-    case 'date':
-      return { sql: 'DATE', keyBytes: 3 };
-    case 'datetime':
-      return { sql: 'DATETIME(3)', keyBytes: 7 };
-    case 'time':
-      return { sql: 'TIME', keyBytes: 3 };
-    case 'uuid':
-      return { sql: 'CHAR(36)', keyBytes: 36 * 4 };
-    case 'json':
-      return { sql: 'JSON', keyBytes: undefined };
-    case 'enum':
-      return { sql: `ENUM(${mysqlEnumValues(table, column).map(quoteMysqlLiteral).join(', ')})`, keyBytes: 2 };
-  }
-  return unhandledFieldType(column.type);
+  const type: FixedColumnType = MYSQL_COLUMN_TYPES[column.type];
+  return type(table, column, keyed);
 }
+
+/** A field type's column on MySQL, given its table and whether a key or index uses it; undefined: left to the row budget (mysqlColumnTypes). */
+type FixedColumnType = (table: TableSpec, column: ColumnSpec, keyed: boolean) => MysqlColumnType | undefined;
+
+const fixed =
+  (sql: string, keyBytes: number | undefined): FixedColumnType =>
+  () => ({ sql, keyBytes });
+
+/** Keyed strings are VARCHARs that fit an index key; the others wait for the row budget. */
+const keyedString: FixedColumnType = (table, column, keyed) => {
+  if (!keyed) return undefined;
+  const length = column.type === 'string' && column.maxLength !== undefined ? checkedInteger(column, 'maxLength', column.maxLength, 1, 1_073_741_823) : 255;
+  if (length > MAX_INDEXED_VARCHAR) {
+    throw new Error(
+      `MySQL cannot index "${table.name}.${column.name}": its maxLength ${length} exceeds ${MAX_INDEXED_VARCHAR} characters (${MAX_KEY_BYTES} bytes in utf8mb4)`,
+    );
+  }
+  return { sql: `VARCHAR(${length})`, keyBytes: length * 4 };
+};
+
+const MYSQL_COLUMN_TYPES = {
+  string: keyedString,
+  text: keyedString,
+  integer: (_table, column) => (column.big ? { sql: 'BIGINT', keyBytes: 8 } : { sql: 'INT', keyBytes: 4 }),
+  number: (_table, column) => {
+    if (column.precision === undefined) return { sql: 'DOUBLE', keyBytes: 8 };
+    const scale = checkedInteger(column, 'precision', column.precision, 0, 30);
+    return { sql: `DECIMAL(${18 + scale}, ${scale})`, keyBytes: Math.ceil((18 + scale) / 2) + 1 };
+  },
+  boolean: fixed('TINYINT(1)', 1),
+  date: fixed('DATE', 3),
+  datetime: fixed('DATETIME(3)', 7),
+  time: fixed('TIME', 3),
+  uuid: fixed('CHAR(36)', 36 * 4),
+  json: fixed('JSON', undefined),
+  enum: (table, column) => ({ sql: `ENUM(${mysqlEnumValues(table, column).map(quoteMysqlLiteral).join(', ')})`, keyBytes: 2 }),
+} as const satisfies Record<ColumnType, FixedColumnType>;
 
 /** MySQL strips trailing spaces from ENUM members and caps them at 255 characters: refuse what it would change. */
 function mysqlEnumValues(table: TableSpec, column: ColumnSpec): string[] {

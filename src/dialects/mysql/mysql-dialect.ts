@@ -5,7 +5,8 @@ import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/pr
 import net, { type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
+import type { TableSpec } from '../../model/table-spec.ts';
 import {
   createMysqlDatabase,
   createMysqlTable,
@@ -33,7 +34,7 @@ import {
 } from './mysql-compiler.ts';
 import { mysqlDump } from './mysql-dump.ts';
 import { mysqlFacts } from './mysql-facts.ts';
-import { REPLACED_PREFIX } from '../namespace-names.ts';
+import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without

@@ -3,7 +3,9 @@
 // converted as the loader converts them), then keys, indexes and foreign keys, as a generation
 // builds them.
 import { numberText } from '../bulk-text.ts';
-import type { ColumnSpec, DumpRows, RowValue, RowValues, SqlDump, TableSpec } from '../dialect.ts';
+import type { ColumnSpec, TableSpec } from '../../model/table-spec.ts';
+import type { DumpRows, SqlDump } from '../dialect.ts';
+import type { RowValue, RowValues } from '../../model/row-value.ts';
 import { createMysqlDatabase, createMysqlTable, mysqlColumnList, mysqlForeignKeyStatement, mysqlIndexStatement, mysqlTableName, quoteMysqlIdentifier, quoteMysqlLiteral } from './mysql-ddl.ts';
 import { mysqlValue } from './mysql-loader.ts';
 

@@ -1,6 +1,7 @@
 // Maps mysql2 errors to DriverError, once: error numbers become kinds; key, constraint and column
 // names are read from the fixed parts of the server's message, never the quoted values in it.
-import type { DriverError, TableSpec } from '../dialect.ts';
+import type { DriverError } from '../dialect.ts';
+import type { TableSpec } from '../../model/table-spec.ts';
 import { constraintColumns, driverError, identifiersOnly, networkErrorCode } from '../driver-errors.ts';
 import { STALLED } from '../stall-watch.ts';
 

@@ -1,7 +1,9 @@
 // PostgreSQL compile hooks of the runtime query engine: numbered placeholders with explicit casts,
 // ILIKE, IS DISTINCT FROM, code-point ordering of text, and the table lock of key generation.
 import { unhandledFieldType } from '../../contract.ts';
-import type { ColumnSpec, ColumnType, RowValue, SortDirection } from '../dialect.ts';
+import type { ColumnSpec, ColumnType } from '../../model/table-spec.ts';
+import type { RowValue } from '../../model/row-value.ts';
+import type { SortDirection } from '../dialect.ts';
 import { postgresParameter } from './postgres-loader.ts';
 import { postgresParameterType } from './postgres-ddl.ts';
 
@@ -69,7 +71,7 @@ export function postgresComparable(expr: string, column: ColumnSpec): string {
 }
 
 /**
- * A column's text as the runtime API renders it (src/runtime/shape.ts, temporal.ts), for COPY: the
+ * A column's text as the runtime API renders it (src/model/render.ts, temporal.ts), for COPY: the
  * same string operations on the same driver text (the sessions are in UTC), so the bytes agree.
  * Datetimes of years 1–9999 become ISO UTC with milliseconds (to_char's MS truncates, as reading
  * the text does); any other (infinity, BC, year 10000 on) stays the text, as the API leaves it.

@@ -1,6 +1,7 @@
 // PostgreSQL DDL: identifier and literal quoting, column types, CREATE TABLE and the constraints
 // added after the bulk load (unique keys, secondary indexes, foreign keys).
-import { assertIdentifier, type ColumnSpec, type TableSpec } from '../dialect.ts';
+import { assertIdentifier } from '../dialect.ts';
+import type { ColumnSpec, ColumnType, TableSpec } from '../../model/table-spec.ts';
 import { checkedInteger, enumValues, pickColumns, referentialAction } from '../spec-helpers.ts';
 
 export const POSTGRES_MAX_IDENTIFIER_LENGTH = 63;
@@ -28,35 +29,41 @@ export function postgresColumnList(names: string[]): string {
 
 const MAX_VARCHAR = 10_485_760;
 
-export function postgresColumnType(column: ColumnSpec): string {
-  switch (column.type) {
-    case 'string':
-      // varchar's largest length; above it the runtime's write checks alone hold maxLength.
-      if (column.maxLength === undefined || checkedInteger(column, 'maxLength', column.maxLength, 1, 1_073_741_823) > MAX_VARCHAR) return 'text';
-      return `varchar(${column.maxLength})`;
-    case 'text':
-    case 'enum':
-      return 'text';
-    case 'integer':
-      return column.big ? 'bigint' : 'integer';
-    case 'number': {
+/** A field type's column on PostgreSQL: its SQL type, and the CHECK it needs, if any. */
+interface PostgresColumnType {
+  sql(column: ColumnSpec): string;
+  /** A CHECK constraint of the column `name` (quoted), written in CREATE TABLE. */
+  check?(name: string, table: TableSpec, column: ColumnSpec): string;
+}
+
+const fixed = (sql: string): PostgresColumnType => ({ sql: () => sql });
+
+const POSTGRES_COLUMN_TYPES = {
+  string: {
+    // varchar's largest length; above it the runtime's write checks alone hold maxLength.
+    sql: (column) =>
+      column.maxLength === undefined || checkedInteger(column, 'maxLength', column.maxLength, 1, 1_073_741_823) > MAX_VARCHAR ? 'text' : `varchar(${column.maxLength})`,
+  },
+  text: fixed('text'),
+  enum: { sql: () => 'text', check: (name, table, column) => `CHECK (${name} IN (${enumValues(table, column).map(quotePostgresLiteral).join(', ')}))` },
+  integer: { sql: (column) => (column.big ? 'bigint' : 'integer') },
+  number: {
+    sql: (column) => {
       if (column.precision === undefined) return 'double precision';
       const scale = checkedInteger(column, 'precision', column.precision, 0, 100);
       return `numeric(${18 + scale}, ${scale})`;
-    }
-    case 'boolean':
-      return 'boolean';
-    case 'date':
-      return 'date';
-    case 'datetime':
-      return 'timestamptz';
-    case 'time':
-      return 'time';
-    case 'uuid':
-      return 'uuid';
-    case 'json':
-      return 'jsonb';
-  }
+    },
+  },
+  boolean: fixed('boolean'),
+  date: fixed('date'),
+  datetime: fixed('timestamptz'),
+  time: fixed('time'),
+  uuid: fixed('uuid'),
+  json: fixed('jsonb'),
+} as const satisfies Record<ColumnType, PostgresColumnType>;
+
+export function postgresColumnType(column: ColumnSpec): string {
+  return POSTGRES_COLUMN_TYPES[column.type].sql(column);
 }
 
 /** The type a parameter is cast to: like the column's, but never a length-limited varchar (casts truncate silently). */
@@ -67,9 +74,9 @@ export function postgresParameterType(column: ColumnSpec): string {
 export function createPostgresTable(namespace: string, table: TableSpec): string {
   const lines = table.columns.map((column) => {
     const name = quotePostgresIdentifier(column.name);
-    let line = `${name} ${postgresColumnType(column)}${column.nullable ? '' : ' NOT NULL'}`;
-    if (column.type === 'enum') line += ` CHECK (${name} IN (${enumValues(table, column).map(quotePostgresLiteral).join(', ')}))`;
-    return line;
+    const type: PostgresColumnType = POSTGRES_COLUMN_TYPES[column.type];
+    const line = `${name} ${type.sql(column)}${column.nullable ? '' : ' NOT NULL'}`;
+    return type.check ? `${line} ${type.check(name, table, column)}` : line;
   });
   if (table.primaryKey.length > 0) {
     pickColumns(table, table.primaryKey);

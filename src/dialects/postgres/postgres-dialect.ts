@@ -6,7 +6,8 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TableSpec, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
+import type { TableSpec } from '../../model/table-spec.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { inTransaction } from '../../transaction.ts';
@@ -28,7 +29,7 @@ import {
 } from './postgres-compiler.ts';
 import { postgresDump } from './postgres-dump.ts';
 import { postgresFacts } from './postgres-facts.ts';
-import { REPLACED_PREFIX } from '../namespace-names.ts';
+import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
 const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);

@@ -1,7 +1,8 @@
 // PostgreSQL SQL scripts of generated data, for `psql -f`: the schema recreated, tables, each
 // table's rows as `COPY … FROM stdin` in the loader's own text encoding, then keys, indexes and
 // foreign keys, as a generation builds them.
-import type { DumpRows, SqlDump, TableSpec } from '../dialect.ts';
+import type { DumpRows, SqlDump } from '../dialect.ts';
+import type { TableSpec } from '../../model/table-spec.ts';
 import { copyRowEncoder } from './postgres-loader.ts';
 import {
   createPostgresTable,

@@ -1,6 +1,7 @@
 // Maps pg errors to DriverError, once: SQLSTATE codes become kinds, columns come from the error's
 // fields and the key part of its detail ("Key (a, b)="), never from the values that follow.
-import type { DriverError, TableSpec } from '../dialect.ts';
+import type { DriverError } from '../dialect.ts';
+import type { TableSpec } from '../../model/table-spec.ts';
 import { constraintColumns, driverError, identifiersOnly, networkErrorCode } from '../driver-errors.ts';
 import { STALLED } from '../stall-watch.ts';
 

@@ -2,12 +2,12 @@
 // rules/field-rules.ts). Fields of one row share the row's person (names, email, username, gender)
 // and place (country to time zone); end fields of time pairs follow their start; child times
 // follow their parent's.
-import type { Field } from '../config-types.ts';
+import type { Field } from '../../model/config-types.ts';
 import type { EntityContext, ValueProgram } from '../program.ts';
 import { DRAWS_PER_ATTEMPT, composerProgram, cursorProgram } from '../program.ts';
 import { RandomCursor, type RandomStream } from '../random.ts';
 import { genderSource, rowPerson, personEmail, personUsername, type Person } from './person.ts';
-import type { RowValue } from '../../dialects/dialect.ts';
+import type { RowValue } from '../../model/row-value.ts';
 import { rowPlace, placePhone, type Place } from './places.ts';
 import { englishParagraph, englishSentence, productName, shortPhrase, tagsText, textWords, titleText, twoWordName, type TextWords } from './text.ts';
 import { laterProgram, normalizeId, pairStart, parentTimeLink, parentTimeLookup } from './time.ts';

@@ -1,7 +1,7 @@
 // The person of a row (generator version 2): one sex, first, middle and last name drawn once per row
 // from the row's own stream, so a row's firstName, lastName, fullName, email, username and gender agree.
 // The person depends on (seed, entity, row) alone: adding or removing a field never changes it.
-import type { RowValue } from '../../dialects/dialect.ts';
+import type { RowValue } from '../../model/row-value.ts';
 import type { EntityContext } from '../program.ts';
 import { RandomCursor, RandomStream, streamKey } from '../random.ts';
 import { toAsciiWord } from '../values/words.ts';

@@ -3,7 +3,7 @@
 // references. They answer exactly what a joined-key Set and a Map of time strings would, without
 // building a key string per row or keeping every parent's time string alive until its children
 // are made (both showed as the report's main costs in profiles of generation).
-import type { RowValue } from '../../dialects/dialect.ts';
+import type { RowValue } from '../../model/row-value.ts';
 
 /** Reference tuples of a row's place fields, found by their most varied field. */
 export class PlaceTuples {

@@ -5,8 +5,8 @@
 // codes, phone prefix and, where it has them, area code) forming a tuple of the reference data of the run's generator version; the end
 // of a time pair not before its start; a child's time not before its referenced parent's
 // created-like time. Rows where a side is null are not counted.
-import type { RowValue } from '../../dialects/dialect.ts';
-import type { Entity, SchemaConfig } from '../config-types.ts';
+import type { RowValue } from '../../model/row-value.ts';
+import type { Entity, SchemaConfig } from '../../model/config-types.ts';
 import type { GenerationPlan } from '../plan.ts';
 import { GENERATOR_VERSIONS, hasFeature, type GeneratorVersion } from '../versions.ts';
 import { localeCountry, placesOf } from './places.ts';

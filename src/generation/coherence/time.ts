@@ -2,13 +2,13 @@
 // its start (endDate after startDate, validTo after validFrom, closedAt after openedAt, diedOn after
 // bornOn); across tables, a child's created-like time comes after its referenced parent's
 // created-like time (an order after its customer signed up, a post after its author joined).
-import type { RowValue } from '../../dialects/dialect.ts';
-import type { Entity, Field, FieldType } from '../config-types.ts';
+import type { RowValue } from '../../model/row-value.ts';
+import type { Entity, Field, FieldType } from '../../model/config-types.ts';
 import type { KeyPool, ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import { rowIndexOf } from '../parent-lookups.ts';
 import { DAY_MS, formatDay, formatInstant, localDay, weekdayOf } from '../values/dates.ts';
-import { referenceTarget } from '../table-spec.ts';
+import { referenceTarget } from '../../model/table-spec.ts';
 
 /** The id without case, `_` and `-` (as named defaults match ids). */
 export function normalizeId(id: string): string {

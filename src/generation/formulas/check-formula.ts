@@ -1,7 +1,7 @@
 // Stage 2 of formulas: syntax tree → types. Resolves every name (a field of the row, or a field of
 // a referenced row through `reference.field`), gives each node a static type, and collects every
 // problem at once (unknown names, operands of the wrong type, a result that does not suit the field).
-import type { Entity, Field, FieldType } from '../config-types.ts';
+import type { Entity, Field, FieldType } from '../../model/config-types.ts';
 import type { RowReference } from '../row-references.ts';
 import type { FormulaNode } from './parse-formula.ts';
 import { didYouMean } from '../config-issues.ts';

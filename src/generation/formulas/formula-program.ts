@@ -2,8 +2,8 @@
 // values (and look-ups of referenced rows' fields), specialised by its static type: dates and
 // datetimes compute as milliseconds, durations too. A formula is a pure function of the row's other
 // values, so the entity stays range-safe whenever those fields are.
-import type { RowValue } from '../../dialects/dialect.ts';
-import type { Field } from '../config-types.ts';
+import type { RowValue } from '../../model/row-value.ts';
+import type { Field } from '../../model/config-types.ts';
 import type { EntityContext, ValueProgram } from '../program.ts';
 import type { FormulaNode } from './parse-formula.ts';
 import type { ValueType } from './check-formula.ts';

@@ -1,6 +1,6 @@
 // Which fields of referenced rows an entity's programs read (formulas' `reference.field`, dateRange
 // `after`): the generator keeps those columns of the parents by row, with a key → row index.
-import type { Entity, Field } from '../config-types.ts';
+import type { Entity, Field } from '../../model/config-types.ts';
 import type { RowReference } from '../row-references.ts';
 import { resolveRowReference } from '../row-references.ts';
 import { checkFormula } from './check-formula.ts';

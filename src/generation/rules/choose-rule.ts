@@ -2,7 +2,7 @@
 // generator tries them: per rule set of the version (versions.ts), its context rules, then a rule by
 // the field's format (formatted strings match nothing else), else by name — the whole id first, then
 // the longest ending, then its last word, then its first word; after every set, the fallback rules. The coherence report asks the same.
-import type { Field } from '../config-types.ts';
+import type { Field } from '../../model/config-types.ts';
 import type { RuleSetName } from '../versions.ts';
 import { VERSIONS } from '../versions.ts';
 import { FIELD_RULES } from './field-rules.ts';

@@ -1,7 +1,7 @@
 // What a field-meaning rule is: the names it matches, the context and types it needs, its value
 // maker per rule set, and the audit check that proves it. The table itself is field-rules.ts; which
 // rule a field gets is choose-rule.ts, asked by both the generator and the coherence report.
-import type { Entity, Field, FieldType } from '../config-types.ts';
+import type { Entity, Field, FieldType } from '../../model/config-types.ts';
 import type { EntityContext, ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import type { GeneratorVersion, RuleSetName } from '../versions.ts';

@@ -4,7 +4,7 @@
 // coherence report runs on what it made. The generator (defaults.ts) and the report (coherence/
 // report.ts) both choose rules from here (choose-rule.ts); docs/field-rules.md lists every id.
 // A rule's makers never change once a version uses them: a new meaning is a new rule set.
-import type { FieldType } from '../config-types.ts';
+import type { FieldType } from '../../model/config-types.ts';
 import type { FieldRule, RuleMaker } from './field-rule.ts';
 import { cursorProgram } from '../program.ts';
 import { choiceProgram } from '../values/choices.ts';

@@ -4,7 +4,7 @@
 // its name states, codes that fit the column's length, and past-tense times that stay in the past.
 // A field's own bounds (min, max) win: the makers decline and the field keeps version 3's value.
 import { getCountryData, type TCountryCode } from 'countries-list';
-import type { Field } from '../config-types.ts';
+import type { Field } from '../../model/config-types.ts';
 import type { RandomCursor } from '../random.ts';
 import type { RuleMaker } from './field-rule.ts';
 import { cursorProgram } from '../program.ts';

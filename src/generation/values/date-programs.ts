@@ -1,7 +1,7 @@
 // Date, datetime and time programs. Dates are local calendar days of the entity's time zone,
 // stored 'YYYY-MM-DD'; datetimes are UTC instants ('…Z') whose weekday is judged in that zone.
 // Bounds: ISO dates/datetimes, `now` (the plan's reference date) and offsets such as `-30d`.
-import type { FieldType } from '../config-types.ts';
+import type { FieldType } from '../../model/config-types.ts';
 import type { ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import { parseDateBound, resolveDateBound } from '../date-bounds.ts';

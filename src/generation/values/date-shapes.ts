@@ -2,8 +2,8 @@
 // per hour of the day (in the entity's time zone), and a lower bound per row (`after`: the
 // referenced row's date). Days are drawn by inverse transform over cumulative day weights, so any
 // window of the range is drawn exactly; each value is a pure function of (stream, row).
-import type { FieldType } from '../config-types.ts';
-import type { RowValue } from '../../dialects/dialect.ts';
+import type { FieldType } from '../../model/config-types.ts';
+import type { RowValue } from '../../model/row-value.ts';
 import type { ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import type { DateWindow } from './date-programs.ts';

@@ -1,7 +1,7 @@
 // Numeric distributions of randomInt and randomFloat (normal, lognormal, exponential, zipf): each
 // value a pure function of (stream, row, attempt) by inverse transforms, clamped to [min, max] and
 // then rounded as the strategy rounds. Also the Zipf sampler that skewed reference fan-out shares.
-import type { NumericDistribution } from '../config-types.ts';
+import type { NumericDistribution } from '../../model/config-types.ts';
 import type { ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import { roundDecimal } from './numbers.ts';

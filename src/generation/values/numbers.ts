@@ -1,7 +1,7 @@
 // Numeric programs: uniform integers, floats rounded to a precision (drawn as integers of
 // 10^-precision so bounds and decimals always hold), sequences; and the clamp/round applied to
 // numbers from other sources (faker, literals, choices).
-import type { Field } from '../config-types.ts';
+import type { Field } from '../../model/config-types.ts';
 import type { FinitePool, ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 

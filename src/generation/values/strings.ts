@@ -1,6 +1,6 @@
 // String values: prefix, suffix and lengths applied to every generated string (a uniqueness tag is
 // kept inside maxLength), and lorem text from locale word lists.
-import type { Field } from '../config-types.ts';
+import type { Field } from '../../model/config-types.ts';
 import type { RandomCursor, RandomStream } from '../random.ts';
 
 /**

@@ -4,9 +4,15 @@
 import type { RuntimeDocsField } from '../api.ts';
 import { useId } from 'preact/hooks';
 import { SelectField, TextField } from '../ui.tsx';
-import { OPERATOR_LABELS, operatorsFor, type FilterRow, type Operator } from './query.ts';
+import { OPERATOR_LABELS, operatorsFor, typeFilters, type FilterRow, type Operator } from './query.ts';
 
-const INPUT_TYPES: Record<string, 'number' | 'date' | 'time'> = { integer: 'number', number: 'number', date: 'date', time: 'time' };
+/** The HTML input type of a value of the field's type (its filter input); text for the rest. */
+const inputType = (field: RuntimeDocsField): 'number' | 'date' | 'time' | 'text' => {
+  const input = typeFilters(field.type)?.input;
+  return input === 'number' || input === 'date' || input === 'time' ? input : 'text';
+};
+/** A field whose values are true or false: picked, not typed. */
+const isChoice = (field: RuntimeDocsField) => typeFilters(field.type)?.input === 'boolean';
 
 const MANY: Operator[] = ['$in', '$notIn'];
 const TEXT_MATCH: Operator[] = ['$contains', '$containsi', '$startsWith', '$endsWith'];
@@ -17,7 +23,7 @@ const picksOne = (field: RuntimeDocsField, operator: Operator) =>
 const picksMany = (field: RuntimeDocsField, operator: Operator) => Boolean(field.values?.length) && MANY.includes(operator);
 
 function defaultValue(field: RuntimeDocsField, operator: Operator): string {
-  if (operator === '$null' || field.type === 'boolean') return 'true';
+  if (operator === '$null' || isChoice(field)) return 'true';
   return picksOne(field, operator) ? field.values![0]! : '';
 }
 
@@ -47,7 +53,7 @@ export function Filters({
         const operators = operatorsFor(field.type);
         const list = `values-${index}`;
         const seen = [...new Set(rows.map((row) => row[field.id]).filter((value) => typeof value === 'string' || typeof value === 'number'))].slice(0, 50);
-        const choice = filter.operator === '$null' || field.type === 'boolean';
+        const choice = filter.operator === '$null' || isChoice(field);
         return (
           <div class="row filter" key={index} data-testid="filter">
             <SelectField
@@ -91,7 +97,7 @@ export function Filters({
               <>
                 <TextField
                   label={`Filter ${index + 1} value`}
-                  type={filter.operator === '$in' || filter.operator === '$notIn' ? 'text' : (INPUT_TYPES[field.type] ?? 'text')}
+                  type={filter.operator === '$in' || filter.operator === '$notIn' ? 'text' : inputType(field)}
                   step="any"
                   list={list}
                   hint={filter.operator === '$in' || filter.operator === '$notIn' ? 'Comma-separated' : undefined}

@@ -1,6 +1,6 @@
 // The table view's query as plain data: filters (field, operator, text), sort, page and populate;
 // turned into the SDK's ListQuery, and into the equivalent curl command and SDK call to copy.
-import { serializeQuery, type ListQuery } from '@sds/sdk';
+import { FIELD_TYPE_FILTERS, serializeQuery, type ListQuery } from '@sds/sdk';
 import type { RuntimeDocsField } from '../api.ts';
 
 export type Operator = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte' | '$in' | '$notIn' | '$contains' | '$containsi' | '$startsWith' | '$endsWith' | '$null';
@@ -9,20 +9,13 @@ const EQUALITY: Operator[] = ['$eq', '$ne', '$in', '$notIn'];
 const ORDERING: Operator[] = ['$gt', '$gte', '$lt', '$lte'];
 const TEXT: Operator[] = ['$contains', '$containsi', '$startsWith', '$endsWith'];
 
-/** The operators the runtime API accepts per field type (docs/runtime-api.md), `$null` for every field. */
-const OPERATORS_BY_TYPE: Record<string, Operator[]> = {
-  string: [...EQUALITY, ...ORDERING, ...TEXT],
-  text: [...EQUALITY, ...ORDERING, ...TEXT],
-  enum: [...EQUALITY, ...ORDERING, ...TEXT],
-  integer: [...EQUALITY, ...ORDERING],
-  number: [...EQUALITY, ...ORDERING],
-  date: [...EQUALITY, ...ORDERING],
-  datetime: [...EQUALITY, ...ORDERING],
-  time: [...EQUALITY, ...ORDERING],
-  uuid: [...EQUALITY, ...ORDERING],
-  boolean: EQUALITY,
-  json: [],
-};
+/** The order operators are offered in: equality and lists, ranges, text matching, then null. */
+const OFFERED: Operator[] = [...EQUALITY, ...ORDERING, ...TEXT, '$null'];
+
+/** A field type's filters as the SDK declares them (from the server's field-type registry); undefined for a type this studio does not know. */
+export function typeFilters(type: string): (typeof FIELD_TYPE_FILTERS)[keyof typeof FIELD_TYPE_FILTERS] | undefined {
+  return Object.hasOwn(FIELD_TYPE_FILTERS, type) ? FIELD_TYPE_FILTERS[type as keyof typeof FIELD_TYPE_FILTERS] : undefined;
+}
 
 export const OPERATOR_LABELS: Record<Operator, string> = {
   $eq: 'equals',
@@ -40,8 +33,10 @@ export const OPERATOR_LABELS: Record<Operator, string> = {
   $null: 'is null',
 };
 
+/** The operators the runtime API accepts on a field of `type` (equality and `$null` for a type this studio does not know). */
 export function operatorsFor(type: string): Operator[] {
-  return [...(OPERATORS_BY_TYPE[type] ?? EQUALITY), '$null'];
+  const accepted: readonly Operator[] = typeFilters(type)?.operators ?? [...EQUALITY, '$null'];
+  return OFFERED.filter((operator) => accepted.includes(operator));
 }
 
 export interface FilterRow {
@@ -61,9 +56,9 @@ export interface TableQuery {
 
 /** A typed value of a field from its text: numbers for numeric fields, booleans for booleans. */
 export function castValue(field: RuntimeDocsField | undefined, text: string): string | number | boolean {
-  const type = field?.type;
-  if ((type === 'integer' || type === 'number') && text.trim() !== '' && !Number.isNaN(Number(text))) return Number(text);
-  if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  const input = field && typeFilters(field.type)?.input;
+  if (input === 'number' && text.trim() !== '' && !Number.isNaN(Number(text))) return Number(text);
+  if (input === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
   return text;
 }
 

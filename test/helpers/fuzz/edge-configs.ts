@@ -1,7 +1,7 @@
 // Schema configs at the edges of what the format allows: very many entities and fields, deep
 // reference chains, cycles with and without a nullable field, empty entities, zero rows, the
 // longest identifiers, huge lengths and pools, every field type at once.
-import type { Entity, Field, FieldType, SchemaConfig, StrategyOf } from '../../../src/generation/config-types.ts';
+import type { Entity, Field, FieldType, SchemaConfig, StrategyOf } from '../../../src/model/config-types.ts';
 
 export function configOf(entities: Entity[], rowCount = 1): SchemaConfig {
   return { formatVersion: 1, generationDefaults: { rowCount, seed: 'edge', locale: 'en', timezone: 'UTC' }, entities };

@@ -1,7 +1,8 @@
 // finalizeTables per dialect: unique keys, indexes and foreign keys that behave in the database
 // (cascade, set null, restrict), and driver errors mapped to kinds and columns without row data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RowValues, TableSpec } from '../../../src/dialects/dialect.ts';
+import type { RowValues } from '../../../src/model/row-value.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { everyTypeTable, parentChildTables } from '../../helpers/dialect-fixtures.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 

@@ -1,7 +1,7 @@
 // CREATE TABLE per dialect: every column type and nullability, primary keys (single and composite),
 // enum values that need escaping, and the limits each database cannot hold reported clearly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../../src/dialects/dialect.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { everyTypeTable, parentChildTables, TRICKY_ENUM_VALUES } from '../../helpers/dialect-fixtures.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 

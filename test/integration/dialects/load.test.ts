@@ -1,7 +1,8 @@
 // loadRows and updateRows per dialect: values that need escaping read back identical, streaming
 // from generators in bounded memory, MySQL's two loaders and its fallback, deferred references.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RowValues, TableSpec } from '../../../src/dialects/dialect.ts';
+import type { RowValues } from '../../../src/model/row-value.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { connectMysql } from '../../../src/dialects/mysql/mysql-dialect.ts';
 import { everyTypeRows, everyTypeTable, expected, parentChildTables, readBack } from '../../helpers/dialect-fixtures.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget, type Inspector } from '../../helpers/dialect-targets.ts';

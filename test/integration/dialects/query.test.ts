@@ -2,7 +2,7 @@
 // objects with temporal values as text, commit, rollback with the original error, and pooled
 // connections that stay usable after failed transactions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../../src/dialects/dialect.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { dialectTargets, openTarget, uniqueNamespace } from '../../helpers/dialect-targets.ts';
 
 const DIALECTS = await dialectTargets();

@@ -1,7 +1,7 @@
 // Names from configs and requests reach SQL only through quoteIdentifier: anything that is not a
 // schema-known identifier is refused before a statement is built, on every dialect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../../src/dialects/dialect.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { dialectFor, mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
 import { dialectTargets, openTarget, uniqueNamespace } from '../../helpers/dialect-targets.ts';
 

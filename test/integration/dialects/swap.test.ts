@@ -1,7 +1,7 @@
 // swapNamespaces per dialect: the staging namespace replaces the live one at once (readers see the
 // old tables or the new ones), tables only in the old live namespace disappear, foreign keys move.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../../src/dialects/dialect.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 import { waitFor } from '../../helpers/wait.ts';
 

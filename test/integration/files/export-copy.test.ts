@@ -10,7 +10,8 @@ import { compileCsvCopy } from '../../../src/runtime/compile.ts';
 import { crlfRowEnds, exportTable } from '../../../src/runtime/export.ts';
 import { parseQuery } from '../../../src/runtime/parse-query.ts';
 import { planExport } from '../../../src/runtime/plan.ts';
-import { buildRuntimeTables, type RuntimeTables } from '../../../src/runtime/tables.ts';
+import { plannedRowCounts } from '../../../src/generation/plan.ts';
+import { buildRuntimeTables, type RuntimeTables } from '../../../src/model/tables.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 
 const NAMESPACE = 'sds_copy_export';
@@ -60,7 +61,7 @@ let tables: RuntimeTables;
 beforeAll(async () => {
   database = await createTestDatabase('export_copy');
   connection = await connectPostgres(database.url, { queryTimeoutMs: 10_000 });
-  tables = buildRuntimeTables(config);
+  tables = buildRuntimeTables(config, plannedRowCounts(config));
   await connection.query(`CREATE SCHEMA "${NAMESPACE}"`, []);
   await connection.createTables(NAMESPACE, [tables.get('things').spec]);
   // Bigger than one piece of COPY output (64 KiB), so row ends and quoted fields fall on piece boundaries.

@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { Runtime } from '../../../src/runtime/runtime.ts';
-import type { JsonRow, JsonValue } from '../../../src/runtime/shape.ts';
-import { buildRuntimeTables, type RuntimeColumn } from '../../../src/runtime/tables.ts';
+import type { JsonRow } from '../../../src/runtime/shape.ts';
+import type { JsonValue } from '../../../src/model/render.ts';
+import { plannedRowCounts } from '../../../src/generation/plan.ts';
+import { buildRuntimeTables, type RuntimeColumn } from '../../../src/model/tables.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
 import { everyOptionConfig } from '../../helpers/every-option-config.ts';
 import { parseCsv } from '../../helpers/csv.ts';
@@ -61,7 +63,7 @@ function parquetValue(column: RuntimeColumn, value: JsonValue): unknown {
 for (const [label, config] of CONFIGS) {
   describe(`${label}: files hold what the databases hold`, () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-files-'));
-    const tables = buildRuntimeTables(config);
+    const tables = buildRuntimeTables(config, plannedRowCounts(config));
     const sources = new Map<string, GeneratedSource>();
 
     beforeAll(async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
 import { connectMysql } from '../../../src/dialects/mysql/mysql-dialect.ts';
-import type { Entity } from '../../../src/generation/config-types.ts';
+import type { Entity } from '../../../src/model/config-types.ts';
 import { runGeneration, stagingNamespace, type GenerationSummary, type RunOptions } from '../../../src/generation/run.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 import { Catalog, type Action } from '../../helpers/catalog.ts';

@@ -2,7 +2,7 @@
 // columns' own types hold the values (char(1) flags, char(2)/char(3) country codes, decimal prices)
 // and the sizes, codes and time orders hold on every row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 import { Catalog } from '../../helpers/catalog.ts';

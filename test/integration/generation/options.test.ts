@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
-import type { StrategyOf } from '../../../src/generation/config-types.ts';
+import type { StrategyOf } from '../../../src/model/config-types.ts';
 import { runGeneration, stagingNamespace } from '../../../src/generation/run.ts';
 import { ZipfSampler } from '../../../src/generation/values/distributions.ts';
 import { Catalog } from '../../helpers/catalog.ts';

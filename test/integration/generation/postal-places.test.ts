@@ -5,7 +5,7 @@
 // vary, and the run's coherence report counts the postal code in its tuple check and finds every row
 // holding it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { placesOf } from '../../../src/generation/coherence/places.ts';
 import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';

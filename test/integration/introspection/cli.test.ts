@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildCli } from '../../../src/cli/main.ts';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { childEnv, runCli } from '../../helpers/processes.ts';
 import { dialectTargets, openInspector, openTarget, type DialectTarget } from '../../helpers/dialect-targets.ts';
 import { loadSchema, schemaFile } from './schemas.ts';

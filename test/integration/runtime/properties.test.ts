@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorsFor, operatorSpec, type FilterOperator } from '../../../src/runtime/operators.ts';
 import type { JsonRow } from '../../../src/runtime/shape.ts';
-import type { RuntimeColumn, RuntimeTable } from '../../../src/runtime/tables.ts';
+import type { RuntimeColumn, RuntimeTable } from '../../../src/model/tables.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 import { matches, sortRows, type MemoryFilter } from '../../helpers/in-memory-query.ts';
 import { dialectTargets, generateSource, ids, type GeneratedSource } from '../../helpers/runtime-source.ts';

@@ -2,7 +2,7 @@
 // names are checked against the schema (400/404), values are bound parameters (matched literally).
 // After every attack a canary table and the generated rows are still there, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../../src/dialects/dialect.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 import { dialectTargets, failure, generateSource, type GeneratedSource } from '../../helpers/runtime-source.ts';
 

@@ -1,7 +1,8 @@
 // The fast paths of the bulk-load encoders must write exactly what the general paths write.
 import { describe, expect, it } from 'vitest';
 import { numberText } from '../../../src/dialects/bulk-text.ts';
-import type { ColumnSpec, RowValue } from '../../../src/dialects/dialect.ts';
+import type { ColumnSpec } from '../../../src/model/table-spec.ts';
+import type { RowValue } from '../../../src/model/row-value.ts';
 import { escapeLoadDataText, loadDataEncoder, mysqlValue } from '../../../src/dialects/mysql/mysql-loader.ts';
 
 /** A deterministic stream of doubles in [0, 1) (xorshift), so failures reproduce. */

@@ -1,7 +1,7 @@
 // Pure parts of the dialects, table-driven: bulk-load text escaping, literal quoting, MySQL
 // datetimes, and error mapping from the messages each server writes (MySQL 8 and MariaDB forms).
 import { describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../../src/dialects/dialect.ts';
+import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { mapMysqlError } from '../../../src/dialects/mysql/mysql-errors.ts';
 import { quoteMysqlLiteral } from '../../../src/dialects/mysql/mysql-ddl.ts';
 import { escapeLoadDataText, mysqlValue, toMysqlDatetime } from '../../../src/dialects/mysql/mysql-loader.ts';

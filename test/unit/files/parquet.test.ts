@@ -2,9 +2,9 @@
 // their unscaled digits, real dates and texts that are not dates, all read back as written.
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import type { ColumnSpec } from '../../../src/dialects/dialect.ts';
+import type { ColumnSpec } from '../../../src/model/table-spec.ts';
 import { ParquetTableWriter } from '../../../src/files/parquet.ts';
-import type { JsonValue } from '../../../src/runtime/shape.ts';
+import type { JsonValue } from '../../../src/model/render.ts';
 
 async function roundTrip(columns: ColumnSpec[], rows: JsonValue[][]): Promise<Record<string, unknown>[]> {
   const writer = new ParquetTableWriter(columns, 'test');

@@ -3,13 +3,13 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
-import type { RowValue } from '../../../src/dialects/dialect.ts';
+import type { RowValue } from '../../../src/model/row-value.ts';
 import { FILE_FORMATS } from '../../../src/files/formats.ts';
 import { numberText } from '../../../src/files/number-text.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
-import { planGeneration } from '../../../src/generation/plan.ts';
-import { valueRenderer } from '../../../src/runtime/shape.ts';
-import { buildRuntimeTables, type RuntimeColumn } from '../../../src/runtime/tables.ts';
+import { planGeneration, plannedRowCounts } from '../../../src/generation/plan.ts';
+import { valueRenderer } from '../../../src/model/render.ts';
+import { buildRuntimeTables, type RuntimeColumn } from '../../../src/model/tables.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
 
 const TEXT_FORMATS = ['csv', 'jsonl'] as const;
@@ -80,7 +80,7 @@ describe('values encoders', () => {
       },
     ],
   };
-  const columns = buildRuntimeTables(config).get('everything').columns;
+  const columns = buildRuntimeTables(config, plannedRowCounts(config)).get('everything').columns;
   const rows: [string, RowValue[]][] = [
     ['common values', [1, 12.5, 0.1 + 0.2, true, 'Smith', 'plain', 'a', '2024-01-31', '2024-01-31', '2024-01-31T12:00:00.000Z', '12:00:00', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', { b: 1, a: [2] }]],
     ['nulls', columns.map(() => null)],
@@ -102,7 +102,7 @@ describe('values encoders', () => {
     for (const config of [blogConfig(), shop]) {
       const plan = planGeneration(config, { referenceDate: '2025-06-15', rowCounts: Object.fromEntries(config.entities.map((entity) => [entity.id, 300])) });
       const generator = new DataGenerator(config, plan);
-      const tables = buildRuntimeTables(config);
+      const tables = buildRuntimeTables(config, plannedRowCounts(config));
       for (const entity of plan.entities) {
         const columns = tables.get(entity.id).columns;
         const encoders = TEXT_FORMATS.map((format) => [format, FILE_FORMATS[format].values(columns)] as const);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { allLocales } from '@faker-js/faker';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { FIELD_RULES } from '../../../src/generation/rules/field-rules.ts';
 import { ruleMatch } from '../../../src/generation/rules/field-rule.ts';

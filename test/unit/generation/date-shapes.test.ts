@@ -2,7 +2,7 @@
 // moving the mass to the end of the range, children never before their referenced row's date, and
 // the validator's errors for each option.
 import { describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';

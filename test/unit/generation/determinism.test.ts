@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity, SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { Entity, SchemaConfig } from '../../../src/model/config-types.ts';
 import { previewRows } from '../../../src/generation/generator.ts';
 import { REFERENCE_DATE, config, entity, generate } from '../../helpers/generate-in-memory.ts';
 

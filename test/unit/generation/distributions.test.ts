@@ -2,7 +2,7 @@
 // values always clamped to min and max and rounded as the strategy rounds, Zipf shares exact in
 // expectation, and the Zipf sampler against its exact probabilities.
 import { describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { ZipfSampler } from '../../../src/generation/values/distributions.ts';
 import { RandomStream, streamKey } from '../../../src/generation/random.ts';
 import { values } from '../../helpers/generate-in-memory.ts';

@@ -1,7 +1,7 @@
 // Reference fan-out: skewed (Zipf, Pareto) parents owning their expected share of children within
 // 5%, bounded counts per parent, FK validity, row-range determinism, and the validator's refusals.
 import { describe, expect, it } from 'vitest';
-import type { Field, FanOut } from '../../../src/generation/config-types.ts';
+import type { Field, FanOut } from '../../../src/model/config-types.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';

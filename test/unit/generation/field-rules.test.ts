@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { FIELD_RULES } from '../../../src/generation/rules/field-rules.ts';
 import { RULE_SETS, ruleMatch } from '../../../src/generation/rules/field-rule.ts';
 import { ruleOf } from '../../../src/generation/rules/choose-rule.ts';

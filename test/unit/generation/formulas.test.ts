@@ -2,7 +2,7 @@
 // over generated rows, fields of referenced rows, and the validator's errors (unknown names, type
 // mismatches, cycles) with JSON pointers, all at once.
 import { describe, expect, it } from 'vitest';
-import type { Entity, Field, SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../../../src/model/config-types.ts';
 import { parseFormula } from '../../../src/generation/formulas/parse-formula.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';

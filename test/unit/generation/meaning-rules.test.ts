@@ -3,7 +3,7 @@
 // same config keeps its values (its digests are pinned elsewhere); here it shows the difference.
 import { countries } from 'countries-list';
 import { describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { ruleOf } from '../../../src/generation/rules/choose-rule.ts';
 import { pastTense } from '../../../src/generation/rules/meaning-makers.ts';
 import { placesOf } from '../../../src/generation/coherence/places.ts';

@@ -3,7 +3,7 @@
 // any valid distribution or fan-out keeps values within bounds and every key a parent's.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Field, SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { Field, SchemaConfig } from '../../../src/model/config-types.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Entity, Field, SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { Entity, Field, SchemaConfig } from '../../../src/model/config-types.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { generate } from '../../helpers/generate-in-memory.ts';
 

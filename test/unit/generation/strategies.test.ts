@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { config, entity, expectRate, generate, values } from '../../helpers/generate-in-memory.ts';
 
 const strategy = (id: string, type: Field['type'], kind: object, extra: Partial<Field> = {}): Field =>

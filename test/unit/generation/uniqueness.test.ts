@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Field } from '../../../src/generation/config-types.ts';
+import type { Field } from '../../../src/model/config-types.ts';
 import { SeenSet } from '../../../src/generation/uniqueness.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 

@@ -4,7 +4,7 @@ import type { Issue } from '../../../src/generation/validate-config.ts';
 import { entityOrder, resolveRowCount, validateConfig } from '../../../src/generation/validate-config.ts';
 import { describePath, pointer, pointerTokens } from '../../../src/generation/config-issues.ts';
 import { checkConfigSchema, schemaConfigJsonSchema } from '../../../src/generation/config-schema.ts';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 
 // Cases break the config on purpose, in ways its generated type forbids.
 type Loose = any;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { configLimitIssues, fakerArgsIssues, templateLimitProblem, WORK_LIMITS } from '../../../src/generation/work-limits.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 
 const ARGS = '/entities/0/fields/1/generation/strategy/args';
 

@@ -1,7 +1,7 @@
 // diffConfigs as a table of examples: one change to a small config at a time, and the difference it
 // makes (kind and sentence); type classes, not exact types, and unique keys as sets of columns.
 import { describe, expect, it } from 'vitest';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { diffConfigs, type Difference } from '../../../src/introspection/diff-config.ts';
 
 function base(): SchemaConfig {

@@ -2,7 +2,7 @@
 // the fields, keys, references and warnings they become. Every result must validate.
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogColumn, CatalogTable, CatalogType } from '../../../src/dialects/catalog.ts';
-import type { Entity, Field } from '../../../src/generation/config-types.ts';
+import type { Entity, Field } from '../../../src/model/config-types.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { mapCatalog } from '../../../src/introspection/map-config.ts';
 

@@ -2,7 +2,7 @@
 // database decides structure; every hand-written setting of what still exists is kept exactly; what
 // no longer fits is dropped, and every change is reported.
 import { describe, expect, it } from 'vitest';
-import type { SchemaConfig } from '../../../src/generation/config-types.ts';
+import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { mergeConfigs } from '../../../src/introspection/merge-config.ts';
 

@@ -7,10 +7,11 @@ import { mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
 import { compileCsvCopy, compileExport, compileList, compileOne, compilePopulate } from '../../../src/runtime/compile.ts';
 import { parseQuery } from '../../../src/runtime/parse-query.ts';
 import { planExport, planRead, type ReadPlan } from '../../../src/runtime/plan.ts';
-import { buildRuntimeTables } from '../../../src/runtime/tables.ts';
+import { buildRuntimeTables } from '../../../src/model/tables.ts';
+import { plannedRowCounts } from '../../../src/generation/plan.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 
-const tables = buildRuntimeTables(runtimeConfig());
+const tables = buildRuntimeTables(runtimeConfig(), plannedRowCounts(runtimeConfig()));
 const AUTHOR_FIELDS = ['id', 'email', 'name', 'nickname', 'role', 'active', 'rating', 'score', 'birthday', 'joinedOn', 'createdAt', 'wakeAt', 'externalId', 'prefs', 'bio', 'mentorId'];
 const DIALECTS: [string, Dialect, (name: string) => string][] = [
   ['postgres', postgresDialect, (name) => `"${name}"`],

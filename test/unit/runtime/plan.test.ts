@@ -7,10 +7,11 @@ import { compileList } from '../../../src/runtime/compile.ts';
 import { escapeLike } from '../../../src/runtime/operators.ts';
 import { parseQuery } from '../../../src/runtime/parse-query.ts';
 import { planRead, type ReadPlan } from '../../../src/runtime/plan.ts';
-import { buildRuntimeTables } from '../../../src/runtime/tables.ts';
+import { plannedRowCounts } from '../../../src/generation/plan.ts';
+import { buildRuntimeTables } from '../../../src/model/tables.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 
-const tables = buildRuntimeTables(runtimeConfig());
+const tables = buildRuntimeTables(runtimeConfig(), plannedRowCounts(runtimeConfig()));
 const POST_FIELDS = ['id', 'authorId', 'editorId', 'title', 'status', 'publishedOn'];
 const byId = [{ field: 'id', direction: 'asc' }] as const;
 

@@ -1,18 +1,19 @@
 // Values at the runtime's edges, as tables of examples: casting query texts and JSON bodies,
 // reading driver values, row ids (composite keys included), body validation and name hints.
 import { describe, expect, it } from 'vitest';
-import type { ColumnSpec } from '../../../src/dialects/dialect.ts';
+import type { ColumnSpec } from '../../../src/model/table-spec.ts';
 import { AppError } from '../../../src/errors.ts';
-import { castJson, castText } from '../../../src/runtime/cast.ts';
+import { castJson, castText } from '../../../src/model/cast.ts';
 import { formatRowId, parseRowId, splitId } from '../../../src/runtime/row-id.ts';
-import { columnReader, sortedKeys } from '../../../src/runtime/shape.ts';
+import { columnReader, sortedKeys } from '../../../src/model/render.ts';
 import { closestName, editDistance } from '../../../src/suggest.ts';
-import { buildRuntimeTables, type RuntimeColumn } from '../../../src/runtime/tables.ts';
-import { parseDatetime, readDatetime } from '../../../src/runtime/temporal.ts';
+import { plannedRowCounts } from '../../../src/generation/plan.ts';
+import { buildRuntimeTables, type RuntimeColumn } from '../../../src/model/tables.ts';
+import { parseDatetime, readDatetime } from '../../../src/model/temporal.ts';
 import { validateBody } from '../../../src/runtime/validate-body.ts';
 import { runtimeConfig } from '../../fixtures/runtime-config.ts';
 
-const tables = buildRuntimeTables(runtimeConfig());
+const tables = buildRuntimeTables(runtimeConfig(), plannedRowCounts(runtimeConfig()));
 const column = (type: ColumnSpec['type'], extra: Partial<RuntimeColumn> = {}): RuntimeColumn => ({ name: 'x', type, nullable: true, outputFormat: 'iso', ...extra });
 
 function thrown(run: () => unknown): AppError {

@@ -1,6 +1,8 @@
 // Dates, datetimes and times: parsing what clients send (into one canonical text each) and reading
 // what the drivers return (PostgreSQL and MySQL text forms) into the same canonical JSON.
-import type { DateOutputFormat } from './tables.ts';
+
+/** How date fields are rendered: `iso` 2024-01-31, `slash` 01/31/2024, `sql` 2024-01-31 00:00:00 (a field's `outputFormat`). */
+export type DateOutputFormat = 'iso' | 'slash' | 'sql';
 
 /** Years both databases hold in DATE and DATETIME columns (MySQL's range). */
 const MIN_YEAR = 1000;

@@ -1,8 +1,82 @@
-// Table specs of entities: columns in config order, primary key, unique keys and indexes with
-// deterministic names of at most 63 characters, and foreign keys from `references`.
-import type { ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../dialects/dialect.ts';
-import type { Entity, Field } from './config-types.ts';
-import { hashString } from './random.ts';
+// The table model: what a table of an entity is (columns, keys, indexes, foreign keys), and the table
+// specs of a config, built once here for generation, the runtime and files alike: columns in config
+// order, primary key, unique keys and indexes with deterministic names of at most 63 characters, and
+// foreign keys from `references`.
+import type { FieldType } from '../contract.ts';
+import type { Entity, Field, SchemaConfig } from './config-types.ts';
+import { fieldType } from './field-types/index.ts';
+import { hashString } from './hash.ts';
+
+/** Column types of generated tables: the schema config's field types (FIELD_TYPES in contract.ts). */
+export type ColumnType = FieldType;
+
+export type ReferentialAction = 'restrict' | 'cascade' | 'set-null';
+
+export interface ColumnSpec {
+  /** Field id: a schema-known identifier (^[A-Za-z][A-Za-z0-9_]*$, at most 63 characters). Always quoted in SQL. */
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  /** string: varchar(maxLength) when set; otherwise text (MySQL: VARCHAR(255) when indexed, else TEXT). */
+  maxLength?: number;
+  /** number: digits after the decimal point → numeric(18 + precision, precision); unset → double precision. */
+  precision?: number;
+  /** integer: values may exceed 32 bits → bigint. */
+  big?: boolean;
+  /** enum: the allowed values (PostgreSQL: text with a CHECK; MySQL: ENUM). */
+  values?: string[];
+}
+
+export interface IndexSpec {
+  /** Deterministic constraint/index name, at most 63 characters. */
+  name: string;
+  columns: string[];
+  unique: boolean;
+}
+
+export interface ForeignKeySpec {
+  name: string;
+  columns: string[];
+  references: { table: string; columns: string[] };
+  onDelete: ReferentialAction;
+  onUpdate: ReferentialAction;
+}
+
+export interface TableSpec {
+  /** Entity id, used as the table name. */
+  name: string;
+  /** Columns in the order rows are passed to `loadRows`. */
+  columns: ColumnSpec[];
+  /** Primary key columns; may be empty (no primary key). */
+  primaryKey: string[];
+  /** Unique keys (entity uniqueKeys and indexes with unique: true are both expressed as indexes). */
+  indexes: IndexSpec[];
+  foreignKeys: ForeignKeySpec[];
+}
+
+/**
+ * The tables of a valid config (see `validateConfig`) by entity id. `rowCounts` (by entity id)
+ * bound sequences, so they decide which integer columns are bigint; a reference takes its target's width.
+ */
+export function buildTableSpecs(config: SchemaConfig, rowCounts: ReadonlyMap<string, number>): Map<string, TableSpec> {
+  const entities = new Map(config.entities.map((entity) => [entity.id, entity]));
+  const big = new Map<string, boolean>();
+  const isBig = (entityId: string, fieldId: string): boolean => {
+    const key = `${entityId}.${fieldId}`;
+    if (big.has(key)) return big.get(key)!;
+    big.set(key, false); // a reference cycle of integer keys ends here
+    const entity = entities.get(entityId);
+    const field = entity?.fields.find((candidate) => candidate.id === fieldId);
+    let result = false;
+    if (entity && field?.type === 'integer') {
+      const target = referenceTarget(field);
+      result = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCounts.get(entityId) ?? 0);
+    }
+    big.set(key, result);
+    return result;
+  };
+  return new Map(config.entities.map((entity) => [entity.id, buildTableSpec(entity, rowCounts.get(entity.id) ?? 0, isBig)]));
+}
 
 const MAX_IDENTIFIER = 63;
 const INT32_MIN = -2_147_483_648;
@@ -19,10 +93,7 @@ export function buildTableSpec(entity: Entity, rowCount: number, isBig: (entity:
 }
 
 function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (entity: string, field: string) => boolean): ColumnSpec {
-  const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true };
-  if (field.type === 'string' && field.maxLength !== undefined) column.maxLength = field.maxLength;
-  if (field.type === 'number' && field.precision !== undefined) column.precision = field.precision;
-  if (field.type === 'enum') column.values = [...(field.values ?? [])];
+  const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true, ...fieldType(field.type).columnFacets(field) };
   if (field.type === 'integer') {
     const target = referenceTarget(field);
     const big = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCount);

@@ -1,6 +1,6 @@
 // The names sds keeps for itself beside a source's namespace, and the default namespace of a source.
 import { describe, expect, it } from 'vitest';
-import { isWorkingNamespace, stagingNamespace } from '../../../src/dialects/namespace-names.ts';
+import { isWorkingNamespace, stagingNamespace } from '../../../src/model/namespace-names.ts';
 import { namespaceFor } from '../../../src/store/sources.ts';
 
 describe('isWorkingNamespace', () => {
