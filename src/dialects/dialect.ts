@@ -392,9 +392,25 @@ export interface TargetConnection extends SqlExecutor {
    * number of tables. A namespace that does not exist gives `exists: false` and no tables.
    */
   readCatalog(namespace: string): Promise<Catalog>;
+  /** Runs `work` in one LoadTransaction on a connection of the generation pool (no query timeout): committed when it resolves, rolled back when it throws. */
+  loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T>;
   /** The namespace the connection works in when none is named: PostgreSQL `current_schema()`, MySQL the URL's database (undefined without one). */
   currentNamespace(): Promise<string | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * One transaction on one connection with generation's bulk writes (seed into existing tables): every
+ * statement, load and update of `work` commits together or not at all. On MySQL, DDL (and anything
+ * else that commits implicitly) must not run in it.
+ */
+export interface LoadTransaction extends SqlExecutor {
+  /** As TargetConnection.loadRows, on the transaction's connection. */
+  loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number>;
+  /** As TargetConnection.textLoader, on the transaction's connection (a refusal leaves the transaction usable). */
+  readonly textLoader?: TextLoader;
+  /** As TargetConnection.updateRows, on the transaction's connection. */
+  updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number>;
 }
 
 export interface PoolStats {
