@@ -213,6 +213,12 @@ export interface Dialect {
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
    */
   maxKeyStatements(table: string, column: string): string[];
+  /**
+   * After keys were loaded as given into an auto-increment column (serial, identity), the statement
+   * that moves its counter past the largest, never backwards, so the application's next insert gets
+   * a free key; undefined where the engine moves it itself on such inserts (InnoDB's AUTO_INCREMENT).
+   */
+  advanceCounter?(namespace: string, table: string, column: string): { sql: string; params: unknown[] };
 
   /** Opens connection pools to a target server (connection URL). */
   connect(url: string, options?: ConnectOptions): Promise<TargetConnection>;

@@ -55,6 +55,15 @@ export const postgresDialect: Dialect = {
   exportText: postgresExportText,
   formulaEscapedText: postgresFormulaEscapedText,
   maxKeyStatements: postgresMaxKeyStatements,
+  advanceCounter: (namespace, table, column) => {
+    // pg_get_serial_sequence parses its first argument as a (quoted) name, its second as a plain column name.
+    const name = postgresTableName(namespace, table);
+    const sequence = 'pg_get_serial_sequence($1, $2)::regclass';
+    return {
+      sql: `SELECT setval(${sequence}, GREATEST(COALESCE(MAX(${quotePostgresIdentifier(column)}), 0) + 1, COALESCE(pg_sequence_last_value(${sequence}) + 1, 1)), false) FROM ${name}`,
+      params: [name, column],
+    };
+  },
   connect: (url, options) => connectPostgres(url, options),
   mapError: mapPostgresError,
   scriptSyntax: { dollarQuotes: true, hashComments: false, backslashEscapes: false, executableComments: false, delimiterCommand: false, backslashCommands: true },
