@@ -107,6 +107,15 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
     await connection.loadTransaction(async (tx) => {
       rowsBefore = await checkTargets(tx, dialect, plan, options.truncate === true);
       if (options.truncate) {
+        // Self and cyclic references (the nullable ones generation fills last) go first: with them
+        // null, emptying children first never meets a row still referenced (InnoDB checks each row
+        // as it deletes it, so one DELETE of a self-referencing table would fail).
+        for (const table of plan.tables) {
+          if (table.deferredColumns.length === 0 || (rowsBefore.get(table.table) ?? 0) === 0) continue;
+          current = table;
+          const columns = table.deferredColumns.map((column) => `${dialect.quoteIdentifier(column)} = NULL`).join(', ');
+          await tx.query(`UPDATE ${qualified(dialect, plan.namespace, table.table)} SET ${columns}`, []);
+        }
         for (const table of [...plan.tables].reverse()) {
           current = table;
           await tx.query(`DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`, []);
@@ -221,7 +230,10 @@ function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | unde
   if (mapped.kind === 'other' || mapped.kind === 'connection' || mapped.kind === 'timeout') {
     const code = mapped.code ? ` (${mapped.code})` : '';
     const cause = error instanceof Error ? `: ${error.message}` : '';
-    return new SeedRefusal('failed', `seeding ${table?.table ?? 'the database'} failed${code}${cause}; the transaction was rolled back and the tables are as they were`, []);
+    // MySQL's LOAD DATA LOCAL turns a broken CHECK into warnings (MariaDB 4025, MySQL 3819) that name no constraint here: name the table's.
+    const checks = /\b(4025|3819)\b/.test(cause) ? catalog.tables.find((candidate) => candidate.name === table?.table)?.checks ?? [] : [];
+    const rules = checks.length ? ` (a CHECK of the table: ${checks.map((check) => `${check.name ?? ''} ${checkClause(check.expression)}`.trim()).join('; ')})` : '';
+    return new SeedRefusal('failed', `seeding ${table?.table ?? 'the database'} failed${code}${cause}${rules}; the transaction was rolled back and the tables are as they were`, []);
   }
   const tableName = mapped.table ?? table?.table;
   const catalogTable = catalog.tables.find((candidate) => candidate.name === tableName);
@@ -230,11 +242,16 @@ function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | unde
   const parts = [
     tableName ? `table ${tableName}` : undefined,
     columns?.length ? `column${columns.length === 1 ? '' : 's'} ${columns.join(', ')}` : undefined,
-    mapped.constraint ? `constraint ${mapped.constraint}${check ? ` CHECK ${check.expression}` : ''}` : undefined,
+    mapped.constraint ? `constraint ${mapped.constraint}${check ? ` ${checkClause(check.expression)}` : ''}` : undefined,
   ].filter(Boolean);
   return new SeedRefusal(
     'failed',
     `${mapped.message} (${parts.join(', ')}): the generated rows break a rule of the database that the config does not state; the transaction was rolled back and the tables are as they were. State the rule in the config (min, max, values) and seed again`,
     [],
   );
+}
+
+/** A CHECK clause as `CHECK (…)`, whether the database printed the keyword or not. */
+function checkClause(expression: string): string {
+  return /^check\b/i.test(expression.trim()) ? expression.trim() : `CHECK ${expression.trim()}`;
 }
