@@ -3,12 +3,16 @@
 // tables fill in place and their definition never changes, a non-empty table is refused and left
 // as it was, --truncate gives the same data twice, a violated CHECK rolls everything back, drift is
 // refused, the application inserts without naming keys afterwards, and the rows are generate's.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
 import { runGeneration } from '../../../src/generation/run.ts';
 import { introspectDatabase } from '../../../src/introspection/introspect.ts';
 import { runSeed } from '../../../src/seed/run-seed.ts';
 import { SeedRefusal } from '../../../src/seed/seed-errors.ts';
+import { childEnv, runCli } from '../../helpers/processes.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget, type Inspector } from '../../helpers/dialect-targets.ts';
 
 const targets = await dialectTargets();
@@ -190,6 +194,45 @@ describe.each(targets)('sds seed on $name', (target) => {
     const refusal = await runSeed(connection, partial, { namespace: ns, generatorVersion: VERSION, truncate: true, dryRun: true }).catch((error: unknown) => error);
     expect((refusal as SeedRefusal).kind).toBe('drift');
     expect((refusal as SeedRefusal).details).toEqual(['column pets.name is in the database but not in the config']);
+  }, SLOW);
+
+  it('--truncate refuses when a table outside the config references the config\'s tables with rows, and changes nothing', async () => {
+    const outside = target.name === 'postgres'
+      ? `CREATE TABLE ${ns}.visits (id serial PRIMARY KEY, pet_id bigint NOT NULL REFERENCES ${ns}.pets (id) ON DELETE CASCADE)`
+      : `CREATE TABLE ${ns}.visits (id int AUTO_INCREMENT PRIMARY KEY, pet_id bigint NOT NULL, CONSTRAINT visits_pet_fk FOREIGN KEY (pet_id) REFERENCES ${ns}.pets (id) ON DELETE CASCADE)`;
+    await inspector.query(outside);
+    await inspector.query(`INSERT INTO ${table('visits')} (pet_id) VALUES (1)`);
+    try {
+      const rows = await rowsOf(inspector, target, ns);
+      const refusal = await runSeed(connection, config, { namespace: ns, generatorVersion: VERSION, truncate: true }).catch((error: unknown) => error);
+      expect((refusal as SeedRefusal).kind).toBe('referenced');
+      expect((refusal as SeedRefusal).details).toEqual(['visits (1 row) references pets']);
+      expect(await rowsOf(inspector, target, ns)).toEqual(rows);
+      expect(Number((await inspector.query(`SELECT COUNT(*) AS n FROM ${table('visits')}`))[0]!.n)).toBe(1);
+    } finally {
+      await inspector.query(`DROP TABLE ${table('visits')}`);
+    }
+  }, SLOW);
+
+  it('the CLI exits 1 on drift, listing the differences, and --json prints the refusal', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-seed-cli-'));
+    try {
+      const drifted = structuredClone(config);
+      drifted.entities.find((entity) => entity.id === 'owners')!.fields.push({ id: 'nickname', type: 'string' } as never);
+      const file = path.join(dir, 'drifted.json');
+      fs.writeFileSync(file, JSON.stringify(drifted));
+      const url = target.url;
+      const namespace = target.name === 'postgres' ? ['--schema', ns] : ['--database', ns];
+      const plain = await runCli(['seed', file, '--database-url', url, ...namespace], childEnv({}));
+      expect(plain.code).toBe(1);
+      expect(plain.stderr).toMatch(/^ {2}column owners\.nickname is in the config but not in the database$/m);
+      expect(plain.stderr).toMatch(/^sds: the database differs from the config \(1 difference\); nothing was written/m);
+      const json = await runCli(['seed', file, '--database-url', url, ...namespace, '--json'], childEnv({}));
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({ refused: 'drift', details: ['column owners.nickname is in the config but not in the database'] });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, SLOW);
 
   it('the rows are the ones sds generate makes from the same config and seed', async () => {
