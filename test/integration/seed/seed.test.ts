@@ -1,5 +1,6 @@
 // `sds seed` on both engines, over a schema of our own made by SQL "migrations" (serial / identity /
-// AUTO_INCREMENT keys, a foreign key, a self reference, defaults, a CHECK, a generated column): the
+// AUTO_INCREMENT keys, a foreign key, a self reference, defaults, a CHECK, a generated column, a
+// trigger-maintained column): the
 // tables fill in place and their definition never changes, a non-empty table is refused and left
 // as it was, --truncate gives the same data twice, a violated CHECK rolls everything back, drift is
 // refused, the application inserts without naming keys afterwards, and the rows are generate's.
@@ -24,7 +25,9 @@ function migrations(target: DialectTarget, ns: string): string[] {
   if (target.name === 'postgres') {
     return [
       `CREATE SCHEMA ${ns}`,
-      `CREATE TABLE ${ns}.owners (id serial PRIMARY KEY, name varchar(60) NOT NULL, email text NOT NULL UNIQUE, created_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE ${ns}.owners (id serial PRIMARY KEY, name varchar(60) NOT NULL, email text NOT NULL UNIQUE, created_at timestamptz NOT NULL DEFAULT now(), search_name text)`,
+      `CREATE FUNCTION ${ns}.owners_search() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.search_name := lower(NEW.name); RETURN NEW; END $$`,
+      `CREATE TRIGGER owners_search BEFORE INSERT ON ${ns}.owners FOR EACH ROW EXECUTE FUNCTION ${ns}.owners_search()`,
       `CREATE TABLE ${ns}.pets (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, owner_id integer NOT NULL REFERENCES ${ns}.owners (id),
          name text NOT NULL, weight_kg numeric(6,2) NOT NULL CONSTRAINT pets_weight_check CHECK (weight_kg BETWEEN 0 AND 500),
          status text NOT NULL DEFAULT 'draft', label text GENERATED ALWAYS AS (upper(name)) STORED)`,
@@ -33,7 +36,8 @@ function migrations(target: DialectTarget, ns: string): string[] {
   }
   return [
     `CREATE DATABASE ${ns}`,
-    `CREATE TABLE ${ns}.owners (id int AUTO_INCREMENT PRIMARY KEY, name varchar(60) NOT NULL, email varchar(120) NOT NULL UNIQUE, created_at datetime NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+    `CREATE TABLE ${ns}.owners (id int AUTO_INCREMENT PRIMARY KEY, name varchar(60) NOT NULL, email varchar(120) NOT NULL UNIQUE, created_at datetime NOT NULL DEFAULT CURRENT_TIMESTAMP, search_name varchar(60) NULL)`,
+    `CREATE TRIGGER ${ns}.owners_search BEFORE INSERT ON ${ns}.owners FOR EACH ROW SET NEW.search_name = LOWER(NEW.name)`,
     `CREATE TABLE ${ns}.pets (id bigint AUTO_INCREMENT PRIMARY KEY, owner_id int NOT NULL, name varchar(80) NOT NULL,
        weight_kg decimal(6,2) NOT NULL, status varchar(20) NOT NULL DEFAULT 'draft', label varchar(80) GENERATED ALWAYS AS (upper(name)) STORED,
        CONSTRAINT pets_weight_check CHECK (weight_kg BETWEEN 0 AND 500), CONSTRAINT pets_owner_fk FOREIGN KEY (owner_id) REFERENCES ${ns}.owners (id))`,
@@ -93,9 +97,9 @@ describe.each(targets)('sds seed on $name', (target) => {
       if (entity.id === 'pets') entity.fields = entity.fields.filter((field) => field.id !== 'status');
     }
     before = await schemaDump(inspector, ns);
-    // The dump sees the whole definition: 13 columns, three primary keys, a unique key, two foreign keys, the CHECK.
+    // The dump sees the whole definition: 14 columns, three primary keys, a unique key, two foreign keys, the CHECK.
     const dump = before as { columns: unknown[]; constraints: Array<{ k: string }>; checks: Array<{ c: string }> };
-    expect(dump.columns).toHaveLength(13);
+    expect(dump.columns).toHaveLength(14);
     expect(dump.constraints.filter((constraint) => constraint.k === 'FOREIGN KEY')).toHaveLength(2);
     expect(dump.checks.map((check) => check.c)).toContain('pets_weight_check');
   }, SLOW);
@@ -128,8 +132,10 @@ describe.each(targets)('sds seed on $name', (target) => {
       expect(pet.status).toBe('draft');
       expect(pet.label).toBe(String(pet.name).toUpperCase());
     }
-    const owners = await inspector.query(`SELECT created_at FROM ${table('owners')}`);
+    const owners = await inspector.query(`SELECT created_at, name, search_name FROM ${table('owners')}`);
     expect(owners.every((owner) => owner.created_at !== null)).toBe(true);
+    // Triggers fire on the load: the trigger-maintained column holds what the trigger wrote.
+    for (const owner of owners) expect(owner.search_name).toBe(String(owner.name).toLowerCase());
     const children = await inspector.query(`SELECT COUNT(*) AS n FROM ${table('categories')} WHERE parent_id IS NOT NULL`);
     expect(Number(children[0]!.n)).toBeGreaterThan(0);
     firstRows = await rowsOf(inspector, target, ns);
