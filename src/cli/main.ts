@@ -6,6 +6,7 @@ import type { ProjectStore } from '../store/projects.ts';
 import type { TeamStore } from '../store/teams.ts';
 import { registerGenerationCommands } from './generation-commands.ts';
 import { registerIntrospectionCommands } from './introspection-commands.ts';
+import { registerSeedCommand } from './seed-command.ts';
 import { registerContractTestCommand } from './contract-test-command.ts';
 import { registerTypesCommand } from './types-command.ts';
 import { registerExportCommand } from './export-command.ts';
@@ -112,6 +113,7 @@ export function buildCli(): Command {
 
   registerGenerationCommands(program);
   registerIntrospectionCommands(program);
+  registerSeedCommand(program);
   registerTypesCommand(program);
   registerExportCommand(program);
   registerContractTestCommand(program);

@@ -159,6 +159,12 @@ export interface Dialect {
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
    */
   maxKeyStatements(table: string, column: string): string[];
+  /**
+   * After keys were loaded as given into an auto-increment column (serial, identity), the statement
+   * that moves its counter past the largest, never backwards, so the application's next insert gets
+   * a free key; undefined where the engine moves it itself on such inserts (InnoDB's AUTO_INCREMENT).
+   */
+  advanceCounter?(namespace: string, table: string, column: string): { sql: string; params: unknown[] };
 
   /** Opens connection pools to a target server (connection URL). */
   connect(url: string, options?: ConnectOptions): Promise<TargetConnection>;
@@ -338,9 +344,25 @@ export interface TargetConnection extends SqlExecutor {
    * number of tables. A namespace that does not exist gives `exists: false` and no tables.
    */
   readCatalog(namespace: string): Promise<Catalog>;
+  /** Runs `work` in one LoadTransaction on a connection of the generation pool (no query timeout): committed when it resolves, rolled back when it throws. */
+  loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T>;
   /** The namespace the connection works in when none is named: PostgreSQL `current_schema()`, MySQL the URL's database (undefined without one). */
   currentNamespace(): Promise<string | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * One transaction on one connection with generation's bulk writes (seed into existing tables): every
+ * statement, load and update of `work` commits together or not at all. On MySQL, DDL (and anything
+ * else that commits implicitly) must not run in it.
+ */
+export interface LoadTransaction extends SqlExecutor {
+  /** As TargetConnection.loadRows, on the transaction's connection. */
+  loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number>;
+  /** As TargetConnection.textLoader, on the transaction's connection (a refusal leaves the transaction usable). */
+  readonly textLoader?: TextLoader;
+  /** As TargetConnection.updateRows, on the transaction's connection. */
+  updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number>;
 }
 
 export interface PoolStats {

@@ -5,7 +5,7 @@ import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/pr
 import net, { type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, LoadTransaction, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextChunks, TextLoader } from '../dialect.ts';
 import type { TableSpec } from '../../model/table-spec.ts';
 import {
   createMysqlDatabase,
@@ -323,20 +323,43 @@ export class MysqlConnection implements TargetConnection {
   }
 
   loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
-    return this.withTransaction((connection) =>
-      this.watched(connection, async () => {
-        if (this.loadMethod === 'load-data') {
-          const loaded = await loadDataRows(connection, namespace, table, batches, onBatch);
-          if (loaded !== undefined) return loaded;
-        }
-        const [[packet]] = await connection.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS size');
-        return insertRows(connection, namespace, table, batches, Number(packet?.size ?? 4_194_304), onBatch);
-      }),
-    );
+    return this.withTransaction((connection) => this.watched(connection, () => this.loadOn(connection, namespace, table, batches, onBatch)));
+  }
+
+  /** LOAD DATA, or multi-row INSERTs when the server refuses it (or loadMethod says so), on `connection`. */
+  private async loadOn(connection: PoolConnection, namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
+    if (this.loadMethod === 'load-data') {
+      const loaded = await loadDataRows(connection, namespace, table, batches, onBatch);
+      if (loaded !== undefined) return loaded;
+    }
+    const [[packet]] = await connection.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS size');
+    return insertRows(connection, namespace, table, batches, Number(packet?.size ?? 4_194_304), onBatch);
   }
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {
     return this.withTransaction((connection) => updateMysqlRows(connection, namespace, table, keyColumns, setColumns, batches));
+  }
+
+  loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T> {
+    return this.withTransaction((connection) =>
+      work({
+        query: async <R>(sql: string, params: unknown[]) => {
+          const [rows] = await connection.query(sql, params);
+          return Array.isArray(rows) ? (rows as R[]) : [];
+        },
+        loadRows: (namespace, table, batches, onBatch) => this.watched(connection, () => this.loadOn(connection, namespace, table, batches, onBatch)),
+        ...(this.loadMethod === 'load-data'
+          ? {
+              textLoader: {
+                encoder: loadDataRowEncoder,
+                load: (namespace: string, table: TableSpec, chunks: TextChunks, onBatch?: (written: number) => void) =>
+                  this.watched(connection, () => loadDataText(connection, namespace, table, chunks, onBatch)),
+              },
+            }
+          : {}),
+        updateRows: (namespace, table, keyColumns, setColumns, batches) => updateMysqlRows(connection, namespace, table, keyColumns, setColumns, batches),
+      }),
+    );
   }
 
   async finalizeTables(namespace: string, tables: TableSpec[], options: FinalizeOptions = {}): Promise<void> {

@@ -6,13 +6,14 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, LoadTransaction, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
 import type { TableSpec } from '../../model/table-spec.ts';
+import { encodeBatches } from '../bulk-text.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { inTransaction } from '../../transaction.ts';
 import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
-import { copyRowEncoder, copyRows, copyText, updatePostgresRows } from './postgres-loader.ts';
+import { copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRows, updatePostgresRowsOn } from './postgres-loader.ts';
 import {
   postgresComparable,
   postgresDistinctFrom,
@@ -56,6 +57,15 @@ export const postgresDialect: Dialect = {
   exportText: postgresExportText,
   formulaEscapedText: postgresFormulaEscapedText,
   maxKeyStatements: postgresMaxKeyStatements,
+  advanceCounter: (namespace, table, column) => {
+    // pg_get_serial_sequence parses its first argument as a (quoted) name, its second as a plain column name.
+    const name = postgresTableName(namespace, table);
+    const sequence = 'pg_get_serial_sequence($1, $2)::regclass';
+    return {
+      sql: `SELECT setval(${sequence}, GREATEST(COALESCE(MAX(${quotePostgresIdentifier(column)}), 0) + 1, COALESCE(pg_sequence_last_value(${sequence}) + 1, 1)), false) FROM ${name}`,
+      params: [name, column],
+    };
+  },
   connect: (url, options) => connectPostgres(url, options),
   mapError: mapPostgresError,
   scriptSyntax: { dollarQuotes: true, hashComments: false, backslashEscapes: false, executableComments: false, delimiterCommand: false, backslashCommands: true },
@@ -320,6 +330,20 @@ export class PostgresConnection implements TargetConnection {
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {
     return updatePostgresRows(this.pool, namespace, table, keyColumns, setColumns, batches);
+  }
+
+  loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T> {
+    return this.withTransaction((client) =>
+      work({
+        query: async <R>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as R[],
+        loadRows: (namespace, table, batches, onBatch) => copyTextOn(client, namespace, table, encodeBatches(batches, copyRowEncoder(table)), onBatch, this.loadIdleTimeoutMs),
+        textLoader: {
+          encoder: copyRowEncoder,
+          load: (namespace, table, chunks, onBatch) => copyTextOn(client, namespace, table, chunks, onBatch, this.loadIdleTimeoutMs),
+        },
+        updateRows: (namespace, table, keyColumns, setColumns, batches) => updatePostgresRowsOn(client, namespace, table, keyColumns, setColumns, batches),
+      }),
+    );
   }
 
   indexTable(namespace: string, table: TableSpec): Promise<void> {

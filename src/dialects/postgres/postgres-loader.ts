@@ -93,13 +93,10 @@ export async function copyText(
   onBatch?: (written: number) => void,
   idleTimeoutMs = 0,
 ): Promise<number> {
-  const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN`;
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
-    const stream = client.query(copyFrom(sql));
-    await watchStall(clientSocket(client), idleTimeoutMs, () => pipeline(chunkTexts(chunks, onBatch), stream));
-    return stream.rowCount;
+    return await copyTextOn(client, namespace, table, chunks, onBatch, idleTimeoutMs);
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));
     throw error;
@@ -107,6 +104,24 @@ export async function copyText(
     // A connection that failed mid-COPY is not trusted with the next query: discard it.
     client.release(failure);
   }
+}
+
+/**
+ * COPY FROM STDIN of text chunks on a client the caller holds (and may have opened a transaction
+ * on: seed loads every table in one). A failed COPY leaves the client to the caller to discard.
+ */
+export async function copyTextOn(
+  client: pg.PoolClient,
+  namespace: string,
+  table: TableSpec,
+  chunks: TextChunks,
+  onBatch?: (written: number) => void,
+  idleTimeoutMs = 0,
+): Promise<number> {
+  const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN`;
+  const stream = client.query(copyFrom(sql));
+  await watchStall(clientSocket(client), idleTimeoutMs, () => pipeline(chunkTexts(chunks, onBatch), stream));
+  return stream.rowCount;
 }
 
 /** The socket of a pg client (pg keeps it as `connection.stream`). */
@@ -149,6 +164,31 @@ export async function updatePostgresRows(
   setColumns: string[],
   batches: RowBatches,
 ): Promise<number> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const updated = await updatePostgresRowsOn(client, namespace, table, keyColumns, setColumns, batches);
+    await client.query('COMMIT');
+    return updated;
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release(failure);
+  }
+}
+
+/** updatePostgresRows on a client the caller holds, in the caller's transaction. */
+export async function updatePostgresRowsOn(
+  client: pg.PoolClient,
+  namespace: string,
+  table: TableSpec,
+  keyColumns: string[],
+  setColumns: string[],
+  batches: RowBatches,
+): Promise<number> {
   if (keyColumns.length === 0 || setColumns.length === 0) throw new Error('updateRows needs at least one key column and one column to set');
   const columns = pickColumns(table, [...keyColumns, ...setColumns]);
   const width = columns.length;
@@ -162,31 +202,19 @@ export async function updatePostgresRows(
     keyColumns.map((name) => `t.${quotePostgresIdentifier(name)} = v.${quotePostgresIdentifier(name)}`).join(' AND ');
   const maxRows = Math.max(1, Math.min(MAX_UPDATE_ROWS, Math.floor(MAX_UPDATE_PARAMETERS / width)));
 
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    let updated = 0;
-    for await (const chunk of rechunkRows(batches, { maxRows })) {
-      const parameters: unknown[] = [];
-      const tuples = chunk.map((row: RowValues) => {
-        if (row.length !== width) throw new Error(`Update row for "${table.name}" has ${row.length} values, expected ${width}`);
-        const placeholders = columns.map((column, index) => {
-          parameters.push(postgresParameter(column, row[index]));
-          return `$${parameters.length}::${types[index]}`;
-        });
-        return `(${placeholders.join(', ')})`;
+  let updated = 0;
+  for await (const chunk of rechunkRows(batches, { maxRows })) {
+    const parameters: unknown[] = [];
+    const tuples = chunk.map((row: RowValues) => {
+      if (row.length !== width) throw new Error(`Update row for "${table.name}" has ${row.length} values, expected ${width}`);
+      const placeholders = columns.map((column, index) => {
+        parameters.push(postgresParameter(column, row[index]));
+        return `$${parameters.length}::${types[index]}`;
       });
-      const result = await client.query(head + tuples.join(', ') + tail, parameters);
-      updated += result.rowCount ?? 0;
-    }
-    await client.query('COMMIT');
-    return updated;
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release(failure);
+      return `(${placeholders.join(', ')})`;
+    });
+    const result = await client.query(head + tuples.join(', ') + tail, parameters);
+    updated += result.rowCount ?? 0;
   }
+  return updated;
 }
