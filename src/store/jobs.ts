@@ -144,7 +144,7 @@ export class JobStore {
              FROM generation_jobs r JOIN sources s ON s.id = r.source_id JOIN projects p ON p.id = s.project_id
              WHERE r.status = 'running'
              GROUP BY p.team_id)
-           UPDATE generation_jobs SET status = 'running', worker = $1, started_at = now(), heartbeat_at = now()
+           UPDATE generation_jobs SET status = 'running', worker = $1, started_at = clock_timestamp(), heartbeat_at = now()
            WHERE id = (
              SELECT q.id FROM generation_jobs q
              JOIN sources s ON s.id = q.source_id
@@ -200,7 +200,7 @@ export class JobStore {
 
   async succeed(jobId: string, warnings: GenerationJob['warnings'], client: Queryable = this.db): Promise<GenerationJob> {
     const { rows } = await client.query<JobRow>(
-      `UPDATE generation_jobs SET status = 'succeeded', warnings = $2, finished_at = now(), heartbeat_at = NULL WHERE id = $1 RETURNING *`,
+      `UPDATE generation_jobs SET status = 'succeeded', warnings = $2, finished_at = clock_timestamp(), heartbeat_at = NULL WHERE id = $1 RETURNING *`,
       [jobId, JSON.stringify(warnings)],
     );
     return toJob(rows[0]!);
@@ -208,7 +208,7 @@ export class JobStore {
 
   async fail(jobId: string, error: string): Promise<GenerationJob | undefined> {
     const { rows } = await this.db.query<JobRow>(
-      `UPDATE generation_jobs SET status = 'failed', error = $2, finished_at = now(), heartbeat_at = NULL
+      `UPDATE generation_jobs SET status = 'failed', error = $2, finished_at = clock_timestamp(), heartbeat_at = NULL
        WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
       [jobId, error],
     );
