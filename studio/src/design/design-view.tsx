@@ -139,8 +139,11 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
   })();
   const result = checked && 'result' in checked ? checked.result : undefined;
   const current = schemas.find((schema) => schema.id === schemaId);
-  const unchanged = Boolean(current && checked && 'config' in checked && stored === canonicalJson(checked.config));
-  const canSave = Boolean(result?.valid) && !saving && !unchanged;
+  // The last check answers for the text as it is now: a check still running answers for older text, and
+  // saving then would store the config as it was (fields removed a moment ago among it).
+  const checkedNow = Boolean(checked && 'config' in checked && parsed !== undefined && canonicalJson(checked.config) === canonicalJson(parsed));
+  const unchanged = Boolean(current && checkedNow && stored === canonicalJson(parsed));
+  const canSave = Boolean(result?.valid) && checkedNow && !saving && !unchanged;
   return (
     <div class="design">
       <div class="row">
