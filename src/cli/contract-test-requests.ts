@@ -83,7 +83,8 @@ export const OPERATION_REQUESTS: Record<string, (ids: RunIds, config: unknown) =
   getSourceApiChanges: (ids) => ({ auth: 'team', path: source(ids), query: { to: ids.versionId } }),
   listTeamApiKeys: () => ({ auth: 'admin', path: {} }),
   createTeamApiKey: () => ({ auth: 'admin', path: {}, body: { name: 'sds contract test (never created)' } }),
-  revokeTeamApiKey: (ids) => ({ auth: 'admin', path: { keyId: ids.teamKeyId } }),
+  // Without an admin token there is no key to revoke, but its 401 needs only a well-formed id.
+  revokeTeamApiKey: (ids) => ({ auth: 'admin', path: { keyId: ids.teamKeyId ?? '00000000-0000-4000-8000-000000000000' } }),
   adminListSourceApiKeys: (ids) => ({ auth: 'adminOrTeam', path: { sourceId: ids.sourceId } }),
   adminCreateSourceApiKey: (ids) => ({ auth: 'adminOrTeam', path: { sourceId: ids.sourceId }, body: {} }),
   adminRevokeSourceApiKey: (ids) => ({ auth: 'adminOrTeam', path: { sourceId: ids.sourceId, keyId: ids.sourceKeyId } }),
