@@ -7,7 +7,7 @@ import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
 import { SOURCE_KINDS } from '../contract.ts';
 import { DIALECT_FACTS } from '../dialects/facts.ts';
-import { parseRowCounts, releaseWorkersAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
+import { parseRowCounts, releaseWorkersAhead, takeConfigReadAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import type { ProgressEvent } from '../generation/run.ts';
@@ -20,7 +20,7 @@ import { describeJsonSyntaxError, plural } from '../json-syntax.ts';
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = takeConfigReadAhead(file) ?? fs.readFileSync(file, 'utf8');
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
@@ -40,10 +40,16 @@ function printIssues(result: ValidationResult, file: string): void {
 
 /** Reads and validates a config file; throws (after printing every error) when it is invalid. */
 export function loadConfigFile(file: string, quiet = false): SchemaConfig {
-  const result = validateConfig(readJson(file));
+  return checkedConfig(readJson(file), file, quiet);
+}
+
+/** `parsed` (the text of `file`) once it is a valid schema config; prints its issues. */
+function checkedConfig(parsed: unknown, file: string, quiet = false): SchemaConfig {
+  // Validation may repair a copy for its checks; the command gets the config as written.
+  const result = validateConfig(structuredClone(parsed));
   if (!result.valid || (!quiet && result.warnings.length)) printIssues(result, file);
   if (!result.valid) throw new Error(`${file} is not a valid schema config`);
-  return readJson(file) as SchemaConfig;
+  return parsed as SchemaConfig;
 }
 
 export function positiveInteger(value: string): number {
@@ -162,7 +168,9 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
     }
     for (const warning of summary.warnings) console.error(`warning ${warning.path}  ${warning.message}`);
     console.table(summary.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
-    if (summary.workers > 1) console.log(`${summary.workers} worker threads`);
+    if (summary.workers > 1) {
+      console.log(`rows made on ${summary.workers} threads: this one and ${plural(summary.workers - 1, 'worker thread')}`);
+    }
     if (options.report) await printCoherence(summary.coherence);
     const seconds = summary.durationMs / 1000;
     const megabytes = summary.bytesGenerated / 1e6;
@@ -214,12 +222,14 @@ export function registerGenerationCommands(program: Command): void {
       if (options.out !== undefined) {
         // Worker threads load the generator while this one validates the config (started by the
         // CLI's entry, or here).
-        const ahead = workersToStartAhead(readJson(file), { workers: options.workers, rowCounts: options.rows, report: options.report });
+        // The file is read once (by the CLI's entry when it started workers ahead).
+        const parsed = readJson(file);
+        const ahead = workersToStartAhead(parsed, { workers: options.workers, rowCounts: options.rows, report: options.report });
         if (ahead === 0) await releaseWorkersAhead();
         const startedWorkers = ahead > 0 ? ((await takeWorkersAhead(ahead)) ?? RangeWorkers.spawn(ahead)) : undefined;
         let config: SchemaConfig;
         try {
-          config = loadConfigFile(file);
+          config = checkedConfig(parsed, file);
         } catch (error) {
           await startedWorkers?.close();
           throw error;

@@ -54,6 +54,8 @@ export function workersToStartAhead(config: unknown, options: AheadOptions): num
 }
 
 let ahead: RangeWorkers | undefined;
+/** The config file's text as `startWorkersAhead` read it, so the command does not read it again. */
+let readAhead: { file: string; text: string } | undefined;
 
 /**
  * At the CLI's entry: when the command line is `generate <config> --out <dir>` (and its config
@@ -77,13 +79,22 @@ export function startWorkersAhead(argv: readonly string[]): void {
   let config: unknown;
   try {
     rowCounts = rows === undefined ? undefined : parseRowCounts(rows);
-    config = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const text = fs.readFileSync(file, 'utf8');
+    readAhead = { file, text };
+    config = JSON.parse(text);
   } catch {
     // The command reports a bad --rows or config file itself.
     return;
   }
   const count = workersToStartAhead(config, { workers, rowCounts });
   if (count > 0) ahead = RangeWorkers.spawn(count);
+}
+
+/** The text of `file` when the entry read it ahead (taken once), else undefined. */
+export function takeConfigReadAhead(file: string): string | undefined {
+  const read = readAhead;
+  readAhead = undefined;
+  return read?.file === file ? read.text : undefined;
 }
 
 /** Closes workers started ahead that no command took. */

@@ -1,6 +1,9 @@
 // `sds validate`, `sds generate` and `sds preview` as a user runs them: child processes on the
 // config files in test/fixtures/cli, generating into the local PostgreSQL and MariaDB/MySQL.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../src/dialects/index.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';
@@ -149,6 +152,44 @@ describe('sds generate', () => {
     } finally {
       await connection.close();
     }
+  }, SLOW);
+});
+
+describe('sds generate --out', () => {
+  /** Runs `sds generate <config> --out …` with a preload that counts the reads of the config file. */
+  async function countConfigReads(config: string, extra: string[]): Promise<{ reads: number; stdout: string }> {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-reads-'));
+    try {
+      const preload = path.join(folder, 'count-reads.mjs');
+      fs.writeFileSync(
+        preload,
+        `import fs from 'node:fs';
+const read = fs.readFileSync;
+let reads = 0;
+fs.readFileSync = function (file, ...rest) {
+  if (String(file) === process.env.SDS_COUNT_FILE) reads += 1;
+  return read.call(this, file, ...rest);
+};
+process.on('exit', () => process.stderr.write('config reads: ' + reads + '\\n'));
+`,
+      );
+      const counted = { ...env, NODE_OPTIONS: `--import ${preload}`, SDS_COUNT_FILE: config };
+      const result = await runCli(['generate', config, '--out', path.join(folder, 'out'), ...extra], counted);
+      expect(result.code, result.stderr).toBe(0);
+      const reads = /config reads: (\d+)/.exec(result.stderr);
+      expect(reads, result.stderr).not.toBeNull();
+      return { reads: Number(reads![1]), stdout: result.stdout };
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it('reads the config file once, with and without worker threads started ahead, and names the threads it used', async () => {
+    expect((await countConfigReads(SHOP, ['--rows', 'users=5,orders=7'])).reads).toBe(1);
+    // 60,000 products (made in ranges) start one worker thread ahead, at the CLI's entry, which reads the file for the command.
+    const ahead = await countConfigReads(SHOP, ['--rows', 'users=10,products=60000,orders=10', '--workers', '2']);
+    expect(ahead.reads).toBe(1);
+    expect(ahead.stdout).toContain('rows made on 2 threads: this one and 1 worker thread\n');
   }, SLOW);
 });
 
