@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
 import { SOURCE_KINDS } from '../contract.ts';
-import { DIALECT_FACTS } from '../dialects/facts.ts';
+import { DIALECT_FACTS, kindOfUrl } from '../dialects/facts.ts';
 import { parseRowCounts, releaseWorkersAhead, takeConfigReadAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
@@ -78,6 +78,33 @@ function rowCounts(value: string): Record<string, number> {
 function defaultNamespace(file: string): string {
   const base = path.basename(file, path.extname(file)).toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
   return `sds_${base || 'data'}`.slice(0, 40);
+}
+
+/**
+ * Where `sds generate --database-url` loads, said before it connects: the namespace it creates or
+ * replaces, on which server; on MySQL, that a database the URL names only locates the server.
+ */
+export function loadTargetNotice(url: string, namespace: string, named: boolean): string {
+  const kind = kindOfUrl(url);
+  if (kind === undefined) return `loading into ${namespace}`;
+  const facts = DIALECT_FACTS[kind];
+  let server = '';
+  let database = '';
+  try {
+    const parsed = new URL(url);
+    server = `${parsed.hostname || 'localhost'}:${parsed.port || facts.defaultPort}`;
+    database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  } catch {
+    // The connection reports a URL it cannot use.
+  }
+  const where = facts.namespaceField === 'schema' && database ? ` of database "${database}"` : '';
+  const on = server ? ` on ${server}` : '';
+  const chosen = named ? '' : ` (named after the file; --schema <name> to choose)`;
+  const lines = [`loading into ${facts.label} ${facts.namespaceField} "${namespace}"${where}${on}${chosen}: created, or replaced whole if it exists, once every row is in`];
+  if (facts.namespaceField === 'database' && database && database !== namespace) {
+    lines.push(`the URL's database "${database}" only says which server to reach: the rows go into "${namespace}", not "${database}" (to fill tables that already exist, use sds seed)`);
+  }
+  return lines.join('\n');
 }
 
 function progressReporter(): { onProgress: (event: ProgressEvent) => void; stop: () => void } {
@@ -238,6 +265,8 @@ export function registerGenerationCommands(program: Command): void {
       }
       const config = loadConfigFile(file);
       const namespace = options.schema ?? defaultNamespace(file);
+      // Before anything touches the database: where the rows go, and what is replaced.
+      console.error(loadTargetNotice(options.databaseUrl!, namespace, options.schema !== undefined));
       const [{ dialectFor }, { runGeneration }] = await Promise.all([import('../dialects/index.ts'), import('../generation/run.ts')]);
       const connection = await dialectFor(options.databaseUrl!).connect(options.databaseUrl!);
       const progress = progressReporter();

@@ -131,6 +131,8 @@ describe('sds generate', () => {
     const result = await runCli(['generate', SHOP, '--database-url', PG_TARGET_URL, '--schema', namespace, '--rows', 'users=5,orders=7', '--seed', 'other'], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`22 rows into ${namespace} in \\d+\\.\\d\\d s \\(\\d+ rows/s\\), seed other`));
+    // Said first, before the connection: the schema it replaces and where.
+    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^loading into PostgreSQL schema "${namespace}" of database "\\w+" on [\\w.]+:\\d+: created, or replaced whole`));
     expect(result.stdout).toMatch(/'users'\s*│\s*5\s*│\s*5/);
     const connection = await dialectFor(PG_TARGET_URL).connect(PG_TARGET_URL);
     try {
