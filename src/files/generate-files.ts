@@ -12,6 +12,7 @@ import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
 import { CoherenceAudit, type CoherenceCount } from '../generation/coherence/report.ts';
 import { referenceTarget } from '../model/table-spec.ts';
+import { ancestorsOf } from '../generation/config-graph.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import { buildRuntimeTables } from '../model/tables.ts';
 import { FileSink } from './file-sink.ts';
@@ -233,7 +234,7 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   if (workers && spec.layout === 'table') {
     let previous: Promise<unknown> = Promise.resolve();
     for (const entity of plan.entities.filter((candidate) => worthWorkers(candidate.id) && candidate.deferredColumns.length === 0)) {
-      const parents = ancestors(config, entity.id);
+      const parents = ancestorsOf(config, entity.id);
       const told = new Map(plan.entities.filter((other) => other.id !== entity.id && parents.includes(other.id)).map((other) => [other.id, assumedRows.get(other.id)!]));
       const table: EarlyTable = { told, abort: new AbortController(), joined: false, result: Promise.resolve(undefined) };
       const pool = workers;
@@ -359,7 +360,7 @@ function parallelEntities(
   /** Rows of the parallel entities (known before any row is made). */
   const rowLimits = new Map<string, number>();
   for (const entity of plan.entities) {
-    if (!ancestors(config, entity.id).every((id) => id === entity.id || recomputable.has(id))) continue;
+    if (!ancestorsOf(config, entity.id).every((id) => id === entity.id || recomputable.has(id))) continue;
     try {
       const safe = probe.rangeSafe(entity.id, false);
       if (!probe.assumeGenerated(entity.id)) continue;
@@ -388,23 +389,5 @@ function parallelEntities(
   /** The rows the probe assumed each recomputable entity makes. */
   const assumedRows = new Map([...recomputable].map((id) => [id, probe.produced.get(id)!]));
   return { parallel, recomputable, rowLimits, assumedRows };
-}
-
-/** The entity and every entity it takes values from, directly or through others (deferred references left out). */
-function ancestors(config: SchemaConfig, entityId: string): string[] {
-  const found = new Set<string>([entityId]);
-  const queue = [entityId];
-  while (queue.length > 0) {
-    const id = queue.shift();
-    const entity = config.entities.find((candidate) => candidate.id === id);
-    for (const field of entity?.fields ?? []) {
-      const parent = referenceTarget(field)?.entity;
-      if (parent !== undefined && !found.has(parent)) {
-        found.add(parent);
-        queue.push(parent);
-      }
-    }
-  }
-  return [...found];
 }
 

@@ -1,6 +1,7 @@
 // The entity graph of a config: which field takes its values from which entity, the order in which
 // entities are generated (parents first), reference cycles, and planned row counts.
 import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
+import { referenceTarget } from '../model/table-spec.ts';
 import { pointer } from './config-issues.ts';
 
 /** Rows generated for an entity when neither it nor `generationDefaults` sets `rowCount`. */
@@ -57,6 +58,27 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
     });
   });
   return edges;
+}
+
+/**
+ * The entity and every entity it takes values from, directly or through others: the entity first,
+ * then its ancestors nearest first. `byId` (every entity by id) saves a search per step.
+ */
+export function ancestorsOf(config: SchemaConfig, entityId: string, byId?: ReadonlyMap<string, Entity>): string[] {
+  const found = new Set<string>([entityId]);
+  const queue = [entityId];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    const entity = byId ? byId.get(id) : config.entities.find((candidate) => candidate.id === id);
+    for (const field of entity?.fields ?? []) {
+      const parent = referenceTarget(field)?.entity;
+      if (parent !== undefined && !found.has(parent)) {
+        found.add(parent);
+        queue.push(parent);
+      }
+    }
+  }
+  return [...found];
 }
 
 /**

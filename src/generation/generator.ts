@@ -16,6 +16,7 @@ import { FakerPool } from './faker-pool.ts';
 import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from '../model/table-spec.ts';
+import { ancestorsOf } from './config-graph.ts';
 import { planGeneration } from './plan.ts';
 import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';
@@ -416,7 +417,7 @@ export function previewEntities(
   const targets = entityIds.map((entityId) => {
     const target = plan.entities.find((entity) => entity.id === entityId);
     if (!target) throw new Error(`the config has no entity "${entityId}"`);
-    return { target, position: plan.entities.indexOf(target), ancestors: ancestorsOf(config, entityId, byId), ancestorRows: 0 };
+    return { target, position: plan.entities.indexOf(target), ancestors: new Set(ancestorsOf(config, entityId, byId)), ancestorRows: 0 };
   });
   const generator = new DataGenerator(config, plan);
   const shown = new Map<string, RowValues[]>();
@@ -462,22 +463,4 @@ export function previewEntities(
     answer.set(target.id, rows.map((row) => Object.fromEntries(target.table.columns.map((column, i) => [column.name, row[i]]))));
   }
   return answer;
-}
-
-/** The entity and every entity it takes values from, directly or through others. */
-function ancestorsOf(config: SchemaConfig, entityId: string, byId?: ReadonlyMap<string, Entity>): Set<string> {
-  const found = new Set<string>([entityId]);
-  const queue = [entityId];
-  while (queue.length > 0) {
-    const id = queue.shift();
-    const entity = byId ? byId.get(id!) : config.entities.find((candidate) => candidate.id === id);
-    for (const field of entity?.fields ?? []) {
-      const parent = referenceTarget(field)?.entity;
-      if (parent !== undefined && !found.has(parent)) {
-        found.add(parent);
-        queue.push(parent);
-      }
-    }
-  }
-  return found;
 }
