@@ -1,6 +1,7 @@
 // The Dialect interface: everything sds does to a target database (PostgreSQL or MySQL) goes
-// through it. Differences between databases are capabilities and small hooks written once here;
-// callers never ask `kind === 'mysql'`.
+// through it, split by role: DialectFacts (no driver), SqlHooks (the query compiler's), the driver's
+// TargetConnection (a LoadAdapter and a CatalogReader), SqlDump (scripts). Differences between
+// databases are capabilities and small hooks written once here; callers never ask `kind === 'mysql'`.
 import type { LookupFunction } from 'node:net';
 import type { Catalog, ScratchDatabase, ScriptSyntax } from './catalog.ts';
 
@@ -100,16 +101,52 @@ export interface DialectFacts {
   urlParameters: Readonly<Record<string, readonly string[]>>;
 }
 
-export interface Dialect {
+/**
+ * An engine, by role: its facts (no driver), the hooks of SQL it compiles (SqlHooks), the driver
+ * (connect, errors) whose connections load, swap and read catalogs (TargetConnection), its SQL
+ * scripts and the scratch databases of introspection. A new engine is a folder implementing these
+ * and an entry in the registry (index.ts, facts.ts).
+ */
+export interface Dialect extends SqlHooks {
   readonly kind: SourceKind;
   readonly facts: DialectFacts;
-  readonly capabilities: DialectCapabilities;
   /** SQL scripts of generated data (`sds generate --format sql`). */
   readonly dump: SqlDump;
+  /**
+   * After keys were loaded as given into an auto-increment column (serial, identity), the statement
+   * that moves its counter past the largest, never backwards, so the application's next insert gets
+   * a free key; undefined where the engine moves it itself on such inserts (InnoDB's AUTO_INCREMENT).
+   */
+  advanceCounter?(namespace: string, table: string, column: string): { sql: string; params: unknown[] };
+
+  /** Opens connection pools to a target server (connection URL). */
+  connect(url: string, options?: ConnectOptions): Promise<TargetConnection>;
+  /**
+   * Maps a driver error to a DriverError (never carrying row data from the database's message).
+   * `table`, when given, resolves constraint names to columns where the driver does not say them.
+   */
+  mapError(error: unknown, table?: TableSpec): DriverError;
+
+  // Introspection (src/introspection): reading an existing database's schema, and running a user's DDL.
+  /** How this engine's SQL scripts are written (for splitting a DDL file into statements). */
+  readonly scriptSyntax: ScriptSyntax;
+  /**
+   * Creates an empty throw-away database on the server of `url` (which needs the right to create
+   * databases) for running a user's DDL; `drop()` removes it with everything in it.
+   */
+  createScratchDatabase(url: string): Promise<ScratchDatabase>;
+}
+
+/**
+ * The few places an engine's SQL differs, for the runtime query compiler (src/runtime/compile*.ts,
+ * Kysely style) and exports: identifiers, placeholders, parameters, comparisons, ordering, paging.
+ * Everything the compiler needs from an engine, and nothing else.
+ */
+export interface SqlHooks {
+  /** What the engine's SQL can do (RETURNING, transactional DDL) and its longest identifier. */
+  readonly capabilities: DialectCapabilities;
   /** Quotes a schema-known identifier ("x" / `x`); throws on anything that is not one. */
   quoteIdentifier(name: string): string;
-
-  // Compile hooks of the runtime query engine (Kysely style: the few places SQL differs).
   /** Bind placeholder of the `index`-th parameter, counting from 1: `$1` (PostgreSQL) or `?` (MySQL). */
   placeholder(index: number): string;
   /**
@@ -159,29 +196,6 @@ export interface Dialect {
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
    */
   maxKeyStatements(table: string, column: string): string[];
-  /**
-   * After keys were loaded as given into an auto-increment column (serial, identity), the statement
-   * that moves its counter past the largest, never backwards, so the application's next insert gets
-   * a free key; undefined where the engine moves it itself on such inserts (InnoDB's AUTO_INCREMENT).
-   */
-  advanceCounter?(namespace: string, table: string, column: string): { sql: string; params: unknown[] };
-
-  /** Opens connection pools to a target server (connection URL). */
-  connect(url: string, options?: ConnectOptions): Promise<TargetConnection>;
-  /**
-   * Maps a driver error to a DriverError (never carrying row data from the database's message).
-   * `table`, when given, resolves constraint names to columns where the driver does not say them.
-   */
-  mapError(error: unknown, table?: TableSpec): DriverError;
-
-  // Introspection (src/introspection): reading an existing database's schema, and running a user's DDL.
-  /** How this engine's SQL scripts are written (for splitting a DDL file into statements). */
-  readonly scriptSyntax: ScriptSyntax;
-  /**
-   * Creates an empty throw-away database on the server of `url` (which needs the right to create
-   * databases) for running a user's DDL; `drop()` removes it with everything in it.
-   */
-  createScratchDatabase(url: string): Promise<ScratchDatabase>;
 }
 
 /** Limits of a target connection; the query and idle limits are off (0 or unset) unless given. */
@@ -281,13 +295,36 @@ export interface SqlExecutor {
  * `transaction` are the runtime API's, limited by ConnectOptions.queryTimeoutMs; the other methods
  * are generation's and run on connections of their own.
  */
-export interface TargetConnection extends SqlExecutor {
+export interface TargetConnection extends SqlExecutor, LoadAdapter, CatalogReader {
   readonly dialect: Dialect;
   /**
    * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled
    * back when it throws (and the error rethrown as it was, for `dialect.mapError`).
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * The rows of one SELECT in batches of about `batchRows`, without holding them all (exports of a
+   * whole table): a cursor on PostgreSQL, a streamed result on MySQL, both one long statement, so on
+   * a connection without the query timeout (the client's pace sets their length), from the export
+   * pool (ConnectOptions.exportPoolSize). Rows
+   * come as `query` returns them; leaving the loop early closes the cursor or the stream.
+   */
+  streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;
+  /**
+   * The output of a `COPY … TO STDOUT` statement as it comes (PostgreSQL), on a connection of the
+   * export pool, without the query timeout; leaving the loop early drops the connection, which ends the COPY.
+   */
+  copyOut?(sql: string): AsyncIterable<Uint8Array>;
+  /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool; and `export`. */
+  poolStats?(): PoolStats[];
+  close(): Promise<void>;
+}
+
+/**
+ * What generation and seeding do to a target, on connections of their own (no query timeout):
+ * namespaces created, loaded, indexed and swapped in; rows loaded into existing tables.
+ */
+export interface LoadAdapter {
   namespaceExists(namespace: string): Promise<boolean>;
   /** Drops the namespace if it exists and creates it empty. */
   recreateNamespace(namespace: string): Promise<void>;
@@ -323,32 +360,20 @@ export interface TargetConnection extends SqlExecutor {
    */
   swapNamespaces(staging: string, live: string): Promise<void>;
   countRows(namespace: string, table: string): Promise<number>;
-  /**
-   * The rows of one SELECT in batches of about `batchRows`, without holding them all (exports of a
-   * whole table): a cursor on PostgreSQL, a streamed result on MySQL, both one long statement, so on
-   * a connection without the query timeout (the client's pace sets their length), from the export
-   * pool (ConnectOptions.exportPoolSize). Rows
-   * come as `query` returns them; leaving the loop early closes the cursor or the stream.
-   */
-  streamRows(sql: string, params: unknown[], batchRows: number): AsyncIterable<Array<Record<string, unknown>>>;
-  /**
-   * The output of a `COPY … TO STDOUT` statement as it comes (PostgreSQL), on a connection of the
-   * export pool, without the query timeout; leaving the loop early drops the connection, which ends the COPY.
-   */
-  copyOut?(sql: string): AsyncIterable<Uint8Array>;
-  /** Use of this connection's pools now (metrics): `runtime` and `generation`, or one `shared` pool; and `export`. */
-  poolStats?(): PoolStats[];
+  /** Runs `work` in one LoadTransaction on a connection of the generation pool (no query timeout): committed when it resolves, rolled back when it throws. */
+  loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T>;
+}
+
+/** Introspection's reads of a live database (src/introspection, `sds diff`, `sds seed`'s drift check). */
+export interface CatalogReader {
   /**
    * Reads the tables of `namespace` (any name, bound as a parameter: it need not be an sds
    * identifier, nor exist) from the database's catalog, with a few set-based queries whatever the
    * number of tables. A namespace that does not exist gives `exists: false` and no tables.
    */
   readCatalog(namespace: string): Promise<Catalog>;
-  /** Runs `work` in one LoadTransaction on a connection of the generation pool (no query timeout): committed when it resolves, rolled back when it throws. */
-  loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T>;
   /** The namespace the connection works in when none is named: PostgreSQL `current_schema()`, MySQL the URL's database (undefined without one). */
   currentNamespace(): Promise<string | undefined>;
-  close(): Promise<void>;
 }
 
 /**

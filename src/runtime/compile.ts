@@ -3,7 +3,7 @@
 // differences (placeholders, LIKE, null-aware inequality, ordering); each filter compiles by its
 // operator's hook in operators.ts.
 import type { ColumnSpec } from '../model/table-spec.ts';
-import type { Dialect } from '../dialects/dialect.ts';
+import type { SqlHooks } from '../dialects/dialect.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { formulaEscapedType, type CsvOptions } from '../files/csv.ts';
 import { operatorSpec, type OperandParams } from './operators.ts';
@@ -27,7 +27,7 @@ export interface CompiledList {
 /** Collects bind parameters and hands out their placeholders. */
 export class SqlParams implements OperandParams {
   readonly values: unknown[] = [];
-  constructor(private readonly dialect: Dialect) {}
+  constructor(private readonly dialect: SqlHooks) {}
 
   /** A value of `column`, typed as the column. */
   typed(column: ColumnSpec, value: RowValue): string {
@@ -42,15 +42,15 @@ export class SqlParams implements OperandParams {
   }
 }
 
-export function qualifiedTable(dialect: Dialect, namespace: string, table: string): string {
+export function qualifiedTable(dialect: SqlHooks, namespace: string, table: string): string {
   return `${dialect.quoteIdentifier(namespace)}.${dialect.quoteIdentifier(table)}`;
 }
 
-export function columnList(dialect: Dialect, names: string[]): string {
+export function columnList(dialect: SqlHooks, names: string[]): string {
   return names.map((name) => dialect.quoteIdentifier(name)).join(', ');
 }
 
-export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan, table: RuntimeTable): CompiledList {
+export function compileList(dialect: SqlHooks, namespace: string, plan: ReadPlan, table: RuntimeTable): CompiledList {
   const params = new SqlParams(dialect);
   const where = compileWhere(dialect, table, plan.filters, params);
   const whereParams = [...params.values];
@@ -70,7 +70,7 @@ export function compileList(dialect: Dialect, namespace: string, plan: ReadPlan,
 }
 
 /** An export's one SELECT: projection, filters and order; LIMIT/OFFSET only when asked. */
-export function compileExport(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable): CompiledQuery {
+export function compileExport(dialect: SqlHooks, namespace: string, plan: ExportPlan, table: RuntimeTable): CompiledQuery {
   const clauses = exportClauses(dialect, namespace, plan, table, (field) => dialect.quoteIdentifier(field));
   return { sql: `SELECT ${columnList(dialect, plan.fields)}${clauses.sql}`, params: clauses.params };
 }
@@ -82,7 +82,7 @@ export function compileExport(dialect: Dialect, namespace: string, plan: ExportP
  * reads through a cursor), and two columns at least (PostgreSQL quotes a lone `\.`, the file does not).
  * With `formulaEscape`, text columns go through dialect.formulaEscapedText (none: the cursor path).
  */
-export function compileCsvCopy(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable, options: CsvOptions = {}): string | undefined {
+export function compileCsvCopy(dialect: SqlHooks, namespace: string, plan: ExportPlan, table: RuntimeTable, options: CsvOptions = {}): string | undefined {
   if (!dialect.exportText || plan.fields.length < 2) return undefined;
   const from = qualifiedTable(dialect, namespace, table.name);
   // The select list's expressions are unnamed; sorting names the table's columns, qualified, so an
@@ -108,7 +108,7 @@ export function compileCsvCopy(dialect: Dialect, namespace: string, plan: Export
 }
 
 /** ` FROM … WHERE … ORDER BY … LIMIT … OFFSET …` of an export, sorting by `column(field)`. */
-function exportClauses(dialect: Dialect, namespace: string, plan: ExportPlan, table: RuntimeTable, column: (field: string) => string): CompiledQuery {
+function exportClauses(dialect: SqlHooks, namespace: string, plan: ExportPlan, table: RuntimeTable, column: (field: string) => string): CompiledQuery {
   const params = new SqlParams(dialect);
   const where = compileWhere(dialect, table, plan.filters, params);
   const order = plan.sort
@@ -123,24 +123,24 @@ function exportClauses(dialect: Dialect, namespace: string, plan: ExportPlan, ta
 }
 
 /** The row a plan's filters on the whole primary key select: no order, no page (there is one row at most). */
-export function compileOne(dialect: Dialect, namespace: string, plan: ReadPlan, table: RuntimeTable): CompiledQuery {
+export function compileOne(dialect: SqlHooks, namespace: string, plan: ReadPlan, table: RuntimeTable): CompiledQuery {
   const params = new SqlParams(dialect);
   const where = compileWhere(dialect, table, plan.filters, params);
   return { sql: `SELECT ${columnList(dialect, plan.fields)} FROM ${qualifiedTable(dialect, namespace, table.name)}${where}`, params: params.values };
 }
 
 /** ` WHERE a AND b`, or '' without filters. */
-export function compileWhere(dialect: Dialect, table: RuntimeTable, filters: PlannedFilter[], params: SqlParams): string {
+export function compileWhere(dialect: SqlHooks, table: RuntimeTable, filters: PlannedFilter[], params: SqlParams): string {
   if (filters.length === 0) return '';
   return ` WHERE ${filters.map((filter) => compileFilter(dialect, knownColumn(table, filter.field), filter, params)).join(' AND ')}`;
 }
 
-function compileFilter(dialect: Dialect, column: ColumnSpec, filter: PlannedFilter, params: SqlParams): string {
+function compileFilter(dialect: SqlHooks, column: ColumnSpec, filter: PlannedFilter, params: SqlParams): string {
   return operatorSpec(filter.operator).compile({ dialect, name: dialect.quoteIdentifier(column.name), column, values: filter.values, params });
 }
 
 /** The referenced rows of one populated field: one query for the whole page. */
-export function compilePopulate(dialect: Dialect, namespace: string, populate: PlannedPopulate, target: RuntimeTable, keys: RowValue[]): CompiledQuery {
+export function compilePopulate(dialect: SqlHooks, namespace: string, populate: PlannedPopulate, target: RuntimeTable, keys: RowValue[]): CompiledQuery {
   const params = new SqlParams(dialect);
   const key = knownColumn(target, populate.key);
   const fields = populate.fields.includes(populate.key) ? populate.fields : [...populate.fields, populate.key];

@@ -5,7 +5,7 @@
 import { FIELD_TYPES, type FieldType } from '../contract.ts';
 import { FIELD_TYPE_DESCRIPTORS, type FieldTypeDescriptor, type FilterClass } from '../model/field-types/index.ts';
 import type { ColumnSpec } from '../model/table-spec.ts';
-import type { Dialect } from '../dialects/dialect.ts';
+import type { SqlHooks } from '../dialects/dialect.ts';
 import type { RowValue } from '../model/row-value.ts';
 
 /** Collects bind parameters of one statement and hands out their placeholders (compile.ts). */
@@ -18,7 +18,7 @@ export interface OperandParams {
 
 /** What an operator's compile hook gets: the quoted column, its spec, the planned values. */
 export interface OperatorSite {
-  dialect: Dialect;
+  dialect: SqlHooks;
   /** The quoted column name. */
   name: string;
   column: ColumnSpec;
