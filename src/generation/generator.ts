@@ -177,21 +177,13 @@ export class DataGenerator {
       this.warnings.push({ path: `/entities/${index}`, message: `${entityId} has no primary key, so its reference columns ${plan.deferredColumns.join(', ')} stay null` });
       return;
     }
-    const fields = this.#deferredFields(entityId);
-    const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    const fill = this.#deferredFill(entityId);
+    const deferred: RowValue[] = new Array<RowValue>(plan.deferredColumns.length);
     const size = batchLength(batchSize);
     let batch: RowValues[] = [];
     for (let row = 0; row < produced; row++) {
-      const update: RowValues = keys.map((pool) => pool!.at(row));
-      let filled = false;
-      for (const field of fields) {
-        const value = field.generate(row, values);
-        const stored = value === EXHAUSTED ? null : value;
-        filled ||= stored !== null;
-        update.push(stored);
-      }
-      if (!filled) continue;
-      batch.push(update);
+      if (fill(row, deferred).every((value) => value === null)) continue;
+      batch.push([...keys.map((pool) => pool!.at(row)), ...deferred]);
       if (batch.length >= size) {
         yield batch;
         batch = [];
@@ -206,16 +198,10 @@ export class DataGenerator {
    * reference must have been generated first. `reuse` as in textChunks.
    */
   *completeRows(entityId: string, reuse = false): Generator<RowValue[]> {
-    const { plan } = this.#entry(entityId);
-    const deferred = plan.deferredColumns.length > 0 ? this.#deferredFields(entityId) : [];
-    // Deferred programs see no other value of the row, as in deferredUpdates.
-    const none: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    const fillInto = this.#deferredInto(entityId);
     let row = 0;
     for (const values of this.#rowValues(entityId, reuse)) {
-      for (const field of deferred) {
-        const value = field.generate(row, none);
-        values[field.index] = value === EXHAUSTED ? null : value;
-      }
+      fillInto?.(row, values);
       row++;
       yield values;
     }
@@ -224,19 +210,13 @@ export class DataGenerator {
   /** Deferred column values of the first `count` rows, when every target's keys exist (previews); else undefined. */
   deferredValues(entityId: string, count: number): RowValue[][] | undefined {
     const { plan } = this.#entry(entityId);
-    let fields: CompiledEntity['order'];
+    let fill: DeferredFill;
     try {
-      fields = this.#deferredFields(entityId);
+      fill = this.#deferredFill(entityId);
     } catch {
       return undefined;
     }
-    const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
-    return Array.from({ length: count }, (_, row) =>
-      fields.map((field) => {
-        const value = field.generate(row, values);
-        return value === EXHAUSTED ? null : value;
-      }),
-    );
+    return Array.from({ length: count }, (_, row) => fill(row, new Array<RowValue>(plan.deferredColumns.length)));
   }
 
   /**
@@ -283,9 +263,8 @@ export class DataGenerator {
   *rangeRows(entityId: string, from: number, to: number, reuse = false): Generator<RowValue[]> {
     const { plan } = this.#entry(entityId);
     const compiled = this.#compiled(entityId);
-    const deferred = plan.deferredColumns.length > 0 ? this.#deferredFields(entityId) : [];
+    const fillInto = this.#deferredInto(entityId);
     const columns = plan.table.columns.length;
-    const none: RowValue[] = new Array<RowValue>(columns).fill(null);
     const shared: RowValue[] = new Array<RowValue>(columns);
     const end = Math.min(to, compiled.rowLimit);
     for (let row = from; row < end; row++) {
@@ -295,10 +274,7 @@ export class DataGenerator {
         if (value === EXHAUSTED) throw new Error(`${entityId}.${field.field.id} is not range-safe: it ran out of unique values`);
         values[field.index] = value;
       }
-      for (const field of deferred) {
-        const value = field.generate(row, none);
-        values[field.index] = value === EXHAUSTED ? null : value;
-      }
+      fillInto?.(row, values);
       yield values;
     }
   }
@@ -308,6 +284,37 @@ export class DataGenerator {
     let compiled = this.#compiledEntities.get(entityId);
     if (!compiled) this.#compiledEntities.set(entityId, (compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns))));
     return compiled;
+  }
+
+  /**
+   * The one fill of deferred columns (updates after the load, complete rows of files, ranges,
+   * previews): row `row`'s deferred values into `out`, in `deferredColumns` order, null where a pool
+   * ran out. Deferred programs see no other value of the row. Throws while a target has no key pool.
+   */
+  #deferredFill(entityId: string, fields = this.#deferredFields(entityId)): DeferredFill {
+    const { plan } = this.#entry(entityId);
+    const none: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    return (row, out) => {
+      for (let i = 0; i < fields.length; i++) {
+        const value = fields[i]!.generate(row, none);
+        out[i] = value === EXHAUSTED ? null : value;
+      }
+      return out;
+    };
+  }
+
+  /** `#deferredFill` writing into a whole row at the deferred columns' places; undefined without deferred columns. */
+  #deferredInto(entityId: string): ((row: number, values: RowValue[]) => void) | undefined {
+    const { plan } = this.#entry(entityId);
+    if (plan.deferredColumns.length === 0) return undefined;
+    const fields = this.#deferredFields(entityId);
+    const fill = this.#deferredFill(entityId, fields);
+    const indexes = fields.map((field) => field.index);
+    const deferred: RowValue[] = new Array<RowValue>(indexes.length);
+    return (row, values) => {
+      fill(row, deferred);
+      for (let i = 0; i < indexes.length; i++) values[indexes[i]!] = deferred[i]!;
+    };
   }
 
   /** The deferred columns' programs, in `deferredColumns` order; throws while a target has no key pool. */
@@ -464,3 +471,6 @@ export function previewEntities(
   }
   return answer;
 }
+
+/** Fills `out` with row `row`'s deferred column values and returns it (DataGenerator's one deferred fill). */
+type DeferredFill = (row: number, out: RowValue[]) => RowValue[];
