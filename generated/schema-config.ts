@@ -265,6 +265,10 @@ export interface Reference {
    */
   onUpdate?: 'restrict' | 'cascade' | 'set-null';
   fanOut?: FanOut;
+  /**
+   * For a reference that is not nullable but closes a cycle of references (a store's manager is a staff member; a staff member works in a store): sds creates the column nullable, fills it once every row of the cycle exists, then makes it NOT NULL, so the table keeps its NOT NULL. Only on a field that is not nullable and not in its entity's primary key. `sds init --from-database` sets it where a cycle of NOT NULL foreign keys needs it. Default false.
+   */
+  fillAfterInsert?: boolean;
 }
 /**
  * Parents picked evenly at random (the default).

@@ -74,6 +74,19 @@ function checkReference(context: CheckContext, site: FieldSite): void {
       });
     }
   }
+  if (reference.fillAfterInsert === true) {
+    if (site.field.nullable) {
+      context.errors.push({
+        path: `${path}/fillAfterInsert`,
+        message: `fillAfterInsert keeps a NOT NULL reference NOT NULL, but ${site.name} is nullable (nullable references are filled after insert anyway); remove one of them`,
+      });
+    } else if (site.entity.primaryKey?.includes(site.field.id)) {
+      context.errors.push({
+        path: `${path}/fillAfterInsert`,
+        message: `${site.name} is in the primary key of "${site.entity.id}", which is never null, so it cannot be filled after insert; remove fillAfterInsert and break the cycle with another reference`,
+      });
+    }
+  }
   if (!target) return;
   const targetName = `${target.entity.id}.${target.field.id}`;
   if (!singleFieldKeys(target.entity).has(target.field.id)) {

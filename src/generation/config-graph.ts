@@ -31,7 +31,10 @@ export interface ReferenceEdge {
   path: string;
   /** Parent entity and field. */
   target: { entity: string; field: string };
-  /** Nullable fields can be filled after insert, so they never force an order. */
+  /**
+   * Nullable fields (and NOT NULL ones marked `fillAfterInsert`) can be filled after insert, so they
+   * never force an order.
+   */
   nullable: boolean;
   via: 'references' | 'strategy';
 }
@@ -52,7 +55,7 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
         fieldIndex,
         path: pointer('entities', entityIndex, 'fields', fieldIndex),
         target: { entity: target.entity, field: target.field },
-        nullable: field.nullable === true,
+        nullable: field.nullable === true || field.references?.fillAfterInsert === true,
         via: field.references ? 'references' : 'strategy',
       });
     });

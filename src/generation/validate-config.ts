@@ -192,7 +192,7 @@ function checkCycles(context: CheckContext): void {
         path: edge.path,
         message:
           `${edge.entity}.${edge.field} references its own entity "${edge.entity}" but is not nullable; ` +
-          `self references are filled after insert, so set "nullable": true`,
+          `self references are filled after insert, so set "nullable": true (or, to keep it NOT NULL, give its "references" "fillAfterInsert": true)`,
       });
       continue;
     }
@@ -200,7 +200,8 @@ function checkCycles(context: CheckContext): void {
       path: edge.path,
       message:
         `reference cycle ${cycle.entities.join(' → ')} cannot be broken: make one of these reference fields nullable: ` +
-        cycle.edges.map((e) => e.path).join(', '),
+        cycle.edges.map((e) => e.path).join(', ') +
+        ` (or, to keep it NOT NULL, give its "references" "fillAfterInsert": true)`,
     });
   }
 }

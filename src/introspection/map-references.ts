@@ -84,9 +84,9 @@ function mapForeignKey(catalog: Catalog, child: MappedTable, foreignKey: Catalog
 }
 
 /**
- * Makes each cycle of non-nullable references breakable: one of its fields becomes nullable (sds
- * then fills it after insert). A primary-key field cannot be nullable; a cycle made only of those
- * loses one reference instead.
+ * Makes each cycle of non-nullable references breakable: one of its references is filled after
+ * insert (`fillAfterInsert`: the column stays NOT NULL, as in the database). A primary-key field
+ * cannot be filled after insert; a cycle made only of those loses one reference instead.
  */
 function breakCycles(config: SchemaConfig, mapped: MappedTable[], deferrable: Set<Field>, warnings: Warnings): void {
   const tableOf = new Map(mapped.map((table) => [table.entity.id, table]));
@@ -102,13 +102,7 @@ function breakCycles(config: SchemaConfig, mapped: MappedTable[], deferrable: Se
     const open = candidates.filter((candidate) => !candidate.primary);
     const chosen = open.find((candidate) => deferrable.has(candidate.field)) ?? open.at(-1);
     if (chosen) {
-      chosen.field.nullable = true;
-      const self = cycle.edges.length === 1;
-      warnings.add(
-        chosen.table.table.name,
-        chosen.column,
-        `NOT NULL, but it closes the reference cycle ${path}${self ? ' (a self reference)' : ''}; made nullable so sds can fill it after insert (every generated row still gets a value)`,
-      );
+      chosen.field.references = { ...chosen.field.references!, fillAfterInsert: true };
       continue;
     }
     const dropped = candidates.at(-1)!;

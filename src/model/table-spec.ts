@@ -17,6 +17,11 @@ export interface ColumnSpec {
   name: string;
   type: ColumnType;
   nullable: boolean;
+  /**
+   * A NOT NULL reference that closes a cycle (`references.fillAfterInsert`): created nullable, filled
+   * once every row exists, then made NOT NULL with the keys. `nullable` stays false (writes need it).
+   */
+  fillAfterInsert?: boolean;
   /** string: varchar(maxLength) when set; otherwise text (MySQL: VARCHAR(255) when indexed, else TEXT). */
   maxLength?: number;
   /** number: digits after the decimal point → numeric(18 + precision, precision); unset → double precision. */
@@ -94,6 +99,7 @@ export function buildTableSpec(entity: Entity, rowCount: number, isBig: (entity:
 
 function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (entity: string, field: string) => boolean): ColumnSpec {
   const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true, ...fieldType(field.type).columnFacets(field) };
+  if (field.references?.fillAfterInsert === true && field.nullable !== true) column.fillAfterInsert = true;
   if (field.type === 'integer') {
     const target = referenceTarget(field);
     const big = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCount);

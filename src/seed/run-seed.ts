@@ -66,6 +66,17 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
   }
   const generationPlan = planGeneration(config, options);
   const plan = planSeed(catalog, generationPlan);
+  // A NOT NULL reference filled after insert (a cycle of NOT NULL foreign keys) would be loaded null first.
+  const notNullDeferred = plan.tables.flatMap((table) =>
+    table.deferredColumns.filter((column) => table.load.columns.find((candidate) => candidate.name === column)?.fillAfterInsert).map((column) => `${table.table}.${column}`),
+  );
+  if (notNullDeferred.length) {
+    throw new SeedRefusal(
+      'unsupported',
+      'these NOT NULL foreign-key columns close a cycle of references, which sds seed cannot fill in place yet (sds generate can, into a namespace of its own); nothing was written',
+      notNullDeferred,
+    );
+  }
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const emit = options.onProgress ?? (() => {});
   const summary = (rowsBefore: Map<string, number>, inserted: Map<string, number>, warnings: SeedSummary['warnings']): SeedSummary => {

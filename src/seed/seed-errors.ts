@@ -8,7 +8,9 @@ export type SeedRefusalKind =
   /** --truncate, and tables outside the config reference the config's tables with rows. */
   | 'referenced'
   /** A statement failed while writing: the transaction was rolled back. */
-  | 'failed';
+  | 'failed'
+  /** The config needs what the seed cannot do in place yet (a cycle of NOT NULL references). */
+  | 'unsupported';
 
 export class SeedRefusal extends Error {
   readonly kind: SeedRefusalKind;

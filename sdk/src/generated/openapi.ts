@@ -2146,6 +2146,11 @@ export interface components {
              */
             onUpdate?: "restrict" | "cascade" | "set-null";
             fanOut?: components["schemas"]["fanOut"];
+            /**
+             * @description For a reference that is not nullable but closes a cycle of references (a store's manager is a staff member; a staff member works in a store): sds creates the column nullable, fills it once every row of the cycle exists, then makes it NOT NULL, so the table keeps its NOT NULL. Only on a field that is not nullable and not in its entity's primary key. `sds init --from-database` sets it where a cycle of NOT NULL foreign keys needs it. Default false.
+             * @default false
+             */
+            fillAfterInsert?: boolean;
         };
         /** @description Metadata of a team API key. The secret is never part of it. */
         TeamApiKey: {

@@ -163,7 +163,8 @@ export function createMysqlDatabase(namespace: string, options: { ifNotExists?: 
 export function createMysqlTable(namespace: string, table: TableSpec): string {
   const types = mysqlColumnTypes(table);
   checkKeyLengths(table, types);
-  const lines = table.columns.map((column) => `${quoteMysqlIdentifier(column.name)} ${types.get(column.name)!.sql} ${column.nullable ? 'NULL' : 'NOT NULL'}`);
+  // A column filled after insert is NOT NULL once filled (mysqlIndexStatement).
+  const lines = table.columns.map((column) => `${quoteMysqlIdentifier(column.name)} ${types.get(column.name)!.sql} ${column.nullable || column.fillAfterInsert ? 'NULL' : 'NOT NULL'}`);
   if (table.primaryKey.length > 0) lines.push(`PRIMARY KEY (${mysqlColumnList(table.primaryKey)})`);
   return (
     `CREATE TABLE ${mysqlTableName(namespace, table.name)} (\n  ${lines.join(',\n  ')}\n) ` +
@@ -171,14 +172,23 @@ export function createMysqlTable(namespace: string, table: TableSpec): string {
   );
 }
 
-/** One ALTER adding all unique keys, then secondary indexes, of a table (InnoDB builds them in one pass); undefined when none. */
+/**
+ * One ALTER making the columns filled after insert NOT NULL, then adding all unique keys and
+ * secondary indexes of a table (InnoDB builds them in one pass); undefined when none.
+ */
 export function mysqlIndexStatement(namespace: string, table: TableSpec): string | undefined {
-  if (table.indexes.length === 0) return undefined;
+  const filled = table.columns.filter((column) => column.fillAfterInsert);
+  if (table.indexes.length === 0 && filled.length === 0) return undefined;
+  const types = filled.length > 0 ? mysqlColumnTypes(table) : undefined;
+  const notNull = filled.map((column) => `MODIFY ${quoteMysqlIdentifier(column.name)} ${types!.get(column.name)!.sql} NOT NULL`);
   const ordered = [...table.indexes.filter((index) => index.unique), ...table.indexes.filter((index) => !index.unique)];
-  const clauses = ordered.map((index) => {
-    pickColumns(table, index.columns);
-    return `ADD ${index.unique ? 'UNIQUE KEY' : 'KEY'} ${quoteMysqlIdentifier(index.name)} (${mysqlColumnList(index.columns)})`;
-  });
+  const clauses = [
+    ...notNull,
+    ...ordered.map((index) => {
+      pickColumns(table, index.columns);
+      return `ADD ${index.unique ? 'UNIQUE KEY' : 'KEY'} ${quoteMysqlIdentifier(index.name)} (${mysqlColumnList(index.columns)})`;
+    }),
+  ];
   return `ALTER TABLE ${mysqlTableName(namespace, table.name)} ${clauses.join(', ')}`;
 }
 

@@ -75,7 +75,8 @@ export function createPostgresTable(namespace: string, table: TableSpec): string
   const lines = table.columns.map((column) => {
     const name = quotePostgresIdentifier(column.name);
     const type: PostgresColumnType = POSTGRES_COLUMN_TYPES[column.type];
-    const line = `${name} ${type.sql(column)}${column.nullable ? '' : ' NOT NULL'}`;
+    // A column filled after insert is NOT NULL once filled (postgresNotNullStatements).
+    const line = `${name} ${type.sql(column)}${column.nullable || column.fillAfterInsert ? '' : ' NOT NULL'}`;
     return type.check ? `${line} ${type.check(name, table, column)}` : line;
   });
   if (table.primaryKey.length > 0) {
@@ -85,8 +86,20 @@ export function createPostgresTable(namespace: string, table: TableSpec): string
   return `CREATE TABLE ${postgresTableName(namespace, table.name)} (\n  ${lines.join(',\n  ')}\n)`;
 }
 
-/** Unique keys and secondary indexes of one table, unique ones first. */
+/** NOT NULL on the columns filled after insert (ColumnSpec.fillAfterInsert), once they are filled. */
+export function postgresNotNullStatements(namespace: string, table: TableSpec): string[] {
+  const target = postgresTableName(namespace, table.name);
+  return table.columns
+    .filter((column) => column.fillAfterInsert)
+    .map((column) => `ALTER TABLE ${target} ALTER COLUMN ${quotePostgresIdentifier(column.name)} SET NOT NULL`);
+}
+
+/** NOT NULL restored on columns filled after insert, then unique keys and secondary indexes of one table, unique ones first. */
 export function postgresIndexStatements(namespace: string, table: TableSpec): string[] {
+  return [...postgresNotNullStatements(namespace, table), ...postgresKeyStatements(namespace, table)];
+}
+
+function postgresKeyStatements(namespace: string, table: TableSpec): string[] {
   const target = postgresTableName(namespace, table.name);
   const ordered = [...table.indexes.filter((index) => index.unique), ...table.indexes.filter((index) => !index.unique)];
   return ordered.map((index) => {

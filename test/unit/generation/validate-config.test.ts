@@ -571,7 +571,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/0/fields/2',
             message:
-              'reference cycle teams → users → teams cannot be broken: make one of these reference fields nullable: /entities/0/fields/2, /entities/1/fields/1',
+              'reference cycle teams → users → teams cannot be broken: make one of these reference fields nullable: /entities/0/fields/2, /entities/1/fields/1 (or, to keep it NOT NULL, give its "references" "fillAfterInsert": true)',
           },
         ],
       },
@@ -585,7 +585,37 @@ const cases: [string, { given: unknown; want: Want }][] = [
         errors: [
           {
             path: '/entities/1/fields/12',
-            message: 'users.managerId references its own entity "users" but is not nullable; self references are filled after insert, so set "nullable": true',
+            message: 'users.managerId references its own entity "users" but is not nullable; self references are filled after insert, so set "nullable": true (or, to keep it NOT NULL, give its "references" "fillAfterInsert": true)',
+          },
+        ],
+      },
+    },
+  ],
+
+  [
+    'accepts a NOT NULL reference cycle and self reference broken by fillAfterInsert',
+    {
+      given: edit((c) => {
+        teams(c).fields[2].nullable = false;
+        teams(c).fields[2].references.fillAfterInsert = true;
+        delete users(c).fields[12].nullable;
+        users(c).fields[12].references.fillAfterInsert = true;
+      }),
+      want: { errors: [] },
+    },
+  ],
+  [
+    'refuses fillAfterInsert on a nullable field or a primary-key field',
+    {
+      given: edit((c) => {
+        users(c).fields[12].references.fillAfterInsert = true;
+      }),
+      want: {
+        errors: [
+          {
+            path: '/entities/1/fields/12/references/fillAfterInsert',
+            message:
+              'fillAfterInsert keeps a NOT NULL reference NOT NULL, but users.managerId is nullable (nullable references are filled after insert anyway); remove one of them',
           },
         ],
       },

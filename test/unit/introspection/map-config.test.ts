@@ -277,16 +277,6 @@ describe('mapCatalog: foreign keys', () => {
         warning: 't.u: onUpdate SET NULL on a NOT NULL column cannot be expressed; restrict instead',
       },
     ],
-    [
-      'a NOT NULL self reference is made nullable',
-      {
-        tables: [keyed('staff', [id(), column('boss', int)], { foreignKeys: [fk('s_boss', ['boss'], 'staff', ['id'])] })],
-        field: ['staff', 'boss'],
-        reference: true,
-        warning:
-          'staff.boss: NOT NULL, but it closes the reference cycle staff → staff (a self reference); made nullable so sds can fill it after insert (every generated row still gets a value)',
-      },
-    ],
   ];
   for (const [name, { tables, field, reference, warning }] of cases) {
     it(name, () => {
@@ -296,15 +286,26 @@ describe('mapCatalog: foreign keys', () => {
     });
   }
 
-  it('a NOT NULL cycle: the DEFERRABLE side becomes nullable', () => {
+  it('a NOT NULL self reference stays NOT NULL, filled after insert', () => {
+    const result = mapped([keyed('staff', [id(), column('boss', int)], { foreignKeys: [fk('s_boss', ['boss'], 'staff', ['id'])] })]);
+    const boss = result.field('staff', 'boss');
+    expect(boss.nullable ?? false).toBe(false);
+    expect(boss.references).toEqual({ entity: 'staff', field: 'id', fillAfterInsert: true });
+    expect(result.messages).toEqual([]);
+  });
+
+  it('a NOT NULL cycle stays NOT NULL: the DEFERRABLE side is filled after insert', () => {
     const cycle = (deferrable: 'store' | 'staff') => [
       keyed('staff', [id('staff_id'), column('store_id', int)], { foreignKeys: [fk('f1', ['store_id'], 'store', ['store_id'], { deferrable: deferrable === 'staff' })] }),
       keyed('store', [id('store_id'), column('manager_id', int)], { foreignKeys: [fk('f2', ['manager_id'], 'staff', ['staff_id'], { deferrable: deferrable === 'store' })] }),
     ];
     for (const side of ['staff', 'store'] as const) {
       const result = mapped(cycle(side));
-      const changed = result.config.entities.flatMap((entity: Entity) => entity.fields.filter((field) => field.nullable).map((field) => `${entity.id}.${field.id}`));
-      expect(changed).toEqual([side === 'staff' ? 'staff.store_id' : 'store.manager_id']);
+      expect(result.config.entities.flatMap((entity: Entity) => entity.fields.filter((field) => field.nullable))).toEqual([]);
+      const filled = result.config.entities.flatMap((entity: Entity) => entity.fields.filter((field) => field.references?.fillAfterInsert).map((field) => `${entity.id}.${field.id}`));
+      expect(filled).toEqual([side === 'staff' ? 'staff.store_id' : 'store.manager_id']);
+      expect(validateConfig(result.config).errors).toEqual([]);
+      expect(result.messages).toEqual([]);
     }
   });
 
