@@ -60,7 +60,10 @@ async function generate(client: (typeof CLIENTS)[number], input: string, baseUrl
     // The source's document says where it is (its server's variables default to this server and
     // source); the main contract's server is the default local one, so its base URL is given.
     const base = client === 'orval-source' ? '{ getBaseUrlFromSpecification: true }' : JSON.stringify(baseUrl);
-    fs.writeFileSync(config, `module.exports = { api: { input: ${JSON.stringify(input)}, output: { target: ${JSON.stringify(path.join(output, 'api.ts'))}, client: 'fetch', mode: 'single', baseUrl: ${base} } } };\n`);
+    // listRows also declares the files it answers to `Accept: text/csv` (exportRows is their own
+    // operation): orval is told to type its answer by the JSON page alone (docs/generated-clients.md).
+    const override = client === 'orval-main' ? `, override: { operations: { listRows: { contentType: { include: ['application/json'] } } } }` : '';
+    fs.writeFileSync(config, `module.exports = { api: { input: ${JSON.stringify(input)}, output: { target: ${JSON.stringify(path.join(output, 'api.ts'))}, client: 'fetch', mode: 'single', baseUrl: ${base}${override} } } };\n`);
     await run(bin('orval'), ['--config', config], { cwd: out, timeout: 60_000 });
   }
 }
