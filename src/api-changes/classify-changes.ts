@@ -53,6 +53,34 @@ export function classifyChanges(before: unknown, after: unknown): Change[] {
   return changes;
 }
 
+/**
+ * The changes of paths that exist on one side only, as classifyChanges reports them (api-smart-diff
+ * reports an added or removed operation as one change, whatever it holds), without comparing
+ * anything: `add` is non-breaking, `remove` breaking. For a caller that knows which paths are new
+ * or gone, e.g. a whole table added to or removed from a source's runtime API.
+ */
+export function operationsAddedOrRemoved(paths: Record<string, unknown>, action: 'add' | 'remove'): Change[] {
+  const changes: Change[] = [];
+  for (const [route, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
+      if (!METHODS.has(method)) continue;
+      const name = `${method.toUpperCase()} ${route}`;
+      changes.push({
+        type: action === 'add' ? 'non-breaking' : 'breaking',
+        action,
+        side: 'operation',
+        operation: name,
+        pointer: `#${pointerOf(['paths', route, method])}`,
+        location: '/',
+        key: name,
+        description: `[${VERBS[action]}] operation ${name}`,
+        ...(action === 'add' ? { after: operation } : { before: operation }),
+      });
+    }
+  }
+  return changes;
+}
+
 function place(diff: Diff): Change {
   const path = diff.path;
   const base = { type: diff.type as ChangeType, action: diff.action, pointer: `#${pointerOf(path)}`, description: describe(diff), before: diff.before, after: diff.after };

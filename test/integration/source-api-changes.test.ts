@@ -101,6 +101,21 @@ describe('GET …/sources/{sourceId}/api-changes', () => {
     expect(error!.error).toMatch(/to/);
   });
 
+  it('answers for 120 changed tables within the config work timeout (each table renamed: its operations removed, the new ones added)', async () => {
+    const table = (id: string) => ({ id, primaryKey: ['id'], fields: [{ id: 'id', type: 'integer' }, ...['name', 'code', 'note', 'label'].map((field) => ({ id: field, type: 'string' }))] });
+    const config = (prefix: string) => ({ formatVersion: 1, generationDefaults: { rowCount: 1 }, entities: Array.from({ length: 120 }, (_, i) => table(`${prefix}${i}`)) }) as SchemaConfig;
+    const api = t.client(t.teamKey);
+    const schema = (await api.POST('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } }, body: { name: 'Wide', initialVersion: { schema: config('item') } } })).data!;
+    const from = (await api.GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } } })).data![0]!.id;
+    const to = (await api.POST('/public/v1/projects/{projectId}/schemas/{schemaId}/versions', { params: { path: { projectId, schemaId: schema.id } }, body: { schema: config('thing') } })).data!.id;
+    const { data, error, response } = await changesOf({ from, to });
+    expect(response.status, JSON.stringify(error)).toBe(200);
+    // Six operations per table: list, export, create, get, update, delete.
+    expect(data!.counts).toMatchObject({ breaking: 720, nonBreaking: 720 });
+    expect(data!.changes).toContainEqual({ type: 'breaking', side: 'operation', operation: 'GET /item7', location: '/', description: '[Removed] operation GET /item7' });
+    expect(data!.changes).toContainEqual({ type: 'non-breaking', side: 'operation', operation: 'POST /thing119', location: '/', description: '[Added] operation POST /thing119' });
+  }, 60_000);
+
   it("does not answer another team's key, whose team cannot see the project (404), nor no key (401)", async () => {
     const teams = new TeamStore(t.service.db);
     const other = (await teams.createKey((await teams.createTeam('Another team')).id)).key;

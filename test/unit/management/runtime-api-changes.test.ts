@@ -1,0 +1,48 @@
+// compareRuntimeApis (GET …/api-changes) compares a source's runtime documents table by table, skips
+// what is the same in both versions and does not compare tables added or removed whole: none of this
+// may change the answer, which stays what comparing the two whole documents answers.
+import { describe, expect, it } from 'vitest';
+import type { SchemaConfig } from '../../../src/contract.ts';
+import { classifyChanges, type Change } from '../../../src/api-changes/classify-changes.ts';
+import { compareRuntimeApis } from '../../../src/management/api-changes.ts';
+import { sourceOpenApi } from '../../../src/management/runtime-docs.ts';
+import type { Source } from '../../../src/store/sources.ts';
+import { blogConfig } from '../../fixtures/configs.ts';
+
+const source = { id: '5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79', schemaVersionId: '9c4e7a1b-3d2f-4b6a-8e5c-7f1a0d2b4c68', name: 'Blog', slug: 'blog', requireAuth: true } as Source;
+type Entity = SchemaConfig['entities'][number];
+
+/** The blog with every field that is neither a key nor a reference renamed, users' email made nullable, and a `tags` table. */
+function blogChanged(): SchemaConfig {
+  const config = blogConfig();
+  for (const entity of config.entities) for (const field of entity.fields) if (field.id !== 'id' && !field.references) field.id = `${field.id}2`;
+  config.entities.find((entity) => entity.id === 'users')!.fields.find((field) => field.id === 'email2')!.nullable = true;
+  config.entities.push({ id: 'tags', primaryKey: ['id'], fields: [{ id: 'id', type: 'integer' }, { id: 'label', type: 'string' }] } as Entity);
+  return config;
+}
+
+/** What comparing the whole documents answers, as compareRuntimeApis words each change. */
+function wholeDocuments(from: SchemaConfig, to: SchemaConfig) {
+  const word = ({ type, side, operation, location, description, rule }: Change) => ({ type, side, ...(operation !== undefined ? { operation } : {}), location, description, ...(rule !== undefined ? { rule } : {}) });
+  return classifyChanges(sourceOpenApi(source, from, 'http://localhost:3000'), sourceOpenApi(source, to, 'http://localhost:3000')).map(word);
+}
+const sorted = <T>(list: T[]) => list.map((item) => JSON.stringify(item)).sort();
+
+describe('compareRuntimeApis', () => {
+  it.each([
+    ['fields renamed, a field made nullable, a table added', blogConfig, blogChanged],
+    ['the same the other way round (a table removed)', blogChanged, blogConfig],
+  ])('answers what comparing the whole documents answers: %s', (_, from, to) => {
+    const { changes, counts } = compareRuntimeApis(source, from(), to(), 'http://localhost:3000');
+    expect(changes.length).toBeGreaterThan(100);
+    expect(sorted(changes)).toEqual(sorted(wholeDocuments(from(), to())));
+    expect(counts.breaking).toBe(changes.filter((change) => change.type === 'breaking').length);
+  });
+
+  it('a table added or removed whole is one change per operation, as the diff library words it', () => {
+    const added = compareRuntimeApis(source, blogConfig(), { ...blogConfig(), entities: [...blogConfig().entities, { id: 'tags', primaryKey: ['id'], fields: [{ id: 'id', type: 'integer' }] } as Entity] }, 'http://localhost:3000');
+    expect(added.changes).toContainEqual({ type: 'non-breaking', side: 'operation', operation: 'GET /tags', location: '/', description: '[Added] operation GET /tags' });
+    expect(added.changes.map((change) => change.operation).sort()).toEqual(['DELETE /tags/{id}', 'GET /tags', 'GET /tags.{format}', 'GET /tags/{id}', 'PATCH /tags/{id}', 'POST /tags']);
+    expect(added.breaking).toBe(false);
+  });
+});
