@@ -15,8 +15,9 @@ import { pairStart, parentTimeLink } from './time.ts';
 import { FIELD_RULES } from '../rules/field-rules.ts';
 import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
+import { evaluateRowFormula, rowFormulaOf } from '../rules/row-formulas.ts';
 
-export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent';
+export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent' | 'row-formula';
 
 export interface CoherenceCount {
   /** The check run. */
@@ -123,6 +124,16 @@ export class CoherenceAudit {
 
     entity.fields.forEach((field, index) => {
       const rule = rules[index];
+      if (rule?.audit?.kind === 'row-formula') {
+        const formula = rowFormulaOf(entity, field)!;
+        add('row-formula', rule.id, field.id, formula.text, (values) => {
+          const value = values[index];
+          const expected = evaluateRowFormula(formula, values);
+          if (typeof value !== 'number' || expected === null) return undefined;
+          return Math.abs(value - expected) < 0.005;
+        });
+        return;
+      }
       if (rule?.audit?.kind === 'time-pair-ordered') {
         const start = pairStart(entity, field);
         add('time-pair-ordered', rule.id, field.id, entity.fields[start]!.id, (values) => {
