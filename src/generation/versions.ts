@@ -28,6 +28,8 @@ export interface VersionFeatures {
   postalCodesAbroad: boolean;
   /** Generations count how many rows hold each rule (generationAudit.coherence) without being asked to. */
   auditByDefault: boolean;
+  /** Two references of a row that lead to one ancestor agree on it (reference-agreement.ts). */
+  agreeingReferences: boolean;
 }
 
 /** Every generator version: same version + seed + config → same rows, forever. */
@@ -40,6 +42,7 @@ export const VERSIONS = {
     localeText: false,
     postalCodesAbroad: false,
     auditByDefault: false,
+    agreeingReferences: false,
   },
   2: {
     changes: 'coherent rows: names in emails, places from reference data, ordered time pairs, children after parents',
@@ -49,6 +52,7 @@ export const VERSIONS = {
     localeText: false,
     postalCodesAbroad: false,
     auditByDefault: true,
+    agreeingReferences: false,
   },
   3: {
     changes: "version 2, with text in the locale's language and real postal codes of FR, AU, FI, DE",
@@ -58,6 +62,7 @@ export const VERSIONS = {
     localeText: true,
     postalCodesAbroad: true,
     auditByDefault: true,
+    agreeingReferences: false,
   },
   4: {
     changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, country codes, past times (in preview)',
@@ -67,6 +72,7 @@ export const VERSIONS = {
     localeText: true,
     postalCodesAbroad: true,
     auditByDefault: true,
+    agreeingReferences: true,
   },
 } as const satisfies Record<GeneratorVersion, VersionFeatures>;
 
