@@ -30,6 +30,8 @@ export interface VersionFeatures {
   auditByDefault: boolean;
   /** Two references of a row that lead to one ancestor agree on it (reference-agreement.ts). */
   agreeingReferences: boolean;
+  /** Nullable columns made by default are null in a share of rows that fits their meaning (null-shares.ts). */
+  nullShares: boolean;
 }
 
 /** Every generator version: same version + seed + config → same rows, forever. */
@@ -43,6 +45,7 @@ export const VERSIONS = {
     postalCodesAbroad: false,
     auditByDefault: false,
     agreeingReferences: false,
+    nullShares: false,
   },
   2: {
     changes: 'coherent rows: names in emails, places from reference data, ordered time pairs, children after parents',
@@ -53,6 +56,7 @@ export const VERSIONS = {
     postalCodesAbroad: false,
     auditByDefault: true,
     agreeingReferences: false,
+    nullShares: false,
   },
   3: {
     changes: "version 2, with text in the locale's language and real postal codes of FR, AU, FI, DE",
@@ -63,6 +67,7 @@ export const VERSIONS = {
     postalCodesAbroad: true,
     auditByDefault: true,
     agreeingReferences: false,
+    nullShares: false,
   },
   4: {
     changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, country codes, past times (in preview)',
@@ -73,6 +78,7 @@ export const VERSIONS = {
     postalCodesAbroad: true,
     auditByDefault: true,
     agreeingReferences: true,
+    nullShares: true,
   },
 } as const satisfies Record<GeneratorVersion, VersionFeatures>;
 

@@ -1920,10 +1920,12 @@ export interface components {
              *     created-like time is not before its referenced parent's. `row-formula` (version 4): a
              *     total equals its row's subtotal + tax + shipping − discount, or a line total its quantity ×
              *     unit price, to the cent. `references-agree` (version 4): two references of a row lead to
-             *     the same ancestor row (an invoice's owner is its visit's pet's owner).
+             *     the same ancestor row (an invoice's owner is its visit's pet's owner). `null-share` (version 4):
+             *     a nullable field's nulls are counted, not judged: `holding` is the rows left null, `against` the
+             *     share the field's name asks for.
              * @enum {string}
              */
-            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree";
+            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree" | "null-share";
             /**
              * @description Id of the field rule that made the field (`person.email`, `place.city`, `time.pair-end`; the
              *     table of rules is docs/field-rules.md); for place fields, their rules joined by `+` as the fields

@@ -17,10 +17,11 @@ import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
 import { evaluateRowFormula, rowFormulaOf } from '../rules/row-formulas.ts';
 import { referenceAgreements } from '../reference-agreement.ts';
-import { REFERENCES_AGREE } from '../rules/row-rules.ts';
+import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
+import { defaultNullShare } from '../null-shares.ts';
 import { ParentColumns, agreementCheck } from './agreement-audit.ts';
 
-export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent' | 'row-formula' | 'references-agree';
+export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent' | 'row-formula' | 'references-agree' | 'null-share';
 
 export interface CoherenceCount {
   /** The check run. */
@@ -174,6 +175,11 @@ export class CoherenceAudit {
         add('references-agree', REFERENCES_AGREE.id, entity.fields[agreement.constrained]!.id, `${way} (${agreement.ancestor})`, agreementCheck(agreement, this.#parentColumns));
       }
     }
+    // Nulls are counted, not judged: `holding` is the rows left null, to compare with the share in `against`.
+    entity.fields.forEach((field, index) => {
+      const share = defaultNullShare(version, entity, config.entities, field);
+      if (share > 0) add('null-share', NULL_SHARE.id, field.id, `${Math.round(share * 100)}% null`, (values) => values[index] === null);
+    });
     return checks;
   }
 

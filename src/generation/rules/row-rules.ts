@@ -10,7 +10,7 @@ export interface RowRule {
   /** The version feature that turns it on (versions.ts). */
   feature: Exclude<keyof VersionFeatures, 'changes' | 'rules'>;
   /** The report's check (`generationAudit.coherence[].rule`). */
-  audit: 'references-agree';
+  audit: 'references-agree' | 'null-share';
 }
 
 export const REFERENCES_AGREE: RowRule = {
@@ -21,5 +21,13 @@ export const REFERENCES_AGREE: RowRule = {
   audit: 'references-agree',
 };
 
+export const NULL_SHARE: RowRule = {
+  id: 'null.share',
+  what:
+    'a nullable field made by default (no strategy, no `emptyRate`) is null in a share of rows by its name: `middle_name` 60%, `suffix` 90%, `address_line2`, `fax` 70–80%, `notes` 50%, `website` 40%, `deleted_at`, `archived_at` 90%, others 10%; never keys, references, columns other entities reference, formulas by name and their inputs, or other times (their lifecycle decides)',
+  feature: 'nullShares',
+  audit: 'null-share',
+};
+
 /** Every rule across fields, in the order docs/field-rules.md lists them. */
-export const ROW_RULES: readonly RowRule[] = [REFERENCES_AGREE];
+export const ROW_RULES: readonly RowRule[] = [REFERENCES_AGREE, NULL_SHARE];
