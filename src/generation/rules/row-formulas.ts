@@ -105,7 +105,9 @@ const maker =
     if (!formula) return undefined;
     // A required field gets a value even where an input was left empty: the missing parts count 0.
     const missing = field.nullable ? null : 0;
-    return { at: (_row, values) => evaluateRowFormula(formula, values) ?? missing, deps: formula.terms.map((term) => term.index) };
+    // Whole cents over 100 are already the stored value of a decimal field with 2 or more places and no bounds.
+    const typed = field.type === 'number' && (field.precision === undefined || field.precision >= 2) && field.min === undefined && field.max === undefined;
+    return { at: (_row, values) => evaluateRowFormula(formula, values) ?? missing, deps: formula.terms.map((term) => term.index), typed };
   };
 
 /** A total: subtotal + tax + shipping − discount of its row. */
