@@ -10,7 +10,7 @@ import type { EntityContext, KeyPool, ValueProgram } from './program.ts';
 import type { RowReference } from './row-references.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { referenceSpec } from './references.ts';
-import { normalizeId } from './rules/field-rule.ts';
+import { idWords, normalizeId } from './rules/field-rule.ts';
 
 /** Longest way up from a referenced entity to an ancestor that is looked at (references followed). */
 const MAX_DEPTH = 4;
@@ -59,6 +59,23 @@ function ancestorPaths(start: { entity: string; field: string }, entityById: (id
   return found;
 }
 
+/**
+ * Entities whose rows are one party's acts on another's things (a comment on a post, a like, a
+ * review): their `user_id` is rarely the post's `user_id`, so their references are left alone.
+ */
+const INTERACTIONS = new Set([
+  'comment', 'like', 'review', 'vote', 'upvote', 'rating', 'follow', 'follower', 'following', 'message', 'reaction', 'favorite', 'favourite',
+  'bookmark', 'share', 'view', 'reply', 'answer', 'mention', 'flag', 'click', 'impression', 'invitation', 'invite',
+]);
+
+/** Whether an entity's id names interactions (`comments`, `post_likes`, `ProductReview`): its last word, singular. */
+export function isInteraction(entity: Entity): boolean {
+  const words = idWords(entity.id);
+  const last = words[words.length - 1] ?? '';
+  const singular = last.endsWith('ies') ? `${last.slice(0, -3)}y` : last.endsWith('s') ? last.slice(0, -1) : last;
+  return INTERACTIONS.has(singular);
+}
+
 /** Whether a reference may be picked under another's ancestor: a plain random many-to-one pick, not part of a key. */
 function constrainable(entity: Entity, field: Field): boolean {
   const spec = referenceSpec(field);
@@ -73,6 +90,7 @@ function constrainable(entity: Entity, field: Field): boolean {
  * take part in none). Each reference is constrained at most once, and never by a reference it anchors.
  */
 export function referenceAgreements(entity: Entity, entities: readonly Entity[], deferred: readonly string[]): ReferenceAgreement[] {
+  if (isInteraction(entity)) return [];
   const byId = new Map(entities.map((candidate) => [candidate.id, candidate]));
   const references = entity.fields.flatMap((field, index) => {
     const target = referenceTarget(field);

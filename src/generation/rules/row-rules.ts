@@ -16,7 +16,7 @@ export interface RowRule {
 export const REFERENCES_AGREE: RowRule = {
   id: 'reference.agree',
   what:
-    "two references of a row whose parents lead up to one ancestor through references of the same name (an invoice's `owner_id` and its visit's pet's `owner_id`) agree: the one with the longer way up is picked, the other among the parents under its ancestor (a plain random many-to-one reference, not part of a key; where no parent is under that ancestor, the row keeps its own pick and the report counts it)",
+    "two references of a row whose parents lead up to one ancestor through references of the same name (an invoice's `owner_id` and its visit's pet's `owner_id`) agree: the one with the longer way up is picked, the other among the parents under its ancestor (a plain random many-to-one reference, not part of a key, of an entity other than interactions such as `comments`, `likes`, `reviews`; where no parent is under that ancestor, the row keeps its own pick and the report counts it)",
   feature: 'agreeingReferences',
   audit: 'references-agree',
 };

@@ -51,6 +51,18 @@ describe('agreeing references (version 4)', () => {
     expect(referenceAgreements(entities[2]!, entities, [])).toEqual([]);
   });
 
+  it.each<[string, { child: string; want: number }]>([
+    ['comments', { child: 'comments', want: 0 }],
+    ['post_likes', { child: 'post_likes', want: 0 }],
+    ['ProductReviews', { child: 'ProductReviews', want: 0 }],
+    ['replies', { child: 'replies', want: 0 }],
+    ['addresses of an order agree with its customer', { child: 'orders', want: 1 }],
+  ])('interactions keep their own references: %s', (_name, { child, want }) => {
+    // An order's user_id and its address's user_id agree; a comment's user_id is not its post's user_id.
+    const entities = [entity('users', 10, []), entity('posts', 10, [ref('user_id', 'users')]), entity(child, 10, [ref('user_id', 'users'), ref('post_id', 'posts')])];
+    expect(referenceAgreements(entities[2]!, entities, [])).toHaveLength(want);
+  });
+
   it("an invoice's owner is its visit's pet's owner and a visit's clinic its vet's, in every row; version 3 leaves them to chance", () => {
     const schema = config(...clinic());
     const run = generate(schema, { generatorVersion: 4 });
