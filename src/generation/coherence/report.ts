@@ -15,7 +15,7 @@ import { pairStart, parentTimeLink } from './time.ts';
 import { FIELD_RULES } from '../rules/field-rules.ts';
 import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
-import { evaluateRowFormula, rowFormulaOf } from '../rules/row-formulas.ts';
+import { rowFormulaHolds, rowFormulaOf } from '../rules/row-formulas.ts';
 import { referenceAgreements } from '../reference-agreement.ts';
 import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
 import { defaultNullShare } from '../null-shares.ts';
@@ -133,12 +133,7 @@ export class CoherenceAudit {
       const rule = rules[index];
       if (rule?.audit?.kind === 'row-formula') {
         const formula = rowFormulaOf(entity, field)!;
-        add('row-formula', rule.id, field.id, formula.text, (values) => {
-          const value = values[index];
-          const expected = evaluateRowFormula(formula, values);
-          if (typeof value !== 'number' || expected === null) return undefined;
-          return Math.abs(value - expected) < 0.005;
-        });
+        add('row-formula', rule.id, field.id, formula.text, (values) => rowFormulaHolds(formula, values[index]!, values));
         return;
       }
       if (rule?.audit?.kind === 'time-pair-ordered') {

@@ -16,7 +16,7 @@ import { parentTimeLink, pairStart } from '../coherence/time.ts';
 import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
-import { lineTotal, productFormula, sumFormula, sumTotal } from './row-formulas.ts';
+import { lineTotal, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMERIC: FieldType[] = ['integer', 'number'];
@@ -45,6 +45,14 @@ export const FIELD_RULES: readonly FieldRule[] = [
     types: NUMERIC,
     when: (scope, field) => productFormula(scope.entity, field) !== undefined,
     make: { meaning: lineTotal },
+    audit: { kind: 'row-formula' },
+  },
+  {
+    id: 'formula.tax-rate',
+    what: "a tax (`tax`, `tax_amount`, `vat`…) in a row with a subtotal: the subtotal times a sales tax or VAT rate (5% to 20%, one per row), to the cent (decimal fields)",
+    types: ['number'],
+    when: (scope, field) => taxFormula(scope.entity, field) !== undefined,
+    make: { meaning: taxOfSubtotal },
     audit: { kind: 'row-formula' },
   },
   // Meanings of version 4: sizes, flags, durations and codes that fit the column.

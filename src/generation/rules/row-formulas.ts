@@ -23,7 +23,8 @@ const LINE_TOTALS = ['linetotal', 'lineamount', 'extendedprice', 'extendedamount
 
 /** One term of a formula: a field of the row and its sign (products multiply their terms). */
 export interface RowFormula {
-  kind: 'sum' | 'product';
+  /** `rate`: the one term times one of TAX_RATES, drawn per row. */
+  kind: 'sum' | 'product' | 'rate';
   /** What the formula reads, as the report names it: `subtotal+tax-discount`, `quantity*unit_price`. */
   text: string;
   terms: { index: number; sign: 1 | -1 }[];
@@ -73,9 +74,32 @@ export function productFormula(entity: Entity, field: Field): RowFormula | undef
   return { kind: 'product', text: `${entity.fields[quantity]!.id}*${entity.fields[price]!.id}`, terms: [quantity, price].map((index) => ({ index, sign: 1 })) };
 }
 
+/** Sales tax and VAT rates a row's tax is drawn from. */
+export const TAX_RATES = [0.05, 0.06, 0.07, 0.075, 0.08, 0.0825, 0.1, 0.2];
+
+/** The rate a tax field is of its row's subtotal, if the row has one. */
+export function taxFormula(entity: Entity, field: Field): RowFormula | undefined {
+  if (!TAXES.includes(normalizeId(field.id))) return undefined;
+  const subtotal = input(entity, field, SUBTOTALS);
+  if (subtotal < 0) return undefined;
+  return { kind: 'rate', text: `${entity.fields[subtotal]!.id}*rate`, terms: [{ index: subtotal, sign: 1 }] };
+}
+
 /** The formula a field of version 4 is made by (the sum first: a total with a subtotal is no line total), if any. */
 export function rowFormulaOf(entity: Entity, field: Field): RowFormula | undefined {
-  return sumFormula(entity, field) ?? productFormula(entity, field);
+  return sumFormula(entity, field) ?? productFormula(entity, field) ?? taxFormula(entity, field);
+}
+
+/** Whether a row's field holds its formula, to the cent (a rate: one of TAX_RATES); undefined when a side is missing. */
+export function rowFormulaHolds(formula: RowFormula, value: RowValue, values: readonly RowValue[]): boolean | undefined {
+  if (typeof value !== 'number') return undefined;
+  if (formula.kind === 'rate') {
+    const base = values[formula.terms[0]!.index];
+    if (typeof base !== 'number') return undefined;
+    return TAX_RATES.some((rate) => Math.round(toCents(base) * rate) === toCents(value));
+  }
+  const expected = evaluateRowFormula(formula, values);
+  return expected === null ? undefined : toCents(value) === toCents(expected);
 }
 
 /** Whole cents of a number: sums and products of cents are exact in them. */
@@ -87,6 +111,7 @@ export function evaluateRowFormula(formula: RowFormula, values: readonly RowValu
     const value = values[term.index];
     return typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : null;
   });
+  if (formula.kind === 'rate') return null;
   if (formula.kind === 'product') {
     const [quantity, price] = numbers;
     if (quantity === null || quantity === undefined || price === null || price === undefined) return null;
@@ -114,3 +139,21 @@ const maker =
 export const sumTotal: RuleMaker = maker(sumFormula);
 /** A line total: quantity × unit price of its row. */
 export const lineTotal: RuleMaker = maker(productFormula);
+
+/** A tax: its row's subtotal times a rate of TAX_RATES (one per row), to the cent. */
+export const taxOfSubtotal: RuleMaker = (context, field, stream) => {
+  const formula = taxFormula(context.entity, field);
+  if (!formula) return undefined;
+  const subtotal = formula.terms[0]!.index;
+  const missing = field.nullable ? null : 0;
+  const typed = field.type === 'number' && (field.precision === undefined || field.precision >= 2) && field.min === undefined && field.max === undefined;
+  return {
+    at: (row, values) => {
+      const base = values[subtotal];
+      if (typeof base !== 'number') return missing;
+      return Math.round(toCents(base) * TAX_RATES[stream.int(row, 0, 0, TAX_RATES.length - 1)]!) / 100;
+    },
+    deps: [subtotal],
+    typed,
+  };
+};

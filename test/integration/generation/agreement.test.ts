@@ -76,6 +76,8 @@ for (const target of DIALECTS) {
       expect(await count(`SELECT count(*) FROM ${t('invoices')} WHERE ${q('total')} = ${q('subtotal')} + ${q('tax')}`)).toBe(ROWS.invoices);
       expect(await count(`SELECT count(*) FROM ${t('orders')} WHERE ${q('total')} = ${q('subtotal')} + ${q('tax')} + ${q('shipping')} - ${q('discount')}`)).toBe(ROWS.orders);
       expect(await count(`SELECT count(*) FROM ${t('order_lines')} WHERE ${q('line_total')} = ${q('quantity')} * ${q('unit_price')}`)).toBe(ROWS.order_lines);
+      // Taxes are 5% to 20% of their subtotal (one rate per row, to the cent).
+      expect(await count(`SELECT count(*) FROM ${t('orders')} WHERE ${q('tax')} BETWEEN ${q('subtotal')} * 0.05 - 0.005 AND ${q('subtotal')} * 0.2 + 0.005`)).toBe(ROWS.orders);
     });
 
     it('nullable columns hold their shares of nulls; required and referenced columns none', async () => {
@@ -93,6 +95,7 @@ for (const target of DIALECTS) {
       expect(rule('reference.agree', 'invoices', 'owner_id')).toMatchObject({ rule: 'references-agree', against: 'visit_id.pet_id.owner_id (owners)', rows: ROWS.invoices, holding: ROWS.invoices });
       expect(rule('reference.agree', 'visits', 'clinic_id')).toMatchObject({ rule: 'references-agree', rows: ROWS.visits, holding: ROWS.visits });
       expect(rule('formula.total-sum', 'orders', 'total')).toMatchObject({ rule: 'row-formula', against: 'subtotal+tax+shipping-discount', rows: ROWS.orders, holding: ROWS.orders });
+      expect(rule('formula.tax-rate', 'invoices', 'tax')).toMatchObject({ rule: 'row-formula', against: 'subtotal*rate', rows: ROWS.invoices, holding: ROWS.invoices });
       expect(rule('formula.line-total', 'order_lines', 'line_total')).toMatchObject({ rule: 'row-formula', rows: ROWS.order_lines, holding: ROWS.order_lines });
       expect(rule('null.share', 'owners', 'middle_name')).toMatchObject({ rule: 'null-share', against: '60% null', rows: ROWS.owners });
     });

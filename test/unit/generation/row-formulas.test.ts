@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/model/config-types.ts';
 import { ruleOf } from '../../../src/generation/rules/choose-rule.ts';
 import { CoherenceAudit } from '../../../src/generation/coherence/report.ts';
+import { TAX_RATES } from '../../../src/generation/rules/row-formulas.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 const cents = (value: unknown) => Math.round((value as number) * 100);
@@ -37,6 +38,17 @@ describe('formulas by name (version 4)', () => {
     for (const row of run.objects('order_lines')) expect(cents(row.line_total)).toBe((row.quantity as number) * cents(row.unit_price));
   });
 
+  it("a tax is its row's subtotal times a rate of 5% to 20%, to the cent, several rates over the rows", () => {
+    const orders = generate(schema(), { generatorVersion: 4 }).objects('orders');
+    const rates = new Set<number>();
+    for (const row of orders) {
+      const rate = TAX_RATES.find((candidate) => Math.round(cents(row.subtotal) * candidate) === cents(row.tax));
+      expect(rate, JSON.stringify(row)).toBeDefined();
+      rates.add(rate!);
+    }
+    expect(rates.size).toBeGreaterThan(4);
+  });
+
   it('leaves a total alone without a subtotal, and versions 1–3 alone', () => {
     const v4 = generate(schema(), { generatorVersion: 4 });
     const payments = v4.objects('payments');
@@ -66,6 +78,7 @@ describe('formulas by name (version 4)', () => {
     }
     const counts = audit.report().filter((count) => count.rule === 'row-formula');
     expect(counts.map(({ ruleId, entity, field, against, rows, holding }) => ({ ruleId, entity, field, against, rows, holding }))).toEqual([
+      { ruleId: 'formula.tax-rate', entity: 'orders', field: 'tax', against: 'subtotal*rate', rows: 400, holding: 400 },
       { ruleId: 'formula.total-sum', entity: 'orders', field: 'total', against: 'subtotal+tax+shipping_cost-discount', rows: 400, holding: 400 },
       { ruleId: 'formula.line-total', entity: 'order_lines', field: 'line_total', against: 'quantity*unit_price', rows: 400, holding: 400 },
     ]);
