@@ -1917,10 +1917,15 @@ export interface components {
              *     code and phone calling code (with the area code where the reference data has one) form a
              *     tuple of the reference data. `time-pair-ordered`: the
              *     end of a start/end style pair is not before its start. `child-after-parent`: a child's
-             *     created-like time is not before its referenced parent's.
+             *     created-like time is not before its referenced parent's. `row-formula` (version 4): a
+             *     total equals its row's subtotal + tax + shipping − discount, a line total its quantity ×
+             *     unit price, or a tax its subtotal times a rate of 5% to 20%, to the cent. `references-agree` (version 4): two references of a row lead to
+             *     the same ancestor row (an invoice's owner is its visit's pet's owner). `null-share` (version 4):
+             *     a nullable field's nulls are counted, not judged: `holding` is the rows left null, `against` the
+             *     share the field's name asks for.
              * @enum {string}
              */
-            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent";
+            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree" | "null-share";
             /**
              * @description Id of the field rule that made the field (`person.email`, `place.city`, `time.pair-end`; the
              *     table of rules is docs/field-rules.md); for place fields, their rules joined by `+` as the fields

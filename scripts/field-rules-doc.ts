@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIELD_RULES } from '../src/generation/rules/field-rules.ts';
 import { RULE_SETS, type FieldRule } from '../src/generation/rules/field-rule.ts';
+import { ROW_RULES } from '../src/generation/rules/row-rules.ts';
 import { GENERATOR_VERSIONS, VERSIONS, versionFeatures, type RuleSetName } from '../src/generation/versions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,6 +69,17 @@ export function renderFieldRules(): string {
         .map((set) => `${set} (${versionsOf(set)})`)
         .join(', ');
       return `| ${code(rule.id)} | ${matches(rule)} | ${rule.types.join(', ')} | ${sets} | ${rule.what.replaceAll('|', '\\|')} | ${audit(rule)} |`;
+    }),
+    '',
+    '## Rules across fields',
+    '',
+    'These hold between fields and references of a row rather than make one field; the report counts them by id too.',
+    '',
+    '| rule id | versions | what it does | report check |',
+    '|---|---|---|---|',
+    ...ROW_RULES.map((rule) => {
+      const versions = GENERATOR_VERSIONS.filter((version) => versionFeatures(version)[rule.feature]).join(', ');
+      return `| ${code(rule.id)} | ${versions} | ${rule.what.replaceAll('|', '\\|')} | ${code(rule.audit)} |`;
     }),
     '',
   ];

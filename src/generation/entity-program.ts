@@ -13,6 +13,7 @@ import { referenceSpec } from './references.ts';
 import { valueFinisher } from './coerce.ts';
 import { drawOrder, jointDraw, uniqueByRetries } from './uniqueness.ts';
 import { streamKey } from './random.ts';
+import { defaultNullShare } from './null-shares.ts';
 
 export interface CompiledField {
   index: number;
@@ -131,7 +132,8 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   }
 
   // emptyRate empties nullable fields only (null); a required field always gets a generated value.
-  const emptyRate = field.generation?.emptyRate ?? 0;
+  // Version 4 gives nullable fields made by default a share of nulls by meaning (null-shares.ts).
+  const emptyRate = field.generation?.emptyRate ?? defaultNullShare(context.version, context.entity, context.entities, field);
   if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure, sequential };
   const empty = context.stream(field.id, 'empty');
   return { index, field, pure, sequential, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };

@@ -23,6 +23,7 @@ import { parentTimeLink } from './coherence/time.ts';
 import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
+import { agreementReads, referenceAgreements } from './reference-agreement.ts';
 
 type Issue = { path: string; message: string };
 
@@ -77,6 +78,10 @@ export class DataGenerator {
       for (const read of parentReads(entity, (id) => this.#entities.get(id)?.entity)) {
         rowNeed(read.reference.target.entity, read.reference.target.field);
         rowNeed(read.reference.target.entity, read.field);
+      }
+      // Version 4: agreeing references read their parents' references up to the shared ancestor.
+      if (hasFeature(plan.version, 'agreeingReferences')) {
+        for (const read of agreementReads(referenceAgreements(entity, config.entities, entityPlan.deferredColumns))) rowNeed(read.entity, read.field);
       }
     }
   }

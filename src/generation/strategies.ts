@@ -17,6 +17,8 @@ import { dateRangeProgram } from './values/date-programs.ts';
 import { distributionProgram, distributionSampler } from './values/distributions.ts';
 import { isShaped, shapedDateProgram, storedDay, storedInstant, type LowerBound } from './values/date-shapes.ts';
 import { resolveRowReference } from './row-references.ts';
+import { agreementOf, agreementProgram } from './reference-agreement.ts';
+import { hasFeature } from './versions.ts';
 
 const FAST_FAKER: Record<string, (cursor: RandomCursor, words: LocaleWords) => string> = {
   'internet.email': emailText,
@@ -37,7 +39,10 @@ export function createProgram(context: EntityContext, field: Field): ValueProgra
   const reference = referenceSpec(field);
   if (reference) {
     const parents = context.keyPool(reference.entity, reference.field);
-    return parents ? referenceProgram(reference, parents, stream, reference.entity === context.entity.id, context.plan.rowCount) : null;
+    if (!parents) return null;
+    const program = referenceProgram(reference, parents, stream, reference.entity === context.entity.id, context.plan.rowCount);
+    const agreement = hasFeature(context.version, 'agreeingReferences') ? agreementOf(context, context.fieldIndex(field.id)) : undefined;
+    return agreement ? agreementProgram(context, agreement, program, parents) : program;
   }
   const strategy = field.generation?.strategy;
   return strategy ? strategyProgram(context, field, strategy, stream) : defaultProgram(context, field, stream);

@@ -28,6 +28,10 @@ export interface VersionFeatures {
   postalCodesAbroad: boolean;
   /** Generations count how many rows hold each rule (generationAudit.coherence) without being asked to. */
   auditByDefault: boolean;
+  /** Two references of a row that lead to one ancestor agree on it (reference-agreement.ts). */
+  agreeingReferences: boolean;
+  /** Nullable columns made by default are null in a share of rows that fits their meaning (null-shares.ts). */
+  nullShares: boolean;
 }
 
 /** Every generator version: same version + seed + config → same rows, forever. */
@@ -40,6 +44,8 @@ export const VERSIONS = {
     localeText: false,
     postalCodesAbroad: false,
     auditByDefault: false,
+    agreeingReferences: false,
+    nullShares: false,
   },
   2: {
     changes: 'coherent rows: names in emails, places from reference data, ordered time pairs, children after parents',
@@ -49,6 +55,8 @@ export const VERSIONS = {
     localeText: false,
     postalCodesAbroad: false,
     auditByDefault: true,
+    agreeingReferences: false,
+    nullShares: false,
   },
   3: {
     changes: "version 2, with text in the locale's language and real postal codes of FR, AU, FI, DE",
@@ -58,6 +66,8 @@ export const VERSIONS = {
     localeText: true,
     postalCodesAbroad: true,
     auditByDefault: true,
+    agreeingReferences: false,
+    nullShares: false,
   },
   4: {
     changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, country codes, past times (in preview)',
@@ -67,6 +77,8 @@ export const VERSIONS = {
     localeText: true,
     postalCodesAbroad: true,
     auditByDefault: true,
+    agreeingReferences: true,
+    nullShares: true,
   },
 } as const satisfies Record<GeneratorVersion, VersionFeatures>;
 

@@ -15,8 +15,13 @@ import { pairStart, parentTimeLink } from './time.ts';
 import { FIELD_RULES } from '../rules/field-rules.ts';
 import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
+import { rowFormulaHolds, rowFormulaOf } from '../rules/row-formulas.ts';
+import { referenceAgreements } from '../reference-agreement.ts';
+import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
+import { defaultNullShare } from '../null-shares.ts';
+import { ParentColumns, agreementCheck } from './agreement-audit.ts';
 
-export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent';
+export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent' | 'row-formula' | 'references-agree' | 'null-share';
 
 export interface CoherenceCount {
   /** The check run. */
@@ -62,8 +67,11 @@ export class CoherenceAudit {
   readonly #checks = new Map<string, Check[]>();
   /** Created-like times of parents by key, kept while their children are made. */
   readonly #parentTimes = new Map<string, { key: number; time: number; times: ParentTimes }>();
+  /** Parents' reference columns by key, kept for the checks of agreeing references. */
+  readonly #parentColumns: ParentColumns;
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
+    this.#parentColumns = new ParentColumns(config.entities);
     const rowsOf = (entityId: string) => plan.entities.find((candidate) => candidate.id === entityId)?.rowCount ?? 0;
     for (const entityPlan of plan.entities) {
       const entity = config.entities.find((candidate) => candidate.id === entityPlan.id);
@@ -123,6 +131,11 @@ export class CoherenceAudit {
 
     entity.fields.forEach((field, index) => {
       const rule = rules[index];
+      if (rule?.audit?.kind === 'row-formula') {
+        const formula = rowFormulaOf(entity, field)!;
+        add('row-formula', rule.id, field.id, formula.text, (values) => rowFormulaHolds(formula, values[index]!, values));
+        return;
+      }
       if (rule?.audit?.kind === 'time-pair-ordered') {
         const start = pairStart(entity, field);
         add('time-pair-ordered', rule.id, field.id, entity.fields[start]!.id, (values) => {
@@ -151,6 +164,17 @@ export class CoherenceAudit {
         return order === undefined ? undefined : order >= 0;
       });
     });
+    if (hasFeature(version, 'agreeingReferences')) {
+      for (const agreement of referenceAgreements(entity, config.entities, deferred)) {
+        const way = [entity.fields[agreement.anchor]!.id, ...agreement.anchorPath.map((step) => step.field.id)].join('.');
+        add('references-agree', REFERENCES_AGREE.id, entity.fields[agreement.constrained]!.id, `${way} (${agreement.ancestor})`, agreementCheck(agreement, this.#parentColumns));
+      }
+    }
+    // Nulls are counted, not judged: `holding` is the rows left null, to compare with the share in `against`.
+    entity.fields.forEach((field, index) => {
+      const share = defaultNullShare(version, entity, config.entities, field);
+      if (share > 0) add('null-share', NULL_SHARE.id, field.id, `${Math.round(share * 100)}% null`, (values) => values[index] === null);
+    });
     return checks;
   }
 
@@ -165,8 +189,10 @@ export class CoherenceAudit {
     this.#observed.add(entityId);
     const checks = this.#checks.get(entityId) ?? [];
     const parents = [...this.#parentTimes].filter(([slot]) => slot.startsWith(`${entityId}.`)).map(([, parent]) => parent);
-    if (checks.length === 0 && parents.length === 0) return undefined;
+    const record = this.#parentColumns.recorder(entityId);
+    if (checks.length === 0 && parents.length === 0 && !record) return undefined;
     return (values) => {
+      record?.(values);
       for (const parent of parents) {
         const time = values[parent.time];
         if (typeof time === 'string') parent.times.set(values[parent.key]!, time);

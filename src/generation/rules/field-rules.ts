@@ -16,6 +16,7 @@ import { parentTimeLink, pairStart } from '../coherence/time.ts';
 import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
+import { lineTotal, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMERIC: FieldType[] = ['integer', 'number'];
@@ -28,6 +29,32 @@ const description: v1.Make = (context, field, stream) =>
   cursorProgram(stream, (cursor) => (field.type === 'text' ? paragraphText(context.words.loremWords, cursor, cursor.int(2, 5)) : sentenceText(context.words.loremWords, cursor)));
 
 export const FIELD_RULES: readonly FieldRule[] = [
+  // Meanings of version 4: arithmetic that names state, where the row has every part of it (by
+  // context: the names are row-formulas.ts's, and a total without its parts stays money.amount).
+  {
+    id: 'formula.total-sum',
+    what: 'a total (`total`, `grand_total`, `amount_due`…) in a row with a subtotal and a tax, shipping or discount: subtotal + tax + shipping − discount, to the cent',
+    types: NUMERIC,
+    when: (scope, field) => sumFormula(scope.entity, field) !== undefined,
+    make: { meaning: sumTotal },
+    audit: { kind: 'row-formula' },
+  },
+  {
+    id: 'formula.line-total',
+    what: 'a line total (`amount`, `line_total`, `total`, `extended_price`…) in a row with a quantity and a unit price: quantity × unit price, to the cent',
+    types: NUMERIC,
+    when: (scope, field) => productFormula(scope.entity, field) !== undefined,
+    make: { meaning: lineTotal },
+    audit: { kind: 'row-formula' },
+  },
+  {
+    id: 'formula.tax-rate',
+    what: "a tax (`tax`, `tax_amount`, `vat`…) in a row with a subtotal: the subtotal times a sales tax or VAT rate (5% to 20%, one per row), to the cent (decimal fields)",
+    types: ['number'],
+    when: (scope, field) => taxFormula(scope.entity, field) !== undefined,
+    make: { meaning: taxOfSubtotal },
+    audit: { kind: 'row-formula' },
+  },
   // Meanings of version 4: sizes, flags, durations and codes that fit the column.
   {
     id: 'money.unit-price',

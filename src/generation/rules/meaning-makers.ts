@@ -27,7 +27,9 @@ const numbers =
   (_context, field, stream) => {
     if (field.min !== undefined || field.max !== undefined) return undefined;
     const integer = field.type === 'integer';
-    return cursorProgram(stream, (cursor) => draw(cursor, integer));
+    // Draws are whole numbers or whole cents: for integers and decimals of 2+ places they are the stored value already (no rounding pass).
+    const typed = integer || field.precision === undefined || field.precision >= 2;
+    return cursorProgram(stream, (cursor) => draw(cursor, integer), typed);
   };
 
 /** Unit and list prices: mostly under 50, ending in .99, .49, .95 or .00 (integer fields: whole units). */

@@ -51,7 +51,9 @@ describe('generator version 4: meanings by name, type and length', () => {
       expect(median(prices), field).toBeLessThan(50);
       expect(share(prices, (price) => [99, 49, 95, 0].includes(Math.round((price as number) * 100) % 100)), field).toBe(1);
     }
-    for (const field of ['total', 'tax_amount']) {
+    // `total` sits beside a quantity and a unit price: it is their product (row-formulas.test.ts).
+    for (const row of v4.objects('lines')) expect(Math.round((row.total as number) * 100)).toBe((row.quantity as number) * Math.round((row.unit_price as number) * 100));
+    for (const field of ['tax_amount']) {
       const amounts = numbers(field);
       expect(Math.min(...amounts)).toBeGreaterThanOrEqual(2);
       expect(Math.max(...amounts)).toBeLessThanOrEqual(2000);
