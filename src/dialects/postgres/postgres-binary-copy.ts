@@ -3,12 +3,13 @@
 // then -1. Measured against the text format (scripts/bench-loaders.ts, docs/benchmarks.md); the
 // loader uses it only when asked (`copyFormat: 'binary'`).
 //
-// Only tables whose every column has a binary form here are loaded in binary (numeric columns, whose
-// binary form is base-10000 digits, stay text), and only values in the shapes the generator makes:
+// Every column type has a binary form here (binaryRowWriter answers undefined for a table that has
+// one without: such tables load as text), and values load in the shapes the generator makes:
 // any other value (a datetime with an offset, an integer as a string) fails the load with a message
 // naming it, where the text format would have let PostgreSQL parse it.
 import type { ColumnSpec, TableSpec } from '../../model/table-spec.ts';
 import type { RowValue, RowValues } from '../../model/row-value.ts';
+import { numberText } from '../bulk-text.ts';
 
 /** The binary COPY header: signature, flags, header extension length. */
 export const BINARY_COPY_HEADER = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -93,6 +94,13 @@ function textField(prefix?: number): FieldWriter {
   };
 }
 
+/** An integer of at most 2^53 as a big-endian int64, without a BigInt. */
+function writeInt64(buffer: Buffer, at: number, value: number): void {
+  const high = Math.floor(value / 4_294_967_296);
+  buffer.writeInt32BE(high, at);
+  buffer.writeUInt32BE(value - high * 4_294_967_296, at + 4);
+}
+
 function refuse(column: ColumnSpec, value: RowValue): never {
   throw new Error(`binary COPY cannot encode ${JSON.stringify(String(value))} of ${column.name} (${column.type})`);
 }
@@ -128,19 +136,49 @@ function fieldWriter(column: ColumnSpec): FieldWriter | undefined {
             if (number < -2_147_483_648 || number > 2_147_483_647) refuse(column, value);
             buffer.writeInt32BE(number, at);
           });
-    case 'number':
-      // numeric's binary form is base-10000 digits: those tables load as text.
-      if (column.precision !== undefined) return undefined;
+    case 'number': {
+      if (column.precision !== undefined) {
+        // numeric: the decimal the text format sends, as base-10000 digits; the server rounds it to
+        // the column's scale as it rounds text.
+        const decimal = numberText(column.precision);
+        return (value, out) => {
+          const text = typeof value === 'number' ? decimal(value) : typeof value === 'bigint' ? String(value) : typeof value === 'string' ? value : undefined;
+          const numeric = text === undefined ? undefined : numericDigits(text);
+          if (!numeric) return refuse(column, value);
+          const bytes = 8 + numeric.digits.length * 2;
+          out.reserve(4 + bytes);
+          const buffer = out.buffer;
+          let at = out.at;
+          buffer.writeInt32BE(bytes, at);
+          buffer.writeInt16BE(numeric.digits.length, at + 4);
+          buffer.writeInt16BE(numeric.weight, at + 6);
+          buffer.writeUInt16BE(numeric.sign, at + 8);
+          buffer.writeUInt16BE(numeric.scale, at + 10);
+          at += 12;
+          for (const digit of numeric.digits) {
+            buffer.writeInt16BE(digit, at);
+            at += 2;
+          }
+          out.at = at;
+        };
+      }
       return fixed(8, (buffer, at, value) => {
         if (typeof value !== 'number') refuse(column, value);
         // The text format sends String(-0), "0": so does this.
         buffer.writeDoubleBE(value === 0 ? 0 : value, at);
       });
+    }
     case 'datetime':
       return fixed(8, (buffer, at, value) => {
-        const ms = typeof value === 'string' && DATETIME.test(value) ? Date.parse(value) : value instanceof Date ? value.getTime() : NaN;
+        // The generator's instants are 'YYYY-MM-DDTHH:mm:ss.sssZ' (24 characters): checked by a glance, others by the pattern.
+        const ms =
+          typeof value === 'string' && ((value.length === 24 && value.charCodeAt(10) === 84 && value.charCodeAt(23) === 90) || DATETIME.test(value))
+            ? Date.parse(value)
+            : value instanceof Date
+              ? value.getTime()
+              : NaN;
         if (Number.isNaN(ms)) refuse(column, value);
-        buffer.writeBigInt64BE(BigInt(ms - EPOCH_MS) * 1000n, at);
+        writeInt64(buffer, at, (ms - EPOCH_MS) * 1000);
       });
     case 'date':
       return fixed(4, (buffer, at, value) => {
@@ -157,7 +195,7 @@ function fieldWriter(column: ColumnSpec): FieldWriter | undefined {
         const [hours, minutes, seconds] = [Number(match[1]), Number(match[2]), Number(match[3])];
         if (hours > 24 || minutes > 59 || seconds > 59 || (hours === 24 && (minutes > 0 || seconds > 0 || match[4] !== undefined))) refuse(column, value);
         const micros = Number((match[4] ?? '').padEnd(6, '0'));
-        buffer.writeBigInt64BE(BigInt(((hours * 60 + minutes) * 60 + seconds) * 1_000_000 + micros), at);
+        writeInt64(buffer, at, ((hours * 60 + minutes) * 60 + seconds) * 1_000_000 + micros);
       });
     case 'uuid':
       return fixed(16, (buffer, at, value) => {
@@ -166,6 +204,42 @@ function fieldWriter(column: ColumnSpec): FieldWriter | undefined {
       });
   }
   return undefined;
+}
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A decimal's text (`-12.5`, `1e+21`, `NaN`) as numeric's binary fields: base-10000 digits, the
+ * weight of the first, the sign, and the display scale (the digits after the point it has).
+ */
+export function numericDigits(text: string): { digits: number[]; weight: number; sign: number; scale: number } | undefined {
+  if (text === 'NaN') return { digits: [], weight: 0, sign: 0xc000, scale: 0 };
+  const match = DECIMAL.exec(text);
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return undefined;
+  const exponent = Number(match[4] ?? 0);
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 1000) return undefined;
+  let mantissa = match[2]! + (match[3] ?? '');
+  let scale = (match[3] ?? '').length - exponent;
+  if (scale < 0) {
+    mantissa += '0'.repeat(-scale);
+    scale = 0;
+  }
+  const whole = mantissa.length > scale ? mantissa.slice(0, mantissa.length - scale) : '0';
+  const fraction = mantissa.length > scale ? mantissa.slice(mantissa.length - scale) : mantissa.padStart(scale, '0');
+  const wholeText = whole.padStart(Math.ceil(whole.length / 4) * 4, '0');
+  const fractionText = fraction.padEnd(Math.ceil(fraction.length / 4) * 4, '0');
+  const digits: number[] = [];
+  for (let at = 0; at < wholeText.length; at += 4) digits.push(Number(wholeText.slice(at, at + 4)));
+  let weight = digits.length - 1;
+  for (let at = 0; at < fractionText.length; at += 4) digits.push(Number(fractionText.slice(at, at + 4)));
+  while (digits.length > 0 && digits[0] === 0) {
+    digits.shift();
+    weight--;
+  }
+  while (digits.length > 0 && digits[digits.length - 1] === 0) digits.pop();
+  // Zero has no digits, and no sign.
+  if (digits.length === 0) return { digits, weight: 0, sign: 0, scale };
+  return { digits, weight, sign: match[1] === '-' ? 0x4000 : 0, scale };
 }
 
 /** Writes a row of the table in binary COPY form; undefined when a column has no binary form here. */

@@ -13,6 +13,7 @@ import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStateme
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { inTransaction } from '../../transaction.ts';
 import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
+import { binaryRowWriter } from './postgres-binary-copy.ts';
 import { copyBinaryRows, copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRows, updatePostgresRowsOn } from './postgres-loader.ts';
 import {
   postgresComparable,
@@ -339,7 +340,10 @@ export class PostgresConnection implements TargetConnection {
 
   readonly textLoader: TextLoader = {
     encoder: copyRowEncoder,
-    load: (namespace, table, chunks, onBatch) => copyText(this.pool, namespace, table, chunks, onBatch, this.loadIdleTimeoutMs),
+    // In binary, a table that has a binary form is refused as text, before any chunk is read: the
+    // caller then gives its rows to loadRows.
+    load: async (namespace, table, chunks, onBatch) =>
+      this.copyFormat === 'binary' && binaryRowWriter(table) ? undefined : copyText(this.pool, namespace, table, chunks, onBatch, this.loadIdleTimeoutMs),
   };
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
-import type { RowValues } from '../../../src/model/row-value.ts';
+import type { RowValue, RowValues } from '../../../src/model/row-value.ts';
 import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { connectPostgres, type PostgresConnection } from '../../../src/dialects/postgres/postgres-dialect.ts';
 import { binaryRowWriter } from '../../../src/dialects/postgres/postgres-binary-copy.ts';
@@ -46,19 +46,30 @@ async function loadBothWays(tables: TableSpec[], table: TableSpec, batches: () =
 }
 
 describe('PostgreSQL binary COPY', () => {
-  const noNumeric: TableSpec = { ...everyTypeTable, name: 'every_binary_type', columns: everyTypeTable.columns.filter((column) => column.precision === undefined) };
-  const noNumericRows = everyTypeRows.map((row) => row.filter((_, index) => everyTypeTable.columns[index]!.precision === undefined));
-
-  it('every column type with a binary form, values that need escaping: the same rows as text COPY', async () => {
-    expect(binaryRowWriter(noNumeric)).toBeDefined();
-    const loaded = await loadBothWays([noNumeric], noNumeric, () => [noNumericRows.slice(0, 2), noNumericRows.slice(2)]);
+  it('every column type, values that need escaping: the same rows as text COPY', async () => {
+    expect(binaryRowWriter(everyTypeTable)).toBeDefined();
+    const loaded = await loadBothWays([everyTypeTable], everyTypeTable, () => [everyTypeRows.slice(0, 2), everyTypeRows.slice(2)]);
     expect(loaded.binary).toHaveLength(everyTypeRows.length);
     expect(loaded.binary).toEqual(loaded.text);
   });
 
-  it('a table with a numeric column loads as text, the same rows', async () => {
-    expect(binaryRowWriter(everyTypeTable)).toBeUndefined();
-    const loaded = await loadBothWays([everyTypeTable], everyTypeTable, () => [everyTypeRows]);
+  it('numeric columns: decimals rounded to the scale as text rounds them, zero, negative zero, NaN, big and tiny values', async () => {
+    const decimals: TableSpec = {
+      name: 'decimals',
+      columns: [
+        { name: 'id', type: 'integer', nullable: false },
+        { name: 'cents', type: 'number', nullable: true, precision: 2 },
+        { name: 'mills', type: 'number', nullable: true, precision: 3 },
+        { name: 'fine', type: 'number', nullable: true, precision: 7 },
+      ],
+      primaryKey: ['id'],
+      indexes: [],
+      foreignKeys: [],
+    };
+    const values: RowValue[] = [12.345, -0.005, 0, -0, 99999.995, 123456789012345.67, 0.1 + 0.2, 1e-7, -1e-9, 5e14, 2n ** 40n, '12.5', '-0.0', 'NaN', 1.005, 2.675, 0.0001, 10000, 9999.9999, null];
+    const rows: RowValues[] = values.map((value, index) => [index + 1, value, value, value]);
+    const loaded = await loadBothWays([decimals], decimals, () => [rows]);
+    expect(loaded.binary).toHaveLength(values.length);
     expect(loaded.binary).toEqual(loaded.text);
   });
 
@@ -66,11 +77,11 @@ describe('PostgreSQL binary COPY', () => {
     const namespace = uniqueNamespace('copy_refused');
     namespaces.push(namespace);
     await binary.recreateNamespace(namespace);
-    await binary.createTables(namespace, [noNumeric]);
-    const bad = [...noNumericRows[0]!];
-    bad[noNumeric.columns.findIndex((column) => column.name === 'createdAt')] = '2024-02-29 23:59:59+02';
-    await expect(binary.loadRows(namespace, noNumeric, [[noNumericRows[1]!, bad]])).rejects.toThrow('binary COPY cannot encode "2024-02-29 23:59:59+02" of createdAt (datetime)');
-    expect(await binary.countRows(namespace, noNumeric.name)).toBe(0);
+    await binary.createTables(namespace, [everyTypeTable]);
+    const bad = [...everyTypeRows[0]!];
+    bad[everyTypeTable.columns.findIndex((column) => column.name === 'createdAt')] = '2024-02-29 23:59:59+02';
+    await expect(binary.loadRows(namespace, everyTypeTable, [[everyTypeRows[1]!, bad]])).rejects.toThrow('binary COPY cannot encode "2024-02-29 23:59:59+02" of createdAt (datetime)');
+    expect(await binary.countRows(namespace, everyTypeTable.name)).toBe(0);
   });
 
   for (const [label, config] of [
@@ -81,9 +92,8 @@ describe('PostgreSQL binary COPY', () => {
       const options = { referenceDate: '2024-06-01', rowCounts: label === 'blog' ? { users: 3_000, posts: 4_000 } : undefined };
       const plan = planGeneration(config, options);
       const tables = plan.entities.map((entity) => entity.table);
-      let binaryTables = 0;
       for (const entity of plan.entities) {
-        if (binaryRowWriter(entity.table)) binaryTables++;
+        expect(binaryRowWriter(entity.table), entity.id).toBeDefined();
         // Each load makes the rows afresh from the same plan: the generator yields them in plan order.
         const batches = () => {
           const generator = new DataGenerator(config, plan);
@@ -94,7 +104,6 @@ describe('PostgreSQL binary COPY', () => {
         expect(loaded.binary.length, entity.id).toBeGreaterThan(0);
         expect(loaded.binary, entity.id).toEqual(loaded.text);
       }
-      expect(binaryTables).toBeGreaterThan(0);
     }, 120_000);
   }
 });
