@@ -36,8 +36,9 @@ const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const SEED = 'bench-generation';
 const REFERENCE_DATE = '2026-01-01';
 const BATCH_SIZE = 5_000;
-const ENGINE_NAMESPACE = 'sds_bench_generation';
-const RAW_NAMESPACE = 'sds_bench_generation_raw';
+/** BENCH_NAMESPACE: another name, for benchmarks run at once on one server. */
+const ENGINE_NAMESPACE = process.env.BENCH_NAMESPACE ?? 'sds_bench_generation';
+const RAW_NAMESPACE = `${ENGINE_NAMESPACE}_raw`;
 const RSS_LIMIT_MB = 300;
 const MB = 1024 * 1024;
 
