@@ -36,20 +36,22 @@ const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const SEED = 'bench-generation';
 const REFERENCE_DATE = '2026-01-01';
 const BATCH_SIZE = 5_000;
-const ENGINE_NAMESPACE = 'sds_bench_generation';
-const RAW_NAMESPACE = 'sds_bench_generation_raw';
+/** BENCH_NAMESPACE: another name, for benchmarks run at once on one server. */
+const ENGINE_NAMESPACE = process.env.BENCH_NAMESPACE ?? 'sds_bench_generation';
+const RAW_NAMESPACE = `${ENGINE_NAMESPACE}_raw`;
 const RSS_LIMIT_MB = 300;
 const MB = 1024 * 1024;
 
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--generator-version 1|2|3] [--config default|coherent|options]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3] [--config default|coherent|options]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
+  --binary       also run the engine on PostgreSQL with binary COPY (copyFormat: 'binary') instead of text
   --generator-version N  1, 2 or 3 (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
@@ -58,7 +60,7 @@ Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_
 Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
 
 type Database = 'postgres' | 'mysql';
-type CaseName = 'engine' | 'engine-insert' | 'raw';
+type CaseName = 'engine' | 'engine-insert' | 'engine-binary' | 'raw';
 
 /** What a child reports on its last stdout line. */
 interface CaseResult {
@@ -105,8 +107,10 @@ function rssSampler(): { peakMb(): number; stop(): void } {
 /** maxRSS is in kilobytes. */
 const maxRssMb = () => (process.resourceUsage().maxRSS * 1024) / MB;
 
-async function connect(database: Database, loadMethod?: 'insert'): Promise<TargetConnection> {
-  return database === 'postgres' ? connectPostgres(PG_URL) : connectMysql(MYSQL_URL, loadMethod ? { loadMethod } : {});
+async function connect(database: Database, caseName?: CaseName): Promise<TargetConnection> {
+  return database === 'postgres'
+    ? connectPostgres(PG_URL, caseName === 'engine-binary' ? { copyFormat: 'binary' } : {})
+    : connectMysql(MYSQL_URL, caseName === 'engine-insert' ? { loadMethod: 'insert' } : {});
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
@@ -117,7 +121,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 async function engineCase(database: Database, caseName: CaseName, scale: number, runs: number): Promise<CaseResult> {
   const config = benchConfig(scale);
-  const connection = await connect(database, caseName === 'engine-insert' ? 'insert' : undefined);
+  const connection = await connect(database, caseName);
   const sampler = rssSampler();
   let best: Omit<CaseResult, 'maxRssMb' | 'sampledRssMb'> | undefined;
   try {
@@ -287,6 +291,7 @@ interface Options {
   only?: Database;
   baseline: boolean;
   insert: boolean;
+  binary: boolean;
   generatorVersion: GeneratorVersion;
   config: ConfigName;
   child?: { case: CaseName; database: Database };
@@ -315,6 +320,7 @@ function parseOptions(argv: string[]): Options {
     only,
     baseline: argv.includes('--baseline') || (!argv.includes('--no-baseline') && scale <= 1),
     insert: argv.includes('--insert'),
+    binary: argv.includes('--binary'),
     generatorVersion: version,
     child: child ? { case: child as CaseName, database: value('database') as Database } : undefined,
   };
@@ -350,6 +356,7 @@ function printTable(results: CaseResult[], options: Options): boolean {
   for (const database of ['postgres', 'mysql'] as const) {
     const engine = results.find((r) => r.database === database && r.case === 'engine');
     const engineInsert = results.find((r) => r.database === database && r.case === 'engine-insert');
+    const engineBinary = results.find((r) => r.database === database && r.case === 'engine-binary');
     const raw = results.find((r) => r.database === database && r.case === 'raw');
     const label = database === 'postgres' ? 'PostgreSQL' : 'MariaDB';
     const rss = (r: CaseResult) => `${r.maxRssMb.toFixed(0)} MB`;
@@ -357,6 +364,7 @@ function printTable(results: CaseResult[], options: Options): boolean {
       ['runGeneration, COPY (end to end)', database === 'postgres' ? engine : undefined],
       ['runGeneration, LOAD DATA (end to end)', database === 'mysql' ? engine : undefined],
       ['runGeneration, multi-row INSERT (end to end)', engineInsert],
+      ['runGeneration, binary COPY (end to end)', engineBinary],
     ] as const) {
       if (!r) continue;
       line([label, name, fmtInt(r.rows), r.seconds.toFixed(2), fmtInt(rate(r.rows, r.seconds)), rss(r), `${r.cpuSeconds!.toFixed(2)} s`, `${((r.cpuSeconds! * 1e6) / r.rows).toFixed(2)} ms`]);
@@ -379,6 +387,9 @@ function printTable(results: CaseResult[], options: Options): boolean {
       );
       if (raw.insertSeconds !== undefined) {
         targets.push(`${label}: runGeneration (LOAD DATA) / raw multi-row INSERT = ${(rate(engine.rows, engine.seconds) / rate(raw.rows, raw.insertSeconds)).toFixed(2)} end to end`);
+      }
+      if (engineBinary) {
+        targets.push(`${label}: runGeneration (binary COPY) / raw COPY = ${(rate(engineBinary.rows, engineBinary.seconds) / baseline).toFixed(2)} end to end; binary / text COPY = ${(engine.seconds / engineBinary.seconds).toFixed(2)}`);
       }
       if (engineInsert && raw.insertSeconds !== undefined) {
         targets.push(`${label}: runGeneration (INSERT) / raw multi-row INSERT = ${(rate(engineInsert.rows, engineInsert.seconds) / rate(raw.rows, raw.insertSeconds)).toFixed(2)} end to end`);
@@ -439,7 +450,12 @@ async function main(): Promise<void> {
     for (let attempt = 1; attempt <= options.runs; attempt++) {
       process.stderr.write(`run ${attempt} of ${options.runs}\n`);
       for (const database of databases) {
-        const cases: CaseName[] = ['engine', ...(database === 'mysql' && options.insert ? (['engine-insert'] as const) : []), ...(options.baseline ? (['raw'] as const) : [])];
+        const cases: CaseName[] = [
+          'engine',
+          ...(database === 'mysql' && options.insert ? (['engine-insert'] as const) : []),
+          ...(database === 'postgres' && options.binary ? (['engine-binary'] as const) : []),
+          ...(options.baseline ? (['raw'] as const) : []),
+        ];
         for (const caseName of cases) {
           const result = await runChild(caseName, database, options);
           const key = `${database} ${caseName}`;

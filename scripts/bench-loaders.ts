@@ -1,9 +1,10 @@
 // Loader benchmark: 500k pre-generated rows of an 8-column table loaded through the dialects'
 // loadRows and through raw driver baselines in the same run, best of N runs each.
-//   PostgreSQL: postgresDialect.loadRows (COPY) vs a hand-written COPY of a pre-built text buffer.
+//   PostgreSQL: postgresDialect.loadRows (text COPY, and binary COPY) vs hand-written COPYs of
+//               pre-built text and binary buffers.
 //   MySQL:      mysqlDialect.loadRows with LOAD DATA (default) and with INSERT, vs raw LOAD DATA
 //               of a pre-built buffer and raw multi-row INSERTs of pre-built statements.
-// Usage: npm run bench:loaders -- [--rows=500000] [--runs=3] [--only=postgres|mysql]
+// Usage: npm run bench:loaders -- [--rows=500000] [--runs=3] [--rounds=1] [--only=postgres|mysql]
 // Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -18,23 +19,27 @@ import { connectMysql, mysqlPoolOptions } from '../src/dialects/mysql/mysql-dial
 import { escapeLoadDataText, mysqlValue } from '../src/dialects/mysql/mysql-loader.ts';
 import { connectPostgres } from '../src/dialects/postgres/postgres-dialect.ts';
 import { copyEncoder } from '../src/dialects/postgres/postgres-loader.ts';
+import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER, BinaryChunks, binaryRowWriter } from '../src/dialects/postgres/postgres-binary-copy.ts';
 import { prebuild } from './bench-text.ts';
 import { answerHelp } from './bench-usage.ts';
 
-answerHelp(`Usage: npm run bench:loaders -- [--rows=500000] [--runs=3] [--only=postgres|mysql]
+answerHelp(`Usage: npm run bench:loaders -- [--rows=500000] [--runs=3] [--rounds=1] [--only=postgres|mysql]
 500k pre-generated rows of an 8-column table through the dialects' loaders and through raw driver
-baselines (COPY, LOAD DATA, multi-row INSERT) in the same run, best of --runs each.
+baselines (COPY, LOAD DATA, multi-row INSERT) in the same run, best of --runs each. PostgreSQL
+compares text and binary COPY, in --rounds rounds.
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
   --help  this text`);
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
 for (const name of Object.keys(args)) {
-  if (!['rows', 'runs', 'only'].includes(name)) {
+  if (!['rows', 'runs', 'rounds', 'only'].includes(name)) {
     console.error(`unknown argument --${name} (see --help)`);
     process.exit(2);
   }
 }
 const ROWS = Number(args.rows ?? 500_000);
 const RUNS = Number(args.runs ?? 3);
+/** PostgreSQL: rounds of text and binary COPY, one after the other. */
+const ROUNDS = Number(args.rounds ?? 1);
 const BATCH = 5_000;
 const PG_URL = process.env.PG_TARGET_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -102,19 +107,41 @@ async function resetTable(connection: TargetConnection): Promise<void> {
 async function benchPostgres(rows: RowValues[]): Promise<void> {
   console.log(`PostgreSQL (${new URL(PG_URL).host})`);
   const connection = await connectPostgres(PG_URL);
+  const binary = await connectPostgres(PG_URL, { copyFormat: 'binary' });
   const encoders = table.columns.map(copyEncoder);
   const copyText = prebuild(rows, (row) => row.map((value, index) => (value === null ? '\\N' : encoders[index]!(value))).join('\t') + '\n');
+  const writeRow = binaryRowWriter(table)!;
+  const out = new BinaryChunks();
+  const copyBinary: Buffer[] = [BINARY_COPY_HEADER];
+  for (const row of rows) {
+    writeRow(row, out);
+    copyBinary.push(...out.take(false));
+  }
+  copyBinary.push(...out.take(true), BINARY_COPY_TRAILER);
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
-    const loader = await best('postgresDialect.loadRows (COPY, streamed)', () => resetTable(connection), () => connection.loadRows(NAMESPACE, table, batchesOf(rows)));
-    const raw = await best('raw COPY of a pre-built buffer', () => resetTable(connection), async () => {
-      const stream = client.query(copyFrom(`COPY "${NAMESPACE}"."people" ("id", "uid", "name", "email", "score", "active", "createdAt", "bio") FROM STDIN`));
-      await pipeline(Readable.from(copyText), stream);
-      return stream.rowCount;
-    });
-    console.log(`  ratio loader / raw COPY: ${(loader / raw).toFixed(2)}`);
+    // Rounds alternate text and binary, so that both see the same machine load.
+    const rates = { loader: [] as number[], binary: [] as number[], raw: [] as number[], rawBinary: [] as number[] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (ROUNDS > 1) console.log(` round ${round}`);
+      rates.loader.push(await best('postgresDialect.loadRows (text COPY, streamed)', () => resetTable(connection), () => connection.loadRows(NAMESPACE, table, batchesOf(rows))));
+      rates.binary.push(await best('postgresDialect.loadRows (binary COPY, streamed)', () => resetTable(connection), () => binary.loadRows(NAMESPACE, table, batchesOf(rows))));
+      rates.raw.push(await best('raw text COPY of a pre-built buffer', () => resetTable(connection), async () => {
+        const stream = client.query(copyFrom(`COPY "${NAMESPACE}"."people" ("id", "uid", "name", "email", "score", "active", "createdAt", "bio") FROM STDIN`));
+        await pipeline(Readable.from(copyText), stream);
+        return stream.rowCount;
+      }));
+      rates.rawBinary.push(await best('raw binary COPY of a pre-built buffer', () => resetTable(connection), async () => {
+        const stream = client.query(copyFrom(`COPY "${NAMESPACE}"."people" ("id", "uid", "name", "email", "score", "active", "createdAt", "bio") FROM STDIN (FORMAT binary)`));
+        await pipeline(Readable.from(copyBinary), stream);
+        return stream.rowCount;
+      }));
+      const at = round - 1;
+      console.log(`  ratio loader / raw COPY: ${(rates.loader[at]! / rates.raw[at]!).toFixed(2)}; binary loader / text loader: ${(rates.binary[at]! / rates.loader[at]!).toFixed(2)}; raw binary / raw text: ${(rates.rawBinary[at]! / rates.raw[at]!).toFixed(2)}`);
+    }
   } finally {
+    await binary.close();
     await client.end();
     await connection.dropNamespace(NAMESPACE);
     await connection.close();

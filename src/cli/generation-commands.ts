@@ -10,6 +10,7 @@ import { DIALECT_FACTS, kindOfUrl } from '../dialects/facts.ts';
 import { parseRowCounts, releaseWorkersAhead, takeConfigReadAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
+import { parseShard, type Shard } from '../files/shard.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import type { CoherenceCount } from '../generation/coherence/report.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
@@ -140,6 +141,7 @@ interface GenerateOptions {
   dialect: SourceKind;
   gzip?: boolean;
   workers?: number;
+  shard?: Shard;
   schema?: string;
   seed?: string;
   rows?: Record<string, number>;
@@ -164,6 +166,14 @@ function fileFormat(value: string): FileFormat {
   return value;
 }
 
+function shardOption(value: string): Shard {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
 function sourceKind(value: string): SourceKind {
   if (!(SOURCE_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`"${value}" is not a dialect (${SOURCE_KINDS.join(', ')})`);
   return value as SourceKind;
@@ -181,6 +191,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
       namespace,
       gzip: options.gzip,
       workers: options.workers,
+      shard: options.shard,
       startedWorkers,
       seed: options.seed,
       rowCounts: options.rows,
@@ -198,6 +209,7 @@ async function generateToFiles(config: SchemaConfig, namespace: string, out: str
     if (summary.workers > 1) {
       console.log(`rows made on ${summary.workers} threads: this one and ${plural(summary.workers - 1, 'worker thread')}`);
     }
+    if (summary.shard) console.log(`shard ${summary.shard.index} of ${summary.shard.count}: its share of every entity's rows (docs/files.md, "Sharding")`);
     if (options.report) await printCoherence(summary.coherence);
     const seconds = summary.durationMs / 1000;
     const megabytes = summary.bytesGenerated / 1e6;
@@ -234,6 +246,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--dialect <engine>', `SQL dialect of --format sql: ${SOURCE_KINDS.join(' or ')}`, sourceKind, SOURCE_KINDS[0])
     .option('--gzip', 'compress each file with gzip')
     .option('--workers <n>', 'threads that make rows with --out, this one and n-1 worker threads (default: the cores, up to 8); the files are the same for any number', positiveInteger)
+    .option('--shard <i/n>', 'with --out: write shard i of n, its share of every entity\'s rows, into part files (docs/files.md, "Sharding")', shardOption)
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
     .option('--seed <seed>', 'seed (overrides the config)')
     .option('--rows <entity=count,…>', 'row counts per entity (override the config)', rowCounts)
@@ -246,6 +259,8 @@ export function registerGenerationCommands(program: Command): void {
       if ((options.databaseUrl === undefined) === (options.out === undefined)) {
         throw new Error('give either --database-url (load into a database) or --out (write files), not both');
       }
+      if (options.shard && options.out === undefined) throw new Error('--shard splits a generation into files: give it with --out');
+      if (options.shard && options.report) throw new Error('--report counts the rows of one whole generation: leave it out with --shard');
       if (options.out !== undefined) {
         // Worker threads load the generator while this one validates the config (started by the
         // CLI's entry, or here).

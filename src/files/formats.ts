@@ -24,6 +24,14 @@ interface FormatSpec {
   layout: 'table' | 'script';
   /** Each row's encoding is text (a file is its rows' text between a head and a tail). */
   rowText: boolean;
+  /**
+   * How the part files of shards (`--shard i/n`, shard.ts) join into the one-process output:
+   * `concatenate`: the parts in order are the file byte for byte (its head only in the first part);
+   * `files`: each part is a whole file of its rows, read together as one table;
+   * `script`: the parts in order are one script (its start in the first, its end in the last) that
+   * loads the same rows, each table's rows in several statements.
+   */
+  parts: 'concatenate' | 'files' | 'script';
   /** Text formats of one table (row by row); absent for binary or script formats. `options` apply to CSV. */
   text?: (columns: readonly ColumnSpec[], options?: CsvOptions) => TextTableFormat;
   /**
@@ -41,6 +49,7 @@ export const FILE_FORMATS = {
     description: 'CSV (RFC 4180) with a header row; NULL is an empty field, the empty string ""',
     layout: 'table',
     rowText: true,
+    parts: 'concatenate',
     text: (columns, options?: CsvOptions) => ({ head: csvHeader(columns), encode: csvRowEncoder(columns, options) }),
     values: csvValuesEncoder,
     mediaType: 'text/csv',
@@ -50,6 +59,7 @@ export const FILE_FORMATS = {
     description: 'JSON Lines: one JSON object a row, values as the runtime API renders them',
     layout: 'table',
     rowText: true,
+    parts: 'concatenate',
     text: (columns) => ({ head: '', encode: jsonlRowEncoder(columns) }),
     values: jsonlValuesEncoder,
     mediaType: 'application/x-ndjson',
@@ -59,12 +69,14 @@ export const FILE_FORMATS = {
     description: 'Apache Parquet, typed columns, snappy-compressed row groups',
     layout: 'table',
     rowText: false,
+    parts: 'files',
   },
   sql: {
     extension: 'sql',
     description: 'one SQL script per namespace for psql -f or mysql <: tables, data, then keys, indexes and foreign keys',
     layout: 'script',
     rowText: true,
+    parts: 'script',
   },
 } as const satisfies Record<string, FormatSpec>;
 

@@ -18,6 +18,7 @@ import { buildRuntimeTables } from '../model/tables.ts';
 import { FileSink } from './file-sink.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { RangeWorkers, type RangeMade, type RangeSpan } from './range-workers.ts';
+import { partName, shardRows, type Shard } from './shard.ts';
 import { tableEncoder } from './table-encoders.ts';
 import { TableWriter } from './table-writer.ts';
 import { PARALLEL_MIN_ROWS, workerThreads } from './workers-ahead.ts';
@@ -66,6 +67,12 @@ export interface FileGenerationOptions extends GenerationOptions {
   /** Checked between rows: an aborted generation stops, removes the file it was writing, and throws. */
   signal?: AbortSignal;
   /**
+   * Write shard `index` of `count` (shard.ts): every entity's share of rows, into part files. Every
+   * shard makes the rows of entities that must be made in order (and writes its share of them); the
+   * others, only its share.
+   */
+  shard?: Shard;
+  /**
    * Count how many rows hold each coherence rule (summary.coherence). The rows are then all made on
    * this thread, where they are counted (the files are the same).
    */
@@ -87,6 +94,8 @@ export interface FileGenerationSummary {
   generatorVersion: string;
   /** Threads that made rows (1: this one alone). */
   workers: number;
+  /** With `shard`: the shard written (entities' rowsPlanned and rowsWritten count its share). */
+  shard?: Shard;
   files: WrittenFile[];
   entities: { id: string; rowsPlanned: number; rowsWritten: number }[];
   rowsWritten: number;
@@ -109,6 +118,8 @@ export async function generateFiles(config: SchemaConfig, options: FileGeneratio
 async function writeFiles(config: SchemaConfig, options: FileGenerationOptions): Promise<FileGenerationSummary> {
   const started = performance.now();
   const spec = FILE_FORMATS[options.format];
+  const shard = options.shard;
+  if (shard && options.report) throw new Error('a coherence report counts the rows of one whole generation: it cannot be asked of a shard');
   const emit = options.onProgress ?? (() => {});
   const plan = planGeneration(config, options);
   const generator = new DataGenerator(config, plan);
@@ -127,6 +138,18 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   let bytesGenerated = 0;
 
   const { parallel, recomputable, rowLimits, assumedRows } = parallelEntities(config, plan);
+  /** The rows of an entity this shard writes (all without a shard): its share of the planned rows. */
+  const shareOf = (entityId: string) => shardRows(plan.entities.find((entity) => entity.id === entityId)!.rowCount, shard);
+  /** The share's rows of an entity that has `limit` rows. */
+  const rowsWithin = (entityId: string, limit: number) => {
+    const { from, to } = shareOf(entityId);
+    return { from: Math.min(from, limit), to: Math.min(to, limit) };
+  };
+  /** The rows this shard makes of a parallel entity. */
+  const rowsMade = (entityId: string) => {
+    const { from, to } = rowsWithin(entityId, rowLimits.get(entityId) ?? 0);
+    return to - from;
+  };
   const ahead = options.startedWorkers;
   const workerCount = options.report ? 1 : ahead ? ahead.size + 1 : workerThreads(options.workers);
   const minRows = options.parallelMinRows ?? PARALLEL_MIN_ROWS;
@@ -136,7 +159,7 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   // thread makes the entities before it.
   let workers: RangeWorkers | undefined;
   let usedWorkers = false;
-  if (plan.entities.some((entity) => rangeable(entity.id) && (rowLimits.get(entity.id) ?? 0) >= minRows)) {
+  if (plan.entities.some((entity) => rangeable(entity.id) && rowsMade(entity.id) >= minRows)) {
     workers = (ahead ?? RangeWorkers.spawn(workerCount - 1)).configure({
       config,
       options: { seed: options.seed, rowCounts: options.rowCounts, referenceDate: plan.referenceDate, generatorVersion: plan.version },
@@ -166,9 +189,9 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   const localMaker = (writer: TableWriter) =>
     !spec.rowText || options.rangesOnWorkers
       ? undefined
-      : (range: RangeSpan): RangeMade => ({ id: -1, ...writer.encodeRange(generator.rangeRows(range.entity, range.from, range.to, true), range.from) });
+      : (range: RangeSpan): RangeMade => ({ id: -1, ...writer.encodeRange(generator.rangeRows(range.entity, range.from, range.to, true), range.at) });
 
-  const script = spec.layout === 'script' ? await FileSink.open(path.join(options.out, `${namespace}.${spec.extension}${suffix}`), options.gzip === true) : undefined;
+  const script = spec.layout === 'script' ? await FileSink.open(path.join(options.out, partName(namespace, `${spec.extension}${suffix}`, shard)), options.gzip === true) : undefined;
   /** Files being written, removed when the generation fails. */
   const open = new Set<FileSink>(script ? [script] : []);
   const record = (entityId: string, table: TableFile) => {
@@ -181,18 +204,21 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   /** One entity's rows into its file (or the script): `fill` writes them. */
   const writeTable = async (entityId: string, fill: (writer: TableWriter) => Promise<void>, started?: (writer: TableWriter) => void): Promise<TableFile> => {
     const entity = plan.entities.find((candidate) => candidate.id === entityId)!;
-    const sink = script ?? (await FileSink.open(path.join(options.out, `${entityId}.${spec.extension}${suffix}`), options.gzip === true));
+    const sink = script ?? (await FileSink.open(path.join(options.out, partName(entityId, `${spec.extension}${suffix}`, shard)), options.gzip === true));
     open.add(sink);
     const encoder = tableEncoder(options.format, tables.get(entityId), { dialect, namespace, createdBy: `sds ${plan.generatorVersion}` });
-    emit({ type: 'entity.started', entity: entityId, rowsPlanned: entity.rowCount });
-    const progress = (count: number) => emit({ type: 'entity.progress', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: count });
+    const share = shareOf(entity.id);
+    const rowsPlanned = share.to - share.from;
+    emit({ type: 'entity.started', entity: entityId, rowsPlanned });
+    const progress = (count: number) => emit({ type: 'entity.progress', entity: entityId, rowsPlanned, rowsWritten: count });
     const writer = new TableWriter(sink, encoder, progress, options.signal, workers && TURN_MS);
     started?.(writer);
     try {
-      await writer.begin();
+      // The parts of a file that concatenate hold its head in the first part only.
+      await writer.begin(spec.parts !== 'concatenate' || !shard || shard.index === 1);
       await fill(writer);
       const rows = await writer.finish();
-      emit({ type: 'entity.completed', entity: entityId, rowsPlanned: entity.rowCount, rowsWritten: rows });
+      emit({ type: 'entity.completed', entity: entityId, rowsPlanned, rowsWritten: rows });
       if (script) return { rows, bytesIn: 0 };
       const bytesIn = sink.bytesIn;
       const file = { path: sink.path, entity: entityId, rows, bytes: await sink.close() };
@@ -206,8 +232,10 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
       throw error;
     }
   };
-  const writeRanges = async (writer: TableWriter, pool: RangeWorkers, entityId: string, total: number, local: () => LocalMaker, signal?: AbortSignal) => {
-    for await (const range of pool.ranges(entityId, total, rangeRowsOf(total), local, signal)) {
+  /** The share's rows of an entity of `limit` rows, made in ranges by `pool` (and this thread). */
+  const writeRanges = async (writer: TableWriter, pool: RangeWorkers, entityId: string, limit: number, local: () => LocalMaker, signal?: AbortSignal) => {
+    const rows = rowsWithin(entityId, limit);
+    for await (const range of pool.ranges(entityId, rows, rangeRowsOf(rows.to - rows.from), local, signal)) {
       if ('chunks' in range) await writer.writeEncoded(range.chunks, range.rows);
       else await writer.write(range.values);
     }
@@ -217,8 +245,14 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
     record(
       entityId,
       await writeTable(entityId, async (writer) => {
-        if (!pool) await writer.write(generator.completeRows(entityId, true));
-        else {
+        if (!pool) {
+          const { from, to } = rowsWithin(entityId, generator.rowLimit(entityId));
+          // A shard makes only its rows of an entity made in ranges, and every row of the others
+          // (later rows and entities depend on them), writing its own.
+          if (!shard) await writer.write(generator.completeRows(entityId, true));
+          else if (parallel.has(entityId)) await writer.write(generator.rangeRows(entityId, from, to, true));
+          else await writer.write(between(generator.completeRows(entityId, true), from, to, options.signal));
+        } else {
           const local = localMaker(writer);
           await writeRanges(writer, pool, entityId, generator.rowLimit(entityId), () => local);
         }
@@ -272,7 +306,8 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
   // so they are generated (or assumed) in plan order, and made again, complete, when written.
   const later = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
   try {
-    if (script) await script.write(dialect.dump.begin(namespace) + dialect.dump.createTables(namespace, plan.entities.map((entity) => entity.table)));
+    // A script's start is in the first part of shards, its end in the last.
+    if (script && (!shard || shard.index === 1)) await script.write(dialect.dump.begin(namespace) + dialect.dump.createTables(namespace, plan.entities.map((entity) => entity.table)));
     for (const entity of plan.entities) {
       if (parallel.has(entity.id)) {
         // Its rows are recomputable from their index: later entities draw its keys without it being made here.
@@ -289,7 +324,7 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
     }
     for (const entity of later) await writeEntity(entity.id);
     if (script) {
-      await script.write(dialect.dump.finish(namespace, plan.entities.map((entity) => entity.table)));
+      if (!shard || shard.index === shard.count) await script.write(dialect.dump.finish(namespace, plan.entities.map((entity) => entity.table)));
       bytesGenerated += script.bytesIn;
       files.push({ path: script.path, rows: [...written.values()].reduce((sum, rows) => sum + rows, 0), bytes: await script.close() });
       open.delete(script);
@@ -303,12 +338,16 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
     await workers?.close();
   }
 
-  const entities = plan.entities.map((entity) => ({ id: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written.get(entity.id) ?? 0 }));
+  const entities = plan.entities.map((entity) => {
+    const share = shareOf(entity.id);
+    return { id: entity.id, rowsPlanned: share.to - share.from, rowsWritten: written.get(entity.id) ?? 0 };
+  });
   return {
     format: options.format,
     seed: plan.seed,
     generatorVersion: plan.generatorVersion,
     workers: usedWorkers ? workerCount : 1,
+    ...(shard ? { shard } : {}),
     files,
     entities,
     rowsWritten: entities.reduce((sum, entity) => sum + entity.rowsWritten, 0),
@@ -317,6 +356,16 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
     durationMs: performance.now() - started,
     ...(generator.audit ? { coherence: generator.audit.report() } : {}),
   };
+}
+
+/** Rows `from` … `to` (exclusive) of `rows`, every row of which is made (it may publish keys once done). */
+function* between<T>(rows: Iterable<T>, from: number, to: number, signal?: AbortSignal): Generator<T> {
+  let index = 0;
+  for (const row of rows) {
+    if (index >= from && index < to) yield row;
+    else if (index % 10_000 === 0) signal?.throwIfAborted();
+    index++;
+  }
 }
 
 /** One entity's file, written. */

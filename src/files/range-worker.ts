@@ -30,6 +30,8 @@ export interface RangeTask {
   entity: string;
   from: number;
   to: number;
+  /** Row `from`'s number in its file (from itself, unless the file is a shard's part, which numbers its rows from 0). */
+  at: number;
 }
 
 /** The first message a worker takes: what it makes ranges of. */
@@ -76,7 +78,7 @@ async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | Ass
     const task = message;
     try {
       if (text) {
-        const made = encodeTextRows(encoderOf(task.entity), generator.rangeRows(task.entity, task.from, task.to, true), task.from, pool);
+        const made = encodeTextRows(encoderOf(task.entity), generator.rangeRows(task.entity, task.from, task.to, true), task.at, pool);
         parentPort!.postMessage({ id: task.id, ...made } satisfies RangeResult, made.chunks.map((chunk) => chunk.buffer as ArrayBuffer));
       } else {
         const values = [...generator.rangeRows(task.entity, task.from, task.to)];

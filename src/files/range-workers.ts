@@ -18,7 +18,7 @@ function workerStart(): { entry: URL; module: URL } {
 }
 
 /** A range to make: rows `from` to `to` (exclusive) of an entity. */
-export type RangeSpan = Pick<RangeTask, 'entity' | 'from' | 'to'>;
+export type RangeSpan = Pick<RangeTask, 'entity' | 'from' | 'to' | 'at'>;
 export type RangeMade = Extract<RangeResult, { rows: number }>;
 
 /** Ranges a worker is given ahead, so it never waits for the main thread to hand it the next. */
@@ -102,23 +102,24 @@ export class RangeWorkers {
   }
 
   /**
-   * The rows 0 … total of an entity in ranges of `rangeRows`, in order. Ready workers get the next
+   * The rows `from` … `to` (exclusive) of an entity in ranges of `rangeRows`, in order (a file of
+   * them numbers row `from` 0). Ready workers get the next
    * ranges (a few each, ahead); while `local` gives a maker, the calling thread makes ranges too,
    * whenever none is waiting for it and fewer than `window` ranges are made or under way past the one
    * to yield next (`poke` when it starts giving one). `signal` stops it.
    */
   async *ranges(
     entity: string,
-    total: number,
+    rows: { from: number; to: number },
     rangeRows: number,
     local?: () => ((range: RangeSpan) => RangeMade) | undefined,
     signal?: AbortSignal,
   ): AsyncGenerator<RangeMade> {
-    const count = Math.ceil(total / rangeRows);
+    const count = Math.ceil(Math.max(0, rows.to - rows.from) / rangeRows);
     const poke = () => this.poke();
     signal?.addEventListener('abort', poke);
     try {
-      yield* this.#ranges(entity, count, total, rangeRows, local, signal);
+      yield* this.#ranges(entity, count, rows, rangeRows, local, signal);
     } finally {
       signal?.removeEventListener('abort', poke);
     }
@@ -132,7 +133,7 @@ export class RangeWorkers {
   async *#ranges(
     entity: string,
     count: number,
-    total: number,
+    rows: { from: number; to: number },
     rangeRows: number,
     local: (() => ((range: RangeSpan) => RangeMade) | undefined) | undefined,
     signal: AbortSignal | undefined,
@@ -140,7 +141,7 @@ export class RangeWorkers {
     // Threads finish ranges out of order: the window lets each run on while the range to yield next is
     // still under way elsewhere.
     const window = (this.#slots.length + (local ? 1 : 0)) * 4;
-    const span = (index: number): RangeSpan => ({ entity, from: index * rangeRows, to: Math.min(total, (index + 1) * rangeRows) });
+    const span = (index: number): RangeSpan => ({ entity, from: rows.from + index * rangeRows, to: Math.min(rows.to, rows.from + (index + 1) * rangeRows), at: index * rangeRows });
     const made = new Map<number, RangeResult | undefined>();
     let next = 0;
     let assigned = 0;

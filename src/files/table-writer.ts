@@ -50,8 +50,9 @@ export class TableWriter {
     return this.#rows;
   }
 
-  async begin(): Promise<void> {
-    await this.#put(this.encoder.head());
+  /** `head`: false leaves the encoder's head out (a part file of a shard after the first). */
+  async begin(head = true): Promise<void> {
+    if (head) await this.#put(this.encoder.head());
   }
 
   /** Encodes and writes rows, numbered on from the rows before them. */

@@ -154,6 +154,10 @@ const PAGE_OUTCOMES: Record<string, ((output: string) => void)[]> = {
       expect(output).toMatch(/^\s*\d+$/m);
       expect(fs.readdirSync(path.join(repoRoot, 'blog-export')).sort()).toEqual(['posts.jsonl', 'users.jsonl']);
     },
+    (output) => {
+      for (const table of ['users', 'posts']) for (const index of [1, 2, 3]) expect(output).toMatch(new RegExp(`^${table}\\.part-000${index}-of-0003\\.csv$`, 'm'));
+      expect(output).toMatch(/^posts\.csv: the same bytes$/m);
+    },
   ],
   // Without an admin token (the walkthrough has none) the admin API's own checks are skipped, said so in a row.
   'docs/contract-and-sdk.md': [(output) => expect(output).toMatch(/^[1-9]\d* passed, 0 failed, [0-9] skipped$/m)],
@@ -174,7 +178,7 @@ const PAGE_OUTCOMES: Record<string, ((output: string) => void)[]> = {
   ],
 };
 /** Files the blocks of the pages write into the checkout. */
-const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-coherent', 'blog-v1', 'blog-files', 'blog-export', 'users.csv'];
+const WRITTEN = ['shop.json', 'app.json', 'schema.sql', 'from-dump.json', 'blog-coherent', 'blog-v1', 'blog-files', 'blog-export', 'blog-shards', 'users.csv'];
 
 let t: DocsService;
 let appDatabase: TestDatabase;

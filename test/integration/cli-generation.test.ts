@@ -155,6 +155,43 @@ describe('sds generate', () => {
       await connection.close();
     }
   }, SLOW);
+
+  it('--shard i/n writes part files that concatenate to the files of one run, and refuses a bad shard', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-cli-shard-'));
+    try {
+      const rows = ['--rows', 'users=300,products=50,orders=1001'];
+      const [whole, first, second] = await Promise.all([
+        runCli(['generate', SHOP, '--out', path.join(folder, 'whole'), ...rows, '--json'], env),
+        runCli(['generate', SHOP, '--out', path.join(folder, 'parts'), ...rows, '--shard', '1/2', '--workers', '1'], env),
+        runCli(['generate', SHOP, '--out', path.join(folder, 'parts'), ...rows, '--shard', '2/2', '--workers', '2', '--json'], env),
+      ]);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(first.code, first.stderr).toBe(0);
+      expect(second.code, second.stderr).toBe(0);
+      expect(first.stdout).toContain('shard 1 of 2');
+      expect((JSON.parse(second.stdout) as { shard: unknown }).shard).toEqual({ index: 2, count: 2 });
+      const files = (JSON.parse(whole.stdout) as { files: Array<{ path: string; entity: string }> }).files;
+      expect(files.map((file) => file.entity)).toEqual(['users', 'products', 'orders']);
+      for (const file of files) {
+        const parts = ['0001', '0002'].map((index) => fs.readFileSync(path.join(folder, 'parts', `${file.entity}.part-${index}-of-0002.csv`)));
+        expect(Buffer.concat(parts).equals(fs.readFileSync(file.path)), file.entity).toBe(true);
+      }
+
+      const bad = await Promise.all([
+        runCli(['generate', SHOP, '--out', folder, '--shard', '3/2'], env),
+        runCli(['generate', SHOP, '--out', folder, '--shard', 'half'], env),
+        runCli(['generate', SHOP, '--database-url', PG_TARGET_URL, '--shard', '1/2'], env),
+        runCli(['generate', SHOP, '--out', folder, '--shard', '1/2', '--report'], env),
+      ]);
+      expect(bad.map((result) => result.code)).toEqual([1, 1, 1, 1]);
+      expect(bad[0]!.stderr).toContain('"3/2": shards are numbered 1 to 2');
+      expect(bad[1]!.stderr).toContain('"half" is not a shard: give i/n, shard i of n');
+      expect(bad[2]!.stderr).toContain('--shard splits a generation into files: give it with --out');
+      expect(bad[3]!.stderr).toContain('--report counts the rows of one whole generation: leave it out with --shard');
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, SLOW);
 });
 
 describe('sds generate --out', () => {

@@ -13,7 +13,8 @@ import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStateme
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { inTransaction } from '../../transaction.ts';
 import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
-import { copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRows, updatePostgresRowsOn } from './postgres-loader.ts';
+import { binaryRowWriter } from './postgres-binary-copy.ts';
+import { copyBinaryRows, copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRows, updatePostgresRowsOn } from './postgres-loader.ts';
 import {
   postgresComparable,
   postgresDistinctFrom,
@@ -72,8 +73,16 @@ export const postgresDialect: Dialect = {
   createScratchDatabase: createPostgresScratchDatabase,
 };
 
+export interface PostgresConnectOptions extends ConnectOptions {
+  /**
+   * The COPY format of loadRows: 'text' (default) or 'binary' (tables with a column that has no
+   * binary form in postgres-binary-copy.ts load as text). Internal: measured by bench:loaders.
+   */
+  copyFormat?: 'text' | 'binary';
+}
+
 /** Opens the pools and checks the server answers. */
-export async function connectPostgres(url: string, options: ConnectOptions = {}): Promise<PostgresConnection> {
+export async function connectPostgres(url: string, options: PostgresConnectOptions = {}): Promise<PostgresConnection> {
   const connection = new PostgresConnection(url, options);
   try {
     await connection.ping();
@@ -201,16 +210,18 @@ export class PostgresConnection implements TargetConnection {
   /** The runtime API's connections (query, transaction): with the query timeout, if any (else the same pool). */
   private readonly runtimePool: pg.Pool;
   private readonly loadIdleTimeoutMs: number;
+  private readonly copyFormat: 'text' | 'binary';
   /** Exports' connections (streamRows, copyOut): no statement timeout, and none of generation's or the runtime's. */
   private readonly exportPool: pg.Pool;
   /** The runtime's reads as prepared statements, so each is parsed and planned once per connection. */
   private readonly statements = new PreparedNames();
 
-  constructor(url: string, options: ConnectOptions = {}) {
+  constructor(url: string, options: PostgresConnectOptions = {}) {
     this.pool = createPool(url, 0, options);
     this.runtimePool = options.queryTimeoutMs ? createPool(url, options.queryTimeoutMs, options) : this.pool;
     this.exportPool = createPool(url, 0, options, options.exportPoolSize ?? DEFAULT_EXPORT_POOL_SIZE);
     this.loadIdleTimeoutMs = options.loadIdleTimeoutMs ?? 0;
+    this.copyFormat = options.copyFormat ?? 'text';
   }
 
   async ping(): Promise<void> {
@@ -319,13 +330,20 @@ export class PostgresConnection implements TargetConnection {
     });
   }
 
-  loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
+  async loadRows(namespace: string, table: TableSpec, batches: RowBatches, onBatch?: (written: number) => void): Promise<number> {
+    if (this.copyFormat === 'binary') {
+      const written = await copyBinaryRows(this.pool, namespace, table, batches, onBatch, this.loadIdleTimeoutMs);
+      if (written !== undefined) return written;
+    }
     return copyRows(this.pool, namespace, table, batches, onBatch, this.loadIdleTimeoutMs);
   }
 
   readonly textLoader: TextLoader = {
     encoder: copyRowEncoder,
-    load: (namespace, table, chunks, onBatch) => copyText(this.pool, namespace, table, chunks, onBatch, this.loadIdleTimeoutMs),
+    // In binary, a table that has a binary form is refused as text, before any chunk is read: the
+    // caller then gives its rows to loadRows.
+    load: async (namespace, table, chunks, onBatch) =>
+      this.copyFormat === 'binary' && binaryRowWriter(table) ? undefined : copyText(this.pool, namespace, table, chunks, onBatch, this.loadIdleTimeoutMs),
   };
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {

@@ -1,4 +1,4 @@
-// PostgreSQL bulk writes: COPY … FROM STDIN in text format for loads, and batched
+// PostgreSQL bulk writes: COPY … FROM STDIN in text format for loads (binary when asked), and batched
 // UPDATE … FROM (VALUES …) for deferred references.
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
@@ -12,6 +12,7 @@ import type { RowBatches, TextChunks } from '../dialect.ts';
 import { rechunkRows } from '../row-chunks.ts';
 import { pickColumns } from '../spec-helpers.ts';
 import { watchStall } from '../stall-watch.ts';
+import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER, BinaryChunks, binaryRowWriter } from './postgres-binary-copy.ts';
 import { postgresColumnList, postgresParameterType, postgresTableName, quotePostgresIdentifier } from './postgres-ddl.ts';
 
 /** PostgreSQL's limit on bind parameters is 65535; keep well under it. */
@@ -122,6 +123,51 @@ export async function copyTextOn(
   const stream = client.query(copyFrom(sql));
   await watchStall(clientSocket(client), idleTimeoutMs, () => pipeline(chunkTexts(chunks, onBatch), stream));
   return stream.rowCount;
+}
+
+/**
+ * Streams rows through COPY FROM STDIN in the binary format (postgres-binary-copy.ts), as copyRows
+ * does in text; undefined, before connecting, when a column has no binary form there (the caller
+ * then loads the table as text).
+ */
+export async function copyBinaryRows(
+  pool: pg.Pool,
+  namespace: string,
+  table: TableSpec,
+  batches: RowBatches,
+  onBatch?: (written: number) => void,
+  idleTimeoutMs = 0,
+): Promise<number | undefined> {
+  const writeRow = binaryRowWriter(table);
+  if (!writeRow) return undefined;
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    const sql = `COPY ${postgresTableName(namespace, table.name)} (${postgresColumnList(table.columns.map((column) => column.name))}) FROM STDIN (FORMAT binary)`;
+    const stream = client.query(copyFrom(sql));
+    async function* chunks(): AsyncGenerator<Buffer> {
+      yield BINARY_COPY_HEADER;
+      const out = new BinaryChunks();
+      let written = 0;
+      for await (const batch of batches) {
+        for (const row of batch) {
+          writeRow!(row, out);
+          if (out.at >= 64 * 1024) yield* out.take(false);
+        }
+        yield* out.take(true);
+        written += batch.length;
+        onBatch?.(written);
+      }
+      yield BINARY_COPY_TRAILER;
+    }
+    await watchStall(clientSocket(client), idleTimeoutMs, () => pipeline(chunks(), stream));
+    return stream.rowCount;
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(failure);
+  }
 }
 
 /** The socket of a pg client (pg keeps it as `connection.stream`). */
