@@ -1,6 +1,6 @@
 // Write bodies checked against the table schema before any SQL: a JSON object of known columns,
-// each value of its column's type (cast to the canonical form), nullability, enum values and
-// lengths. Every problem is reported at once, as details with JSON pointers into the body.
+// each value of its column's type (cast to the canonical form), nullability, enum values,
+// lengths and value bounds (min, max). Every problem is reported at once, as details with JSON pointers into the body.
 import type { RowValue } from '../model/row-value.ts';
 import { quoted, type ErrorDetail } from '../errors.ts';
 import { castJson, expectation } from '../model/cast.ts';
@@ -64,6 +64,10 @@ function check(column: RuntimeColumn, value: unknown, values: RowValues): string
     const length = [...cast].length;
     if (column.maxLength !== undefined && length > column.maxLength) return `column "${column.name}" must be at most ${column.maxLength} characters long`;
     if (column.minLength !== undefined && length < column.minLength) return `column "${column.name}" must be at least ${column.minLength} characters long`;
+  }
+  if ((typeof cast === 'number' || typeof cast === 'bigint') && fieldType(column.type).valueBounds) {
+    if (column.min !== undefined && cast < column.min) return `column "${column.name}" must be at least ${column.min}`;
+    if (column.max !== undefined && cast > column.max) return `column "${column.name}" must be at most ${column.max}`;
   }
   values.set(column.name, cast);
   return undefined;

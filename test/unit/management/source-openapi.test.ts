@@ -80,6 +80,18 @@ describe("a source's document", () => {
     expect(schemas).not.toHaveProperty('Error');
   });
 
+  it('declares the bounds writes enforce on inputs and patches, not on rows or filters', () => {
+    const schemas = document.components.schemas as Node;
+    for (const name of ['PostInput', 'PostPatch']) {
+      expect(schemas[name].properties.price).toEqual({ type: 'number', minimum: 0, maximum: 100 });
+      expect(schemas[name].properties.title).toEqual({ type: 'string', maxLength: 140 });
+    }
+    expect(schemas.Post.properties.price).toEqual({ type: 'number' });
+    const list = document.paths['/posts'].get as Node;
+    const gte = (list.parameters as Node[]).find((parameter) => parameter.name === 'filters.price.$gte');
+    expect(gte?.schema).toEqual({ type: 'number' });
+  });
+
   it('describes the list query as flat parameters, list responses as JSON only, exports as text only', () => {
     const list = document.paths['/posts'].get as Node;
     const parameters = new Map((list.parameters as Node[]).map((parameter) => [parameter.name as string, parameter]));
