@@ -186,10 +186,10 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     };
     schemas[`${name}Input`] = {
       type: 'object',
-      description: `A new row of ${entity.id}. A missing integer or uuid primary key is generated.`,
+      description: `A new row of ${entity.id}. A missing integer or uuid primary key is generated; a missing field with a default takes it.`,
       additionalProperties: false,
       properties: inputProperties,
-      required: entity.fields.filter((field) => !field.nullable && !(entity.primaryKey ?? []).includes(field.id)).map((field) => field.id),
+      required: entity.fields.filter((field) => !field.nullable && !field.default && !(entity.primaryKey ?? []).includes(field.id)).map((field) => field.id),
     };
     schemas[`${name}Patch`] = { type: 'object', description: `Fields of a row of ${entity.id} to change.`, additionalProperties: false, minProperties: 1, properties: inputProperties };
     schemas[`${name}Page`] = {

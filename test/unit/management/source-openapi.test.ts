@@ -80,6 +80,16 @@ describe("a source's document", () => {
     expect(schemas).not.toHaveProperty('Error');
   });
 
+  it('does not require on create a field with a default', () => {
+    const config = blogConfig();
+    const title = config.entities[1]!.fields.find((field) => field.id === 'title')!;
+    const schemas = (document.components.schemas as Node);
+    expect(schemas.PostInput.required).toContain('title');
+    title.default = { value: 'Untitled' };
+    const withDefault = (sourceOpenApi(source, config, 'http://sds.test') as unknown as Node).components.schemas as Node;
+    expect(withDefault.PostInput.required).toEqual(schemas.PostInput.required.filter((name: string) => name !== 'title'));
+  });
+
   it('declares the bounds writes enforce on inputs and patches, not on rows or filters', () => {
     const schemas = document.components.schemas as Node;
     for (const name of ['PostInput', 'PostPatch']) {
