@@ -30,6 +30,16 @@ const config: SchemaConfig = {
         { id: 'since', type: 'datetime', default: { value: '2024-01-31T12:00:00Z' } },
       ],
     },
+    {
+      id: 'events',
+      generation: { rowCount: 5 },
+      fields: [
+        { id: 'name', type: 'string', maxLength: 40 },
+        { id: 'kind', type: 'enum', values: ['info', 'alert'], default: { value: 'info' } },
+        { id: 'at', type: 'datetime', default: { function: 'now' } },
+        { id: 'ref', type: 'uuid', default: { function: 'uuid' } },
+      ],
+    },
   ],
 };
 
@@ -58,6 +68,15 @@ for (const target of DIALECTS) {
         error: 'Invalid row: column "name" is required',
         details: [{ path: '/body/name', message: 'column "name" is required' }],
       });
+    });
+
+    it('a table without a primary key answers with the defaults too (MySQL cannot read it back)', async () => {
+      const { row } = await source.create('events', { name: 'boot' });
+      expect(row).toMatchObject({ name: 'boot', kind: 'info' });
+      expect(Math.abs(Date.parse(row.at as string) - Date.now())).toBeLessThan(60_000);
+      expect(row.ref).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const stored = (await source.all('events')).find((each) => each.name === 'boot');
+      expect(stored).toEqual(row);
     });
 
     it('generation still makes values of its own for columns with defaults', async () => {
