@@ -9,6 +9,22 @@
 export type FieldType =
   'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'uuid' | 'json' | 'enum';
 /**
+ * The column's database default: what the database stores when an insert leaves the column out (the tables sds creates declare it; runtime creates may omit the field). Generation still makes a value for every row. Either a literal `value` of the field's type (an enum value, a number within min and max, a date `YYYY-MM-DD`…) or a `function`: `now` (datetime fields: the current time), `current_date` (date fields: today), `uuid` (uuid fields: a random uuid).
+ */
+export type FieldDefault =
+  | {
+      /**
+       * A literal of the field's type; not null (a nullable column's default is null already).
+       */
+      value: string | number | boolean | {} | unknown[];
+    }
+  | {
+      /**
+       * `now`: the current time (datetime fields); `current_date`: today (date fields); `uuid`: a random uuid (uuid fields).
+       */
+      function: 'now' | 'current_date' | 'uuid';
+    };
+/**
  * How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), or `bounded` (every parent gets between min and max children).
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
@@ -178,6 +194,7 @@ export interface Field {
    * Whether the field accepts null. Default false.
    */
   nullable?: boolean;
+  default?: FieldDefault;
   references?: Reference;
   generation?: FieldGeneration;
   /**

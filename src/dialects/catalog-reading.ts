@@ -2,7 +2,7 @@
 // (pg_get_constraintdef, information_schema.CHECK_CLAUSE) read into the few rules a schema config can
 // express (`x IN (…)`, bounds such as `x >= 0` or `x BETWEEN a AND b`, and `x IS NOT NULL`, joined
 // by AND; anything else is left as text), and catalog rows grouped by table.
-import type { CheckRule } from './catalog.ts';
+import type { CatalogDefault, CheckRule } from './catalog.ts';
 
 type Token =
   | { kind: 'word'; text: string }
@@ -286,4 +286,46 @@ export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
     else groups.set(key(row), [row]);
   }
   return groups;
+}
+
+/** Default functions as both engines print them, by what they give. */
+const DEFAULT_FUNCTIONS: Array<[RegExp, 'now' | 'current_date' | 'uuid']> = [
+  [/^(?:now\(\)|current_timestamp(?:\(\d?\))?|transaction_timestamp\(\)|statement_timestamp\(\)|clock_timestamp\(\)|localtimestamp(?:\(\d?\))?)$/i, 'now'],
+  [/^(?:current_date(?:\(\))?|curdate\(\))$/i, 'current_date'],
+  [/^(?:(?:\w+\.)?gen_random_uuid\(\)|(?:\w+\.)?uuid_generate_v4\(\)|uuid\(\))$/i, 'uuid'],
+];
+
+/**
+ * A default expression as the catalog prints it (pg_get_expr; information_schema.COLUMN_DEFAULT) read
+ * as a literal or a known function: `'draft'::text`, `'a''b'`, `(-1)`, `0.5`, `true`, `now()`,
+ * `CURRENT_TIMESTAMP`, `curdate()`, `gen_random_uuid()`, `uuid()`. Undefined for any other expression.
+ * MySQL prints a string literal's text bare (MariaDB quotes it): `bare` takes such text as the literal.
+ */
+export function parseDefaultExpression(text: string, options: { backslashEscapes?: boolean; bare?: boolean } = {}): CatalogDefault | undefined {
+  let expression = text.trim();
+  while (/^\(.*\)$/s.test(expression) && balanced(expression.slice(1, -1))) expression = expression.slice(1, -1).trim();
+  for (const [pattern, name] of DEFAULT_FUNCTIONS) if (pattern.test(expression)) return { function: name };
+  // A quoted literal, with a PostgreSQL cast or two after it ('x'::character varying, '{}'::jsonb).
+  const quoted = /^'((?:[^'\\]|''|\\.)*)'(?:::[\w\s".\[\]()]+)*$/s.exec(expression);
+  if (quoted) {
+    const body = quoted[1]!.replaceAll("''", "'");
+    return { literal: options.backslashEscapes ? body.replace(/\\(.)/gs, (_, char: string) => BACKSLASH_ESCAPES[char] ?? char) : body };
+  }
+  const number = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(?:::[\w\s]+)?$/.exec(expression);
+  if (number) return { literal: number[1]! };
+  if (/^(?:true|false)$/i.test(expression)) return { literal: expression.toLowerCase() };
+  if (options.bare && !/[()]/.test(expression) && !/^null$/i.test(expression)) return { literal: text };
+  return undefined;
+}
+
+const BACKSLASH_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', Z: '\x1a' };
+
+/** Whether parentheses balance in a text (outside quotes, roughly): `(a) + (b)` is not one parenthesised expression. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === '(') depth++;
+    else if (char === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
 }

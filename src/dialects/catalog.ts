@@ -62,12 +62,20 @@ export interface CatalogColumn {
   autoIncrement: boolean;
   /** Default expression as the database prints it (not for auto-increment columns). */
   default?: string;
+  /** The default read as a literal (its text, unquoted) or a known function; undefined when it is any other expression. */
+  defaultValue?: CatalogDefault;
   /** Generated column expression (GENERATED ALWAYS AS … / VIRTUAL / STORED). */
   generated?: string;
   /** PostgreSQL domain the column is declared with (its base type is `type`). */
   domain?: string;
   comment?: string;
 }
+
+/**
+ * A column default in engine-neutral terms: a literal's text (quotes and casts removed: `'draft'::text`
+ * → draft, `(-1)` → -1), or a function sds can declare on every engine.
+ */
+export type CatalogDefault = { literal: string } | { function: 'now' | 'current_date' | 'uuid' };
 
 export interface CatalogKey {
   name: string;

@@ -3,6 +3,7 @@
 import type { Field, FieldType } from '../model/config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { plannedRows, resolveTarget, sameTypeFamily, singleFieldKeys } from './config-check-context.ts';
+import { castFieldDefault } from '../model/field-default.ts';
 import { checkStrategy, DATE_RANGE_DEFAULTS } from './config-strategy-checks.ts';
 import { parseDateBound, resolveDateBound } from './date-bounds.ts';
 
@@ -54,6 +55,9 @@ export function checkField(context: CheckContext, site: FieldSite): void {
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
     error('/maxLength', `minLength (${field.minLength}) of ${name} is greater than its maxLength (${field.maxLength}); make minLength ≤ maxLength`);
   }
+
+  const declaredDefault = castFieldDefault(field, name);
+  if (declaredDefault && 'problem' in declaredDefault) error(declaredDefault.at, declaredDefault.problem);
 
   if (field.references) checkReference(context, site);
   const strategy = field.generation?.strategy;

@@ -1,8 +1,9 @@
 // Drift: a schema config compared with the config introspected from a live database. Reports
-// tables and columns missing on either side, type classes, nullability, primary keys, unique keys
-// and references (with their actions), each as data and as a sentence.
+// tables and columns missing on either side, each field's structure as field-structure.ts compares it
+// (type classes, enum values, nullability, lengths, precision, defaults, references with their
+// actions: what `init --merge` applies), primary keys and unique keys, each as data and as a sentence.
 import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
-import { sameTypeFamily } from '../generation/config-check-context.ts';
+import { compareFieldStructure, describeDefault, describeReference } from './field-structure.ts';
 
 export type DifferenceKind =
   | 'table-only-in-database'
@@ -11,6 +12,9 @@ export type DifferenceKind =
   | 'column-only-in-config'
   | 'type'
   | 'nullable'
+  | 'length'
+  | 'precision'
+  | 'default'
   | 'primary-key'
   | 'unique-key-only-in-database'
   | 'unique-key-only-in-config'
@@ -89,49 +93,33 @@ function diffEntity(entity: Entity, actual: Entity): Difference[] {
 }
 
 function diffField(entity: string, field: Field, live: Field): Difference[] {
-  const differences: Difference[] = [];
   const name = `${entity}.${field.id}`;
-  const base = { entity, field: field.id };
-  // Type classes: string and text are one class (text of some length), like a reference's type family.
-  if (!sameTypeFamily(field.type, live.type)) {
-    differences.push({ ...base, kind: 'type', config: field.type, database: live.type, message: `${name}: type ${field.type} in the config, ${live.type} in the database` });
-  } else if (field.type === 'enum' && live.type === 'enum' && [...(field.values ?? [])].sort().join('\u0000') !== [...(live.values ?? [])].sort().join('\u0000')) {
-    differences.push({
-      ...base,
-      kind: 'type',
-      config: field.values,
-      database: live.values,
-      message: `${name}: enum values ${list(field.values)} in the config, ${list(live.values)} in the database`,
-    });
-  }
-  if ((field.nullable === true) !== (live.nullable === true)) {
-    const state = (nullable: boolean | undefined) => (nullable ? 'nullable' : 'NOT NULL');
-    differences.push({
-      ...base,
-      kind: 'nullable',
-      config: field.nullable === true,
-      database: live.nullable === true,
-      message: `${name}: ${state(field.nullable)} in the config, ${state(live.nullable)} in the database`,
-    });
-  }
-  const configReference = describeReference(field);
-  const liveReference = describeReference(live);
-  if (configReference !== liveReference) {
-    differences.push({
-      ...base,
-      kind: 'reference',
-      config: field.references ?? null,
-      database: live.references ?? null,
-      message: `${name}: ${configReference ?? 'no reference'} in the config, ${liveReference ?? 'no reference'} in the database`,
-    });
-  }
-  return differences;
-}
-
-function describeReference(field: Field): string | undefined {
-  const reference = field.references;
-  if (!reference) return undefined;
-  return `references ${reference.entity}.${reference.field} (on delete ${reference.onDelete ?? 'restrict'}, on update ${reference.onUpdate ?? 'restrict'})`;
+  return compareFieldStructure(field, live).map((change): Difference => {
+    const { config, database } = change;
+    const difference = { entity, field: field.id, config, database };
+    switch (change.kind) {
+      case 'type':
+        return { ...difference, kind: 'type', message: `${name}: type ${field.type} in the config, ${live.type} in the database` };
+      case 'enum-values':
+        return { ...difference, kind: 'type', message: `${name}: enum values ${list(field.values)} in the config, ${list(live.values)} in the database` };
+      case 'nullable': {
+        const state = (nullable: boolean | undefined) => (nullable ? 'nullable' : 'NOT NULL');
+        return { ...difference, kind: 'nullable', message: `${name}: ${state(field.nullable)} in the config, ${state(live.nullable)} in the database` };
+      }
+      case 'length': {
+        const length = (value: unknown) => (value === null ? 'no maxLength' : `maxLength ${String(value)}`);
+        return { ...difference, kind: 'length', message: `${name}: ${length(config)} in the config, ${length(database)} in the database` };
+      }
+      case 'precision': {
+        const precision = (value: unknown) => (value === null ? 'no precision (double)' : `precision ${String(value)}`);
+        return { ...difference, kind: 'precision', message: `${name}: ${precision(config)} in the config, ${precision(database)} in the database` };
+      }
+      case 'default':
+        return { ...difference, kind: 'default', message: `${name}: default ${describeDefault(config)} in the config, ${describeDefault(database)} in the database` };
+      case 'reference':
+        return { ...difference, kind: 'reference', message: `${name}: ${describeReference(field) ?? 'no reference'} in the config, ${describeReference(live) ?? 'no reference'} in the database` };
+    }
+  });
 }
 
 /** Unique keys (uniqueKeys and unique indexes), keyed by their sorted field ids; the primary key's own columns left out. */

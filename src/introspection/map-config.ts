@@ -2,9 +2,10 @@
 // entities and columns fields, in the database's order and under its names; types, NOT NULL,
 // comments, keys, indexes, CHECK rules and foreign keys are carried over where the config can say
 // them, and everything else becomes a warning naming table.column and what was done instead.
-import type { Catalog, CatalogCheck, CatalogColumn, CatalogTable, CheckRule } from '../dialects/catalog.ts';
+import type { Catalog, CatalogCheck, CatalogColumn, CatalogDefault, CatalogTable, CheckRule } from '../dialects/catalog.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
+import type { Entity, Field, FieldDefault, FieldType, SchemaConfig } from '../model/config-types.ts';
+import { castFieldDefault } from '../model/field-default.ts';
 import { fieldType } from '../model/field-types/index.ts';
 import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig } from '../generation/validate-config.ts';
@@ -93,6 +94,14 @@ function mapTable(table: CatalogTable, entityIds: IdScope, warnings: Warnings): 
   const entity: Entity = { id, ...(table.comment ? { description: table.comment } : {}), fields: [...fields.values()] };
   const mapped: MappedTable = { table, entity, fields };
   for (const check of table.checks) applyCheck(mapped, check, warnings);
+  // A default that does not fit its field once the CHECKs shaped it (out of bounds, not an enum value) is left out.
+  for (const [column, field] of fields) {
+    const declared = castFieldDefault(field);
+    if (declared && 'problem' in declared) {
+      delete field.default;
+      warnings.add(table.name, column, `${declared.problem.replace(/; .*$/, '')}: the default is not carried over`);
+    }
+  }
   return mapped;
 }
 
@@ -112,13 +121,47 @@ function mapColumn(table: CatalogTable, column: CatalogColumn, fieldIds: IdScope
   // The runtime API generates a missing lone primary key of some types (integers, uuids) itself.
   const generatedKey = table.primaryKey?.columns.length === 1 && table.primaryKey.columns[0] === column.name && fieldType(shape.type).generatedKey !== undefined;
   if (column.default !== undefined && !generatedKey) {
-    warnings.add(table.name, column.name, `default ${column.default} is not carried over: generated rows always get a value, and runtime inserts must give one`);
+    const declared = column.defaultValue && configDefault(column.defaultValue, shape.type);
+    if (declared) field.default = declared;
+    else warnings.add(table.name, column.name, `default ${column.default} is not carried over: sds declares literals and the functions now, current_date and uuid; runtime inserts must give a value`);
+    const onUpdate = / ON UPDATE (.+)$/.exec(column.default)?.[1];
+    if (declared && onUpdate) warnings.add(table.name, column.name, `ON UPDATE ${onUpdate} is not carried over: runtime updates change only the fields they name`);
   }
   // A counting column that is not the primary key (those count up anyway) keeps counting.
   if (column.autoIncrement && shape.type === 'integer' && !table.primaryKey?.columns.includes(column.name)) {
     field.generation = { strategy: { kind: 'sequence', start: 1, step: 1 } };
   }
   return field;
+}
+
+/** A catalog default as the config declares it for a field of `type`; undefined when it cannot be one. */
+function configDefault(value: CatalogDefault, type: FieldType): FieldDefault | undefined {
+  if ('function' in value) return { function: value.function === 'now' && type === 'date' ? 'current_date' : value.function };
+  const text = value.literal;
+  switch (type) {
+    case 'integer':
+    case 'number': {
+      const number = Number(text);
+      return text.trim() !== '' && Number.isFinite(number) ? { value: number } : undefined;
+    }
+    case 'boolean':
+      return /^(?:true|t|1|yes|on)$/i.test(text) ? { value: true } : /^(?:false|f|0|no|off)$/i.test(text) ? { value: false } : undefined;
+    case 'json':
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        return parsed === null ? undefined : { value: parsed as Extract<FieldDefault, { value: unknown }>['value'] };
+      } catch {
+        return undefined;
+      }
+    case 'string':
+    case 'text':
+    case 'enum':
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'uuid':
+      return { value: text };
+  }
 }
 
 /** CHECK rules onto fields: IN lists → enum values (or choices), bounds → min/max, IS NOT NULL → not nullable. */

@@ -4,7 +4,7 @@
 // strategies, row counts, field settings) for whatever still exists. Each change is reported; a kept
 // setting that no longer validates (a strategy for a type that changed) is dropped and reported.
 import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
-import { sameTypeFamily } from '../generation/config-check-context.ts';
+import { compareFieldStructure, describeDefault, describeReference } from './field-structure.ts';
 import { TYPE_SPECIFIC_PROPERTIES } from '../generation/config-field-checks.ts';
 import { pointerTokens } from '../generation/config-issues.ts';
 import { validateConfig, type Issue } from '../generation/validate-config.ts';
@@ -25,8 +25,10 @@ export interface MergeResult {
   errors: Issue[];
 }
 
-/** What the database decides about a field; everything else of an existing field is kept. */
-const STRUCTURAL = ['type', 'nullable', 'maxLength', 'precision', 'values', 'references'] as const;
+/** What the database decides about a field (field-structure.ts compares them); everything else of an existing field is kept. */
+const STRUCTURAL = ['type', 'nullable', 'maxLength', 'precision', 'values', 'default', 'references'] as const;
+/** The facets of a type, all taken from the database when the type class changes. */
+const TYPE_FACETS = ['type', 'maxLength', 'precision', 'values', 'default'] as const;
 /** Hand-written field settings the database also speaks about: the existing value wins when there is one. */
 const PREFER_EXISTING = ['label', 'description', 'min', 'max'] as const;
 
@@ -87,26 +89,63 @@ function mergeEntity(old: Entity, fresh: Entity, changes: MergeChange[]): Entity
 
 function mergeField(entity: string, old: Field, fresh: Field, changes: MergeChange[]): Field {
   const merged: Field = { ...old };
-  for (const property of STRUCTURAL) delete merged[property];
-  for (const property of STRUCTURAL) if (fresh[property] !== undefined) copy(merged, fresh, property);
   for (const property of PREFER_EXISTING) if (old[property] === undefined && fresh[property] !== undefined) copy(merged, fresh, property);
-  // A hand-picked pick order of a reference stays with it.
-  if (merged.references && old.references?.pick && old.references.entity === merged.references.entity) merged.references = { ...merged.references, pick: old.references.pick };
+  // Exactly what `sds diff` reports (field-structure.ts), taken from the database.
+  const structure = compareFieldStructure(old, fresh);
+  const what: string[] = [];
+  for (const change of structure) {
+    switch (change.kind) {
+      case 'type':
+        // Another type class: every facet of the type comes from the database.
+        for (const property of TYPE_FACETS) {
+          delete merged[property];
+          if (fresh[property] !== undefined) copy(merged, fresh, property);
+        }
+        what.push(`type ${old.type} → ${fresh.type}`);
+        break;
+      case 'enum-values':
+        copyOrDelete(merged, fresh, 'values');
+        what.push('enum values changed');
+        break;
+      case 'nullable':
+        copyOrDelete(merged, fresh, 'nullable');
+        what.push(fresh.nullable ? 'now nullable' : 'now NOT NULL');
+        break;
+      case 'length':
+        copyOrDelete(merged, fresh, 'maxLength');
+        what.push(`maxLength ${old.maxLength ?? 'none'} → ${fresh.maxLength ?? 'none'}`);
+        break;
+      case 'precision':
+        copyOrDelete(merged, fresh, 'precision');
+        what.push(`precision ${old.precision ?? 'none'} → ${fresh.precision ?? 'none'}`);
+        break;
+      case 'default':
+        copyOrDelete(merged, fresh, 'default');
+        what.push(`default ${describeDefault(old.default)} → ${describeDefault(fresh.default)}`);
+        break;
+      case 'reference': {
+        copyOrDelete(merged, fresh, 'references');
+        // A hand-picked pick order of a reference stays with it.
+        if (merged.references && old.references?.pick && old.references.entity === merged.references.entity) merged.references = { ...merged.references, pick: old.references.pick };
+        const target = (field: Field) => (field.references ? `${field.references.entity}.${field.references.field}` : 'none');
+        what.push(target(old) !== target(fresh) ? `reference ${target(old)} → ${target(fresh)}` : `${describeReference(old)} → ${describeReference(fresh)}`);
+        break;
+      }
+    }
+  }
   // Weights belong to the values they weigh.
   if (merged.weights && JSON.stringify(old.values) !== JSON.stringify(merged.values)) {
     delete merged.weights;
     changes.push({ kind: 'setting-dropped', entity, field: old.id, message: `${entity}.${old.id}: weights dropped, the enum values changed` });
   }
-  const name = `${entity}.${old.id}`;
-  const what: string[] = [];
-  if (old.type !== fresh.type) what.push(`type ${old.type} → ${fresh.type}`);
-  if ((old.nullable === true) !== (fresh.nullable === true)) what.push(fresh.nullable ? 'now nullable' : 'now NOT NULL');
-  if (JSON.stringify(old.values) !== JSON.stringify(fresh.values) && fresh.type === 'enum') what.push('enum values changed');
-  const reference = (field: Field) => (field.references ? `${field.references.entity}.${field.references.field}` : 'none');
-  if (reference(old) !== reference(fresh)) what.push(`reference ${reference(old)} → ${reference(fresh)}`);
-  if (what.length) changes.push({ kind: 'column-changed', entity, field: old.id, message: `${name}: ${what.join(', ')}` });
-  if (!sameTypeFamily(old.type, fresh.type)) dropForType(entity, merged, changes);
+  if (what.length) changes.push({ kind: 'column-changed', entity, field: old.id, message: `${entity}.${old.id}: ${what.join(', ')}` });
+  if (structure.some((change) => change.kind === 'type')) dropForType(entity, merged, changes);
   return merged;
+}
+
+function copyOrDelete<K extends keyof Field>(target: Field, source: Field, key: K): void {
+  if (source[key] === undefined) delete target[key];
+  else target[key] = source[key];
 }
 
 /** After a change of type class: the settings of the old type and its strategy go. */

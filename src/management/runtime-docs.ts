@@ -90,6 +90,23 @@ function valueSchema(field: Field): Record<string, unknown> {
   return { ...base, type: [base.type as string, 'null'] };
 }
 
+/**
+ * A value's schema as writes take it: the row's schema with the bounds create and update enforce
+ * (min and max as minimum and maximum, minLength and maxLength), which rows and filters do not carry.
+ */
+function inputValueSchema(field: Field): Record<string, unknown> {
+  const schema = valueSchema(field);
+  if (field.type === 'integer' || field.type === 'number') {
+    if (field.min !== undefined) schema.minimum = field.min;
+    if (field.max !== undefined) schema.maximum = field.max;
+  }
+  if (field.type === 'string' || field.type === 'text') {
+    if (field.minLength !== undefined) schema.minLength = field.minLength;
+    if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
+  }
+  return schema;
+}
+
 /** A value's schema without null: what a filter parameter takes. */
 function operandSchema(field: Field): Record<string, unknown> {
   const { description: _description, ...schema } = valueSchema({ ...field, nullable: false, description: undefined });
@@ -143,6 +160,7 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
   for (const entity of config.entities) {
     const { singular: name, plural } = names.get(entity.id)!;
     const properties = Object.fromEntries(entity.fields.map((field) => [field.id, valueSchema(field)]));
+    const inputProperties = Object.fromEntries(entity.fields.map((field) => [field.id, inputValueSchema(field)]));
     const fieldIds = entity.fields.map((field) => field.id);
     const fieldNames = fieldIds.join(', ');
     const references = entity.fields.filter((field) => field.references && entities.has(field.references.entity));
@@ -168,12 +186,12 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     };
     schemas[`${name}Input`] = {
       type: 'object',
-      description: `A new row of ${entity.id}. A missing integer or uuid primary key is generated.`,
+      description: `A new row of ${entity.id}. A missing integer or uuid primary key is generated; a missing field with a default takes it.`,
       additionalProperties: false,
-      properties,
-      required: entity.fields.filter((field) => !field.nullable && !(entity.primaryKey ?? []).includes(field.id)).map((field) => field.id),
+      properties: inputProperties,
+      required: entity.fields.filter((field) => !field.nullable && !field.default && !(entity.primaryKey ?? []).includes(field.id)).map((field) => field.id),
     };
-    schemas[`${name}Patch`] = { type: 'object', description: `Fields of a row of ${entity.id} to change.`, additionalProperties: false, minProperties: 1, properties };
+    schemas[`${name}Patch`] = { type: 'object', description: `Fields of a row of ${entity.id} to change.`, additionalProperties: false, minProperties: 1, properties: inputProperties };
     schemas[`${name}Page`] = {
       type: 'object',
       description: `A page of ${entity.id}.`,

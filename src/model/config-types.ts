@@ -8,6 +8,8 @@ export type Field = Entity['fields'][number];
 export type FieldType = Field['type'];
 export type GenerationConfig = NonNullable<SchemaConfig['generationDefaults']>;
 export type Reference = NonNullable<Field['references']>;
+/** A field's database default: a literal `value` or a `function`. */
+export type FieldDefault = NonNullable<Field['default']>;
 export type FieldGeneration = NonNullable<Field['generation']>;
 export type Strategy = NonNullable<FieldGeneration['strategy']>;
 export type StrategyKind = Strategy['kind'];

@@ -4,6 +4,7 @@
 // foreign keys from `references`.
 import type { FieldType } from '../contract.ts';
 import type { Entity, Field, SchemaConfig } from './config-types.ts';
+import { castFieldDefault, type ColumnDefault } from './field-default.ts';
 import { fieldType } from './field-types/index.ts';
 import { hashString } from './hash.ts';
 
@@ -30,6 +31,8 @@ export interface ColumnSpec {
   big?: boolean;
   /** enum: the allowed values (PostgreSQL: text with a CHECK; MySQL: ENUM). */
   values?: string[];
+  /** The column's database default (`default` in the config): what an insert that leaves the column out stores. */
+  default?: ColumnDefault;
 }
 
 export interface IndexSpec {
@@ -105,6 +108,8 @@ function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (enti
     const big = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCount);
     if (big) column.big = true;
   }
+  const declared = castFieldDefault(field);
+  if (declared && 'default' in declared) column.default = declared.default;
   return column;
 }
 

@@ -14,6 +14,9 @@ export interface RuntimeColumn extends ColumnSpec {
   /** string and text fields: length bounds in characters, checked on writes. */
   minLength?: number;
   maxLength?: number;
+  /** integer and number fields: value bounds (inclusive), checked on writes. */
+  min?: number;
+  max?: number;
   /** The referenced table and column, for reference fields (`references` in the config). */
   references?: { table: string; column: string };
 }
@@ -54,6 +57,10 @@ export function buildRuntimeTables(config: SchemaConfig, rowCounts: ReadonlyMap<
       if (field && fieldType(field.type).lengthBounds) {
         if (field.minLength !== undefined) runtime.minLength = field.minLength;
         if (field.maxLength !== undefined) runtime.maxLength = field.maxLength;
+      }
+      if (field && fieldType(field.type).valueBounds) {
+        if (field.min !== undefined) runtime.min = field.min;
+        if (field.max !== undefined) runtime.max = field.max;
       }
       if (field?.references) runtime.references = { table: field.references.entity, column: field.references.field };
       return runtime;

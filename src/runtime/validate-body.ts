@@ -1,9 +1,10 @@
 // Write bodies checked against the table schema before any SQL: a JSON object of known columns,
-// each value of its column's type (cast to the canonical form), nullability, enum values and
-// lengths. Every problem is reported at once, as details with JSON pointers into the body.
+// each value of its column's type (cast to the canonical form), nullability, enum values,
+// lengths and value bounds (min, max). Every problem is reported at once, as details with JSON pointers into the body.
 import type { RowValue } from '../model/row-value.ts';
 import { quoted, type ErrorDetail } from '../errors.ts';
 import { castJson, expectation } from '../model/cast.ts';
+import { boundsProblem } from '../model/field-default.ts';
 import { fieldType } from '../model/field-types/index.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { didYouMean } from '../suggest.ts';
@@ -21,8 +22,8 @@ export function generatedKey(table: RuntimeTable): RuntimeColumn | undefined {
 }
 
 /**
- * Checks a create or update body. Create needs every non-nullable column except a generated key;
- * update takes any non-empty subset. Throws AppError 400 "Invalid row: …" with all details.
+ * Checks a create or update body. Create needs every non-nullable column except a generated key and
+ * columns with a default; update takes any non-empty subset. Throws AppError 400 "Invalid row: …" with all details.
  */
 export function validateBody(table: RuntimeTable, body: unknown, mode: WriteMode): RowValues {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -37,7 +38,8 @@ export function validateBody(table: RuntimeTable, body: unknown, mode: WriteMode
   const generated = generatedKey(table);
   for (const column of table.columns) {
     if (!Object.hasOwn(input, column.name)) {
-      if (mode === 'create' && !column.nullable && column !== generated) details.push({ path: pointer(column.name), message: `column "${column.name}" is required` });
+      // A column with a default takes it from the database when the insert leaves it out.
+      if (mode === 'create' && !column.nullable && column !== generated && column.default === undefined) details.push({ path: pointer(column.name), message: `column "${column.name}" is required` });
       continue;
     }
     const problem = check(column, input[column.name], values);
@@ -59,12 +61,8 @@ function check(column: RuntimeColumn, value: unknown, values: RowValues): string
   }
   const cast = castJson(column, value);
   if (cast === undefined) return `column "${column.name}" must be ${expectation(column)}`;
-  if (typeof cast === 'string' && fieldType(column.type).lengthBounds) {
-    // Lengths in characters (code points), as varchar(n) counts them on both databases.
-    const length = [...cast].length;
-    if (column.maxLength !== undefined && length > column.maxLength) return `column "${column.name}" must be at most ${column.maxLength} characters long`;
-    if (column.minLength !== undefined && length < column.minLength) return `column "${column.name}" must be at least ${column.minLength} characters long`;
-  }
+  const problem = boundsProblem(column, cast);
+  if (problem) return `column "${column.name}" ${problem}`;
   values.set(column.name, cast);
   return undefined;
 }

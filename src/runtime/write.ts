@@ -35,6 +35,9 @@ export async function createRow(context: TableContext, body: unknown): Promise<{
   const fill = key && !values.has(key.name) ? fieldType(key.type).generatedKey : undefined;
   if (key && fill === 'random-uuid') values.set(key.name, randomUUID());
   const counted = fill === 'next-integer' ? key : undefined;
+  // Without RETURNING and without a key to read the row back by, the answer is the values written:
+  // defaults are written out then, as the database would have filled them.
+  if (!dialect.capabilities.supportsReturning && table.primaryKey.length === 0) fillDefaults(table, values);
   const insert = () =>
     connection.transaction(async (tx) => {
       if (counted) values.set(counted.name, await nextIntegerKey(tx, context, counted.name));
@@ -130,6 +133,16 @@ async function readBack(tx: SqlExecutor, context: TableContext, key: RowKey): Pr
 
 function keyOf(table: RuntimeTable, values: Map<string, RowValue>): RowKey {
   return { fields: table.primaryKey.map((column) => column.name), values: table.primaryKey.map((column) => values.get(column.name)!) };
+}
+
+function fillDefaults(table: RuntimeTable, values: Map<string, RowValue>): void {
+  for (const column of table.columns) {
+    const declared = column.default;
+    if (!declared || values.has(column.name)) continue;
+    if ('value' in declared) values.set(column.name, declared.value);
+    else if (declared.function === 'uuid') values.set(column.name, randomUUID());
+    else values.set(column.name, declared.function === 'now' ? new Date().toISOString() : new Date().toISOString().slice(0, 10));
+  }
 }
 
 function renderValues(table: RuntimeTable, values: Map<string, RowValue>): JsonRow {

@@ -45,6 +45,8 @@ export function seedDrift(config: SchemaConfig, catalog: Catalog): Difference[] 
   return diffConfigs(config, live).filter((difference) => {
     // Tables the config does not name are not the seed's: it never touches them.
     if (difference.kind === 'table-only-in-database') return false;
+    // The seed gives every column of the config a value: the database's defaults are the application's.
+    if (difference.kind === 'default') return false;
     // A column the config leaves out is fine when the database fills it on its own.
     if (difference.kind === 'column-only-in-database') return leftOutBecause(tables.get(difference.entity)?.columns.find((column) => column.name === difference.field)) === undefined;
     return true;

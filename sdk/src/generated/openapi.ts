@@ -2626,6 +2626,20 @@ export interface components {
              * @default false
              */
             nullable?: boolean;
+            /**
+             * FieldDefault
+             * @description The column's database default: what the database stores when an insert leaves the column out (the tables sds creates declare it; runtime creates may omit the field). Generation still makes a value for every row. Either a literal `value` of the field's type (an enum value, a number within min and max, a date `YYYY-MM-DD`…) or a `function`: `now` (datetime fields: the current time), `current_date` (date fields: today), `uuid` (uuid fields: a random uuid).
+             */
+            default?: {
+                /** @description A literal of the field's type; not null (a nullable column's default is null already). */
+                value: string | number | boolean | Record<string, never> | unknown[];
+            } | {
+                /**
+                 * @description `now`: the current time (datetime fields); `current_date`: today (date fields); `uuid`: a random uuid (uuid fields).
+                 * @enum {string}
+                 */
+                function: "now" | "current_date" | "uuid";
+            };
             references?: components["schemas"]["Reference"];
             generation?: components["schemas"]["fieldGeneration"];
             /**

@@ -1,7 +1,9 @@
 // MySQL DDL: identifier and literal quoting, column types within InnoDB's key and row limits,
 // CREATE TABLE/DATABASE and the constraints added after the bulk load.
 import { assertIdentifier } from '../dialect.ts';
+import type { ColumnDefault, DefaultFunction } from '../../model/field-default.ts';
 import type { ColumnSpec, ColumnType, ForeignKeySpec, TableSpec } from '../../model/table-spec.ts';
+import { mysqlValue } from './mysql-loader.ts';
 import { checkedInteger, enumValues, keyedColumns, pickColumns, referentialAction } from '../spec-helpers.ts';
 
 export const MYSQL_MAX_IDENTIFIER_LENGTH = 64;
@@ -160,11 +162,26 @@ export function createMysqlDatabase(namespace: string, options: { ifNotExists?: 
   return `CREATE DATABASE ${options.ifNotExists ? 'IF NOT EXISTS ' : ''}${quoteMysqlIdentifier(namespace)} CHARACTER SET ${MYSQL_CHARSET} COLLATE ${MYSQL_COLLATION}`;
 }
 
+/** Expression defaults (parenthesised): MySQL 8 takes only those on TEXT and JSON columns; MariaDB takes both forms. */
+const MYSQL_DEFAULT_FUNCTIONS = { now: 'CURRENT_TIMESTAMP(3)', current_date: '(CURRENT_DATE)', uuid: '(UUID())' } as const satisfies Record<DefaultFunction, string>;
+
+/** A column default as MySQL DDL writes it, for a column of SQL type `type`. */
+export function mysqlDefault(declared: ColumnDefault, column: ColumnSpec, type: string): string {
+  if ('function' in declared) return MYSQL_DEFAULT_FUNCTIONS[declared.function];
+  const value = mysqlValue(column, declared.value);
+  const literal = typeof value === 'number' ? String(value) : quoteMysqlLiteral(value);
+  return /TEXT$|^JSON$/.test(type) ? `(${literal})` : literal;
+}
+
 export function createMysqlTable(namespace: string, table: TableSpec): string {
   const types = mysqlColumnTypes(table);
   checkKeyLengths(table, types);
   // A column filled after insert is NOT NULL once filled (mysqlIndexStatement).
-  const lines = table.columns.map((column) => `${quoteMysqlIdentifier(column.name)} ${types.get(column.name)!.sql} ${column.nullable || column.fillAfterInsert ? 'NULL' : 'NOT NULL'}`);
+  const lines = table.columns.map((column) => {
+    const type = types.get(column.name)!.sql;
+    const line = `${quoteMysqlIdentifier(column.name)} ${type} ${column.nullable || column.fillAfterInsert ? 'NULL' : 'NOT NULL'}`;
+    return column.default ? `${line} DEFAULT ${mysqlDefault(column.default, column, type)}` : line;
+  });
   if (table.primaryKey.length > 0) lines.push(`PRIMARY KEY (${mysqlColumnList(table.primaryKey)})`);
   return (
     `CREATE TABLE ${mysqlTableName(namespace, table.name)} (\n  ${lines.join(',\n  ')}\n) ` +
@@ -180,7 +197,12 @@ export function mysqlIndexStatement(namespace: string, table: TableSpec): string
   const filled = table.columns.filter((column) => column.fillAfterInsert);
   if (table.indexes.length === 0 && filled.length === 0) return undefined;
   const types = filled.length > 0 ? mysqlColumnTypes(table) : undefined;
-  const notNull = filled.map((column) => `MODIFY ${quoteMysqlIdentifier(column.name)} ${types!.get(column.name)!.sql} NOT NULL`);
+  // MODIFY restates the whole column: its default too.
+  const notNull = filled.map((column) => {
+    const type = types!.get(column.name)!.sql;
+    const line = `MODIFY ${quoteMysqlIdentifier(column.name)} ${type} NOT NULL`;
+    return column.default ? `${line} DEFAULT ${mysqlDefault(column.default, column, type)}` : line;
+  });
   const ordered = [...table.indexes.filter((index) => index.unique), ...table.indexes.filter((index) => !index.unique)];
   const clauses = [
     ...notNull,

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Catalog, CatalogAction, CatalogCheck, CatalogColumn, CatalogTable, CatalogType, ScratchDatabase } from '../catalog.ts';
 import type { SqlExecutor, TargetConnection } from '../dialect.ts';
-import { groupBy, parseCheckClause } from '../catalog-reading.ts';
+import { groupBy, parseCheckClause, parseDefaultExpression } from '../catalog-reading.ts';
 import { createMysqlDatabase } from './mysql-ddl.ts';
 
 interface TableRow {
@@ -213,7 +213,12 @@ function buildColumn(row: ColumnRow, json: boolean): CatalogColumn {
   };
   if (/generated/.test(extra) && !/default_generated/.test(extra)) column.generated = row.generation ?? '';
   // MariaDB writes an explicit NULL default as the text NULL.
-  else if (row.default !== null && row.default !== 'NULL' && !column.autoIncrement) column.default = row.default;
+  else if (row.default !== null && row.default !== 'NULL' && !column.autoIncrement) {
+    column.default = row.default;
+    // MySQL prints a literal's text bare and marks expressions DEFAULT_GENERATED; MariaDB quotes literals.
+    const value = parseDefaultExpression(row.default, { backslashEscapes: true, bare: !/default_generated/.test(extra) });
+    if (value) column.defaultValue = value;
+  }
   const onUpdate = /on update (\S+)/.exec(extra)?.[1];
   if (onUpdate) column.default = `${column.default ?? 'NULL'} ON UPDATE ${onUpdate}`;
   if (row.comment) column.comment = row.comment;

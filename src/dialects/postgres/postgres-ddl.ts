@@ -1,6 +1,7 @@
 // PostgreSQL DDL: identifier and literal quoting, column types, CREATE TABLE and the constraints
 // added after the bulk load (unique keys, secondary indexes, foreign keys).
 import { assertIdentifier } from '../dialect.ts';
+import type { ColumnDefault, DefaultFunction } from '../../model/field-default.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from '../../model/table-spec.ts';
 import { checkedInteger, enumValues, pickColumns, referentialAction } from '../spec-helpers.ts';
 
@@ -71,12 +72,24 @@ export function postgresParameterType(column: ColumnSpec): string {
   return column.type === 'string' ? 'text' : postgresColumnType(column);
 }
 
+const POSTGRES_DEFAULT_FUNCTIONS = { now: 'now()', current_date: 'CURRENT_DATE', uuid: 'gen_random_uuid()' } as const satisfies Record<DefaultFunction, string>;
+
+/** A column default as PostgreSQL DDL writes it: a literal of the column's type, or a function call. */
+export function postgresDefault(declared: ColumnDefault, column: ColumnSpec): string {
+  if ('function' in declared) return POSTGRES_DEFAULT_FUNCTIONS[declared.function];
+  const { value } = declared;
+  if (column.type === 'json') return quotePostgresLiteral(JSON.stringify(value));
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return quotePostgresLiteral(String(value));
+}
+
 export function createPostgresTable(namespace: string, table: TableSpec): string {
   const lines = table.columns.map((column) => {
     const name = quotePostgresIdentifier(column.name);
     const type: PostgresColumnType = POSTGRES_COLUMN_TYPES[column.type];
     // A column filled after insert is NOT NULL once filled (postgresNotNullStatements).
-    const line = `${name} ${type.sql(column)}${column.nullable || column.fillAfterInsert ? '' : ' NOT NULL'}`;
+    const line = `${name} ${type.sql(column)}${column.nullable || column.fillAfterInsert ? '' : ' NOT NULL'}${column.default ? ` DEFAULT ${postgresDefault(column.default, column)}` : ''}`;
     return type.check ? `${line} ${type.check(name, table, column)}` : line;
   });
   if (table.primaryKey.length > 0) {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Catalog, CatalogAction, CatalogCheck, CatalogColumn, CatalogTable, CatalogType, ScratchDatabase } from '../catalog.ts';
 import type { SqlExecutor } from '../dialect.ts';
-import { groupBy, parseCheckClause } from '../catalog-reading.ts';
+import { groupBy, parseCheckClause, parseDefaultExpression } from '../catalog-reading.ts';
 
 interface RelationRow {
   oid: number;
@@ -257,7 +257,11 @@ function buildColumn(row: ColumnRow, enumValues: Map<number, { label: string }[]
     autoIncrement: row.identity !== '' || /^nextval\(/.test(row.default ?? ''),
   };
   if (row.generated === 's') column.generated = row.default ?? '';
-  else if (row.default !== null && !column.autoIncrement) column.default = row.default;
+  else if (row.default !== null && !column.autoIncrement) {
+    column.default = row.default;
+    const value = parseDefaultExpression(row.default);
+    if (value) column.defaultValue = value;
+  }
   if (row.domain) column.domain = row.domain;
   if (row.comment) column.comment = row.comment;
   return column;

@@ -15,6 +15,7 @@ export const booleanType = {
   reader: () => readBoolean,
   filters: 'equality',
   lengthBounds: false,
+  valueBounds: false,
   sortable: true,
   tsType: 'boolean',
   filterInput: 'boolean',

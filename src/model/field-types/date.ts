@@ -13,6 +13,7 @@ export const dateType = {
   },
   filters: 'ordered',
   lengthBounds: false,
+  valueBounds: false,
   sortable: true,
   tsType: 'DateString',
   filterInput: 'date',

@@ -12,6 +12,7 @@ export const datetimeType = {
   reader: () => readNullableDatetime,
   filters: 'ordered',
   lengthBounds: false,
+  valueBounds: false,
   sortable: true,
   tsType: 'DatetimeString',
   filterInput: 'text',

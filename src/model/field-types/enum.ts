@@ -12,6 +12,7 @@ export const enumType = {
   reader: () => readText,
   filters: 'textual',
   lengthBounds: false,
+  valueBounds: false,
   sortable: true,
   tsType: 'string',
   filterInput: 'text',

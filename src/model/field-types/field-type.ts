@@ -39,6 +39,8 @@ export interface FieldTypeDescriptor {
   generatedKey?: 'next-integer' | 'random-uuid';
   /** The field's minLength and maxLength bound its values (in characters), checked on writes. */
   lengthBounds: boolean;
+  /** The field's min and max bound its values, checked on writes. */
+  valueBounds: boolean;
   /** Values order the same on every database, so `sort` takes the field and pages without a primary key break ties by it. */
   sortable: boolean;
   /** The TypeScript type of its values in `sds types` output (flavoured names are declared there). */

@@ -39,6 +39,7 @@ export const integerType = {
   filters: 'ordered',
   generatedKey: 'next-integer',
   lengthBounds: false,
+  valueBounds: true,
   sortable: true,
   tsType: 'number',
   filterInput: 'number',

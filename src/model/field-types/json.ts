@@ -41,6 +41,7 @@ export const jsonType = {
   reader: () => readJson,
   filters: 'none',
   lengthBounds: false,
+  valueBounds: false,
   sortable: false,
   tsType: 'JsonValue',
   filterInput: 'text',

@@ -22,6 +22,7 @@ export const numberType = {
   reader: () => readNumber,
   filters: 'ordered',
   lengthBounds: false,
+  valueBounds: true,
   sortable: true,
   tsType: 'number',
   filterInput: 'number',

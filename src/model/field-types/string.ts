@@ -12,6 +12,7 @@ export const stringType = {
   reader: () => readText,
   filters: 'textual',
   lengthBounds: true,
+  valueBounds: false,
   sortable: true,
   tsType: 'string',
   filterInput: 'text',

@@ -12,6 +12,7 @@ export const timeType = {
   reader: () => readNullableTime,
   filters: 'ordered',
   lengthBounds: false,
+  valueBounds: false,
   sortable: true,
   tsType: 'TimeString',
   filterInput: 'time',

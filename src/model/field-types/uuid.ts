@@ -15,6 +15,7 @@ export const uuidType = {
   filters: 'ordered',
   generatedKey: 'random-uuid',
   lengthBounds: false,
+  valueBounds: false,
   sortable: true,
   tsType: 'UuidString',
   filterInput: 'text',

@@ -129,6 +129,47 @@ for (const target of targets) {
       ]);
     }, SLOW);
 
+    it('diff reports every change --merge applies (a length, a precision, a default, nullability), and merge applies exactly those', async () => {
+      const namespace = await loaded(target);
+      const original = file('before');
+      expect((await sds(['init', '--from-database', target.url, namespaceFlag(target), namespace, '--out', original])).code).toBe(0);
+      const table = (name: string) => `${q(namespace)}.${q(name)}`;
+      await sql(
+        target,
+        target.name === 'postgres'
+          ? [
+              `ALTER TABLE ${table('customers')} ALTER COLUMN email TYPE varchar(200), ALTER COLUMN first_name DROP NOT NULL`,
+              `ALTER TABLE ${table('products')} ALTER COLUMN price TYPE numeric(12, 4), ALTER COLUMN stock SET DEFAULT 5`,
+            ]
+          : [
+              `ALTER TABLE ${table('customers')} MODIFY email VARCHAR(200) NOT NULL COMMENT 'Login and receipts', MODIFY first_name VARCHAR(50) NULL`,
+              `ALTER TABLE ${table('products')} MODIFY price DECIMAL(12, 4) NOT NULL CHECK (price >= 0), ALTER COLUMN stock SET DEFAULT 5`,
+            ],
+      );
+      const diff = await sds(['diff', original, '--database-url', target.url, namespaceFlag(target), namespace]);
+      expect(diff.code).toBe(1);
+      const reported = [
+        'customers.email: maxLength 120 in the config, maxLength 200 in the database',
+        'customers.first_name: NOT NULL in the config, nullable in the database',
+        'products.price: precision 2 in the config, precision 4 in the database',
+        'products.stock: default 0 in the config, 5 in the database',
+      ];
+      expect(diff.stdout.trim().split('\n').filter(Boolean)).toEqual([...reported, `drift: 4 differences between ${original} and the database`]);
+
+      const merged = file('after');
+      const result = await sds(['init', '--from-database', target.url, namespaceFlag(target), namespace, '--merge', original, '--out', merged]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr.split('\n').filter((line) => line.startsWith('changed '))).toEqual([
+        'changed customers.email: maxLength 120 → 200',
+        'changed customers.first_name: now nullable',
+        'changed products.price: precision 2 → 4',
+        'changed products.stock: default 0 → 5',
+      ]);
+      const again = await sds(['diff', merged, '--database-url', target.url, namespaceFlag(target), namespace]);
+      expect(again.code, again.stdout).toBe(0);
+      expect(again.stdout).toContain('no drift');
+    }, SLOW);
+
     it('init --merge updates a hand-tuned config after a migration and keeps every hand-written setting', async () => {
       const namespace = await loaded(target);
       const original = file('merge');

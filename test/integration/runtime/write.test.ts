@@ -125,6 +125,28 @@ for (const target of DIALECTS) {
       expect((await failure(source.create('authors', author({ mentorId: 2 ** 40 })))).status).toBe(400);
     });
 
+    it("holds the config's min, max and lengths on create and update: an out-of-range write leaves the row unchanged", async () => {
+      // score is -100..100, rating 0..5, bio at most 400 characters, name at least 2.
+      const edge = await source.update('authors', '7', { score: 100, rating: 0 });
+      expect(edge).toMatchObject({ score: 100, rating: 0 });
+      expect(await failure(source.update('authors', '7', { score: 900 }))).toEqual({
+        status: 400,
+        error: 'Invalid row: column "score" must be at most 100',
+        details: [{ path: '/body/score', message: 'column "score" must be at most 100' }],
+      });
+      expect((await failure(source.update('authors', '7', { score: '-100.5' }))).error).toBe('Invalid row: column "score" must be at least -100');
+      expect((await failure(source.update('authors', '7', { rating: 5.01, bio: 'x'.repeat(401), name: 'A' }))).details).toEqual([
+        { path: '/body/name', message: 'column "name" must be at least 2 characters long' },
+        { path: '/body/rating', message: 'column "rating" must be at most 5' },
+        { path: '/body/bio', message: 'column "bio" must be at most 400 characters long' },
+      ]);
+      expect(await source.get('authors', '7')).toEqual(edge);
+      const total = (await source.list('authors', 'limit=0')).meta.pagination.total;
+      expect((await failure(source.create('authors', author({ score: -101 })))).error).toBe('Invalid row: column "score" must be at least -100');
+      expect((await failure(source.create('authors', author({ rating: -0.5 })))).error).toBe('Invalid row: column "rating" must be at least 0');
+      expect((await source.list('authors', 'limit=0')).meta.pagination.total).toBe(total);
+    });
+
     it('answers 409 naming the fields of a unique or foreign key, never echoing the data', async () => {
       const existing = (await source.get('authors', '1')).email as string;
       const unique = await failure(source.create('authors', author({ email: existing })));

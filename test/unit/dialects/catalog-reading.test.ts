@@ -1,9 +1,9 @@
-// parseCheckClause as a table of examples: CHECK clauses exactly as pg_get_constraintdef and
+// parseCheckClause and parseDefaultExpression as tables of examples: CHECK clauses exactly as pg_get_constraintdef and
 // information_schema.CHECK_CLAUSE (MySQL 8, MariaDB) print them, and the rules they become, or
 // undefined for what a schema config cannot say.
 import { describe, expect, it } from 'vitest';
-import type { CheckRule } from '../../../src/dialects/catalog.ts';
-import { parseCheckClause, type CheckClauseOptions } from '../../../src/dialects/catalog-reading.ts';
+import type { CatalogDefault, CheckRule } from '../../../src/dialects/catalog.ts';
+import { parseCheckClause, parseDefaultExpression, type CheckClauseOptions } from '../../../src/dialects/catalog-reading.ts';
 
 type Case = [string, { given: string; options?: CheckClauseOptions; want: CheckRule[] | undefined }];
 
@@ -59,5 +59,42 @@ const cases: Case[] = [
 describe('parseCheckClause', () => {
   for (const [name, { given, options, want }] of cases) {
     it(name, () => expect(parseCheckClause(given, options)).toEqual(want));
+  }
+});
+
+const MYSQL = { backslashEscapes: true, bare: true };
+const defaults: Array<[string, { given: string; options?: { backslashEscapes?: boolean; bare?: boolean }; want: CatalogDefault | undefined }]> = [
+  // PostgreSQL (pg_get_expr)
+  ['pg: a text literal with its cast', { given: "'draft'::text", want: { literal: 'draft' } }],
+  ['pg: a varchar literal with a quote', { given: "'it''s'::character varying", want: { literal: "it's" } }],
+  ['pg: an enum type literal', { given: "'G'::mpaa_rating", want: { literal: 'G' } }],
+  ['pg: a jsonb literal', { given: "'{\"a\": 1}'::jsonb", want: { literal: '{"a": 1}' } }],
+  ['pg: a timestamp literal', { given: "'2024-01-31 12:00:00+00'::timestamp with time zone", want: { literal: '2024-01-31 12:00:00+00' } }],
+  ['pg: a negative number in parentheses', { given: '(-1)', want: { literal: '-1' } }],
+  ['pg: a decimal', { given: '4.99', want: { literal: '4.99' } }],
+  ['pg: a cast number', { given: '0::numeric', want: { literal: '0' } }],
+  ['pg: a boolean', { given: 'true', want: { literal: 'true' } }],
+  ['pg: now()', { given: 'now()', want: { function: 'now' } }],
+  ['pg: CURRENT_TIMESTAMP', { given: 'CURRENT_TIMESTAMP', want: { function: 'now' } }],
+  ['pg: CURRENT_DATE', { given: 'CURRENT_DATE', want: { function: 'current_date' } }],
+  ['pg: gen_random_uuid()', { given: 'gen_random_uuid()', want: { function: 'uuid' } }],
+  ['pg: uuid_generate_v4() of an extension schema', { given: 'public.uuid_generate_v4()', want: { function: 'uuid' } }],
+  ['pg: any other expression', { given: "upper('x'::text)", want: undefined }],
+  ['pg: arithmetic', { given: '(now() + (1)::interval)', want: undefined }],
+  ['pg: an unquoted word is no literal', { given: 'draft', want: undefined }],
+  // MariaDB (quoted literals) and MySQL 8 (bare literals) in information_schema.COLUMNS
+  ['mariadb: a quoted literal with escapes', { given: "'it''s \\\\ fine'", options: MYSQL, want: { literal: "it's \\ fine" } }],
+  ['mariadb: current_timestamp(3)', { given: 'current_timestamp(3)', options: MYSQL, want: { function: 'now' } }],
+  ['mariadb: curdate()', { given: 'curdate()', options: MYSQL, want: { function: 'current_date' } }],
+  ['mariadb: uuid()', { given: 'uuid()', options: MYSQL, want: { function: 'uuid' } }],
+  ['mariadb: another function', { given: "concat('a','b')", options: MYSQL, want: undefined }],
+  ['mysql: a bare literal', { given: 'draft', options: MYSQL, want: { literal: 'draft' } }],
+  ['mysql: a number', { given: '19.99', options: MYSQL, want: { literal: '19.99' } }],
+  ['mysql: CURRENT_TIMESTAMP', { given: 'CURRENT_TIMESTAMP', options: MYSQL, want: { function: 'now' } }],
+];
+
+describe('parseDefaultExpression', () => {
+  for (const [name, { given, options, want }] of defaults) {
+    it(name, () => expect(parseDefaultExpression(given, options)).toEqual(want));
   }
 });

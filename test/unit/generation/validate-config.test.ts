@@ -125,7 +125,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/0/fields/0/colour',
             message:
-              'entities[0].fields[0] has unknown property "colour"; allowed properties: id, type, label, description, nullable, references, generation, format, minLength, maxLength, min, max, precision, prefix, suffix, trueRate, outputFormat, weekdaysOnly, values, weights',
+              'entities[0].fields[0] has unknown property "colour"; allowed properties: id, type, label, description, nullable, default, references, generation, format, minLength, maxLength, min, max, precision, prefix, suffix, trueRate, outputFormat, weekdaysOnly, values, weights',
           },
         ],
       },
@@ -686,6 +686,30 @@ const cases: [string, { given: unknown; want: Want }][] = [
           { path: '/entities/1/generation/rowCount', message: 'rowCount range min (10) is greater than max (5); make min ≤ max' },
           { path: '/entities/1/fields/5/max', message: 'min (91) of users.age is greater than its max (90); make min ≤ max' },
           { path: '/entities/2/fields/3/maxLength', message: 'minLength (201) of posts.title is greater than its maxLength (200); make minLength ≤ maxLength' },
+        ],
+      },
+    },
+  ],
+  [
+    'requires a default that fits its field: a value of its type within its bounds, or a function of its type',
+    {
+      given: edit((c) => {
+        users(c).fields[5].default = { value: 95 };
+        users(c).fields[6].default = { value: '12x' };
+        users(c).fields[7].default = { value: true };
+        users(c).fields[8].default = { value: 'owner' };
+        users(c).fields[9].default = { value: 'free' };
+        users(c).fields[11].default = { function: 'current_date' };
+        posts(c).fields[0].default = { function: 'uuid' };
+        posts(c).fields[3].default = { value: 'x'.repeat(201) };
+      }),
+      want: {
+        errors: [
+          { path: '/entities/1/fields/5/default/value', message: 'default 95 of users.age must be at most 90; give a value the field accepts' },
+          { path: '/entities/1/fields/6/default/value', message: 'default "12x" of users.score is not a finite number; give a value the field accepts' },
+          { path: '/entities/1/fields/8/default/value', message: 'default "owner" of users.role is not one of "admin", "member"; give a value the field accepts' },
+          { path: '/entities/1/fields/11/default/function', message: 'default function "current_date" of users.createdAt gives date values, but users.createdAt is datetime; use "now"' },
+          { path: '/entities/2/fields/3/default/value', message: `default "${'x'.repeat(201)}" of posts.title must be at most 200 characters long; give a value the field accepts` },
         ],
       },
     },

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { diffConfigs, type Difference } from '../../../src/introspection/diff-config.ts';
+import { mergeConfigs } from '../../../src/introspection/merge-config.ts';
 
 function base(): SchemaConfig {
   return {
@@ -37,7 +38,10 @@ type Case = [string, { change: (config: SchemaConfig) => void; want: Array<Pick<
 
 const cases: Case[] = [
   ['nothing changed', { change: () => {}, want: [] }],
-  ['another length is the same class', { change: (c) => void (c.entities[0]!.fields[1]!.maxLength = 200), want: [] }],
+  ['another length (varchar(100) → varchar(200))', { change: (c) => void (c.entities[0]!.fields[1]!.maxLength = 200), want: [{ kind: 'length', message: 'users.email: maxLength 100 in the config, maxLength 200 in the database' }] }],
+  ['a length gone (varchar → text)', { change: (c) => void (delete c.entities[0]!.fields[1]!.maxLength, (c.entities[0]!.fields[1]!.type = 'text')), want: [{ kind: 'length', message: 'users.email: maxLength 100 in the config, no maxLength in the database' }] }],
+  ['a default added', { change: (c) => void (c.entities[0]!.fields[4]!.default = { value: 'a' }), want: [{ kind: 'default', message: 'users.role: default none in the config, "a" in the database' }] }],
+  ['a default function', { change: (c) => void (c.entities[1]!.fields[0]!.default = { function: 'uuid' }), want: [{ kind: 'default', message: 'posts.id: default none in the config, uuid() in the database' }] }],
   ['string and text are one class', { change: (c) => void (c.entities[0]!.fields[1]!.type = 'text'), want: [] }],
   ['unique key columns in another order', { change: (c) => void (c.entities[0]!.uniqueKeys = [['email'], ['handle', 'org']]), want: [] }],
   ['a unique index counts as a unique key', { change: (c) => void (c.entities[0]!.uniqueKeys = [['email']], (c.entities[0]!.indexes = [{ fields: ['org', 'handle'], unique: true }])), want: [] }],
@@ -87,6 +91,50 @@ describe('diffConfigs', () => {
       const database = base();
       change(database);
       expect(diffConfigs(base(), database).map(({ kind, message }) => ({ kind, message }))).toEqual(want);
+    });
+  }
+});
+
+describe('diffConfigs and mergeConfigs agree', () => {
+  const withPrice = (precision: number | undefined, defaultValue?: number): SchemaConfig => {
+    const config = base();
+    config.entities[1]!.fields.push({ id: 'price', type: 'number', ...(precision === undefined ? {} : { precision }), ...(defaultValue === undefined ? {} : { default: { value: defaultValue } }) });
+    return config;
+  };
+  const altered: Array<[string, SchemaConfig, (c: SchemaConfig) => void]> = [
+    ['a length', base(), (c) => void (c.entities[0]!.fields[1]!.maxLength = 200)],
+    ['a precision', withPrice(2), (c) => void (c.entities[1]!.fields[3]!.precision = 4)],
+    ['a precision gone', withPrice(2), (c) => void delete c.entities[1]!.fields[3]!.precision],
+    ['a default', withPrice(2, 1), (c) => void (c.entities[1]!.fields[3]!.default = { value: 2.5 })],
+    ['nullability', base(), (c) => void (c.entities[0]!.fields[1]!.nullable = true)],
+    ['enum values', base(), (c) => void (c.entities[0]!.fields[4]!.values = ['a', 'b', 'c'])],
+    ['an action', base(), (c) => void (c.entities[1]!.fields[1]!.references!.onDelete = 'set-null', (c.entities[1]!.fields[1]!.nullable = true))],
+    ['everything at once', withPrice(2, 1), (c) => {
+      c.entities[0]!.fields[1]!.maxLength = 60;
+      c.entities[1]!.fields[3]!.precision = 3;
+      c.entities[1]!.fields[3]!.default = { value: 0 };
+      c.entities[1]!.fields[2]!.nullable = false;
+    }],
+  ];
+  it('words precision and default differences', () => {
+    const database = withPrice(undefined, 3);
+    expect(diffConfigs(withPrice(2), database).map((difference) => [difference.kind, difference.message])).toEqual([
+      ['precision', 'posts.price: precision 2 in the config, no precision (double) in the database'],
+      ['default', 'posts.price: default none in the config, 3 in the database'],
+    ]);
+  });
+
+  for (const [name, config, alter] of altered) {
+    it(`${name}: merge changes exactly the columns diff names, and nothing differs afterwards`, () => {
+      const database = structuredClone(config);
+      alter(database);
+      const differences = diffConfigs(config, database);
+      expect(differences.length).toBeGreaterThan(0);
+      const merged = mergeConfigs(structuredClone(config), database);
+      expect(merged.errors).toEqual([]);
+      const changed = merged.changes.filter((change) => change.kind === 'column-changed').map((change) => `${change.entity}.${change.field}`);
+      expect(changed).toEqual([...new Set(differences.map((difference) => `${difference.entity}.${difference.field}`))]);
+      expect(diffConfigs(merged.config, database)).toEqual([]);
     });
   }
 });

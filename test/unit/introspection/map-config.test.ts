@@ -98,21 +98,51 @@ describe('mapCatalog: columns', () => {
     ]);
   });
 
-  it('counts up an auto-increment column outside the primary key; warns about defaults and generated columns', () => {
+  it('counts up an auto-increment column outside the primary key; carries literal and function defaults over, warns about other defaults and generated columns', () => {
     const result = mapped([
       keyed('t', [
         id(),
         column('seq', int, { autoIncrement: true }),
-        column('status', { kind: 'text' }, { default: "'new'::text" }),
+        column('status', { kind: 'text' }, { default: "'new'::text", defaultValue: { literal: 'new' } }),
+        column('level', int, { default: '(-1)', defaultValue: { literal: '-1' } }),
+        column('flag', { kind: 'boolean' }, { default: '1', defaultValue: { literal: '1' } }),
+        column('prefs', { kind: 'json' }, { default: "'{\"a\": 1}'::jsonb", defaultValue: { literal: '{"a": 1}' } }),
+        column('day', { kind: 'date' }, { default: 'now()', defaultValue: { function: 'now' } }),
+        column('code', { kind: 'text' }, { default: "upper('x'::text)" }),
+        column('count', int, { default: "'many'", defaultValue: { literal: 'many' } }),
+        column('stamp', { kind: 'datetime', timeZone: false }, { default: 'current_timestamp() ON UPDATE current_timestamp()', defaultValue: { function: 'now' } }),
         column('total', { kind: 'float' }, { generated: 'price * 2' }),
       ]),
     ]);
     expect(result.field('t', 'seq').generation).toEqual({ strategy: { kind: 'sequence', start: 1, step: 1 } });
     expect(result.field('t', 'id').generation).toBeUndefined();
+    expect(['status', 'level', 'flag', 'prefs', 'day', 'code', 'count', 'stamp'].map((name) => result.field('t', name).default)).toEqual([
+      { value: 'new' },
+      { value: -1 },
+      { value: true },
+      { value: { a: 1 } },
+      { function: 'current_date' },
+      undefined,
+      undefined,
+      { function: 'now' },
+    ]);
     expect(result.messages).toEqual([
-      "t.status: default 'new'::text is not carried over: generated rows always get a value, and runtime inserts must give one",
+      "t.code: default upper('x'::text) is not carried over: sds declares literals and the functions now, current_date and uuid; runtime inserts must give a value",
+      "t.count: default 'many' is not carried over: sds declares literals and the functions now, current_date and uuid; runtime inserts must give a value",
+      't.stamp: ON UPDATE current_timestamp() is not carried over: runtime updates change only the fields they name',
       't.total: generated column (price * 2): its values are generated like any number, not computed',
     ]);
+  });
+
+  it('leaves out a default that the CHECKs make out of bounds, with a warning', () => {
+    const result = mapped([
+      keyed('t', [id(), column('level', int, { default: '11', defaultValue: { literal: '11' } })], {
+        checks: [{ expression: 'CHECK (level <= 10)', rules: [{ column: 'level', op: '<=', value: 10 }] }],
+      }),
+    ]);
+    expect(result.field('t', 'level')).toMatchObject({ max: 10 });
+    expect(result.field('t', 'level').default).toBeUndefined();
+    expect(result.messages).toEqual(['t.level: default 11 of level must be at most 10: the default is not carried over']);
   });
 
   it('leaves out a table none of whose columns has a type, and names views', () => {

@@ -98,6 +98,7 @@ describe('mergeConfigs', () => {
 
   it('reports every change, and what it had to drop', () => {
     expect(result.changes.map((change) => change.message)).toEqual([
+      'users.email: maxLength 100 → 200',
       'users.age: type integer → text, now nullable',
       'users.age: min dropped, it does not apply to text',
       'users.age: max dropped, it does not apply to text',
@@ -106,6 +107,7 @@ describe('mergeConfigs', () => {
       'users.plan: enum values changed',
       'column users.joined_on added (date)',
       'column users.nick removed: it is no longer in the database',
+      'posts.user_id: references users.id (on delete restrict, on update restrict) → references users.id (on delete cascade, on update restrict)',
       'table tags added',
       'table legacy removed: it is no longer in the database',
       expect.stringMatching(/^users\.email: strategy template dropped: template placeholder \{\{nick\}\} names no field of entity "users"/),

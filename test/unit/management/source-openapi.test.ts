@@ -80,6 +80,28 @@ describe("a source's document", () => {
     expect(schemas).not.toHaveProperty('Error');
   });
 
+  it('does not require on create a field with a default', () => {
+    const config = blogConfig();
+    const title = config.entities[1]!.fields.find((field) => field.id === 'title')!;
+    const schemas = (document.components.schemas as Node);
+    expect(schemas.PostInput.required).toContain('title');
+    title.default = { value: 'Untitled' };
+    const withDefault = (sourceOpenApi(source, config, 'http://sds.test') as unknown as Node).components.schemas as Node;
+    expect(withDefault.PostInput.required).toEqual(schemas.PostInput.required.filter((name: string) => name !== 'title'));
+  });
+
+  it('declares the bounds writes enforce on inputs and patches, not on rows or filters', () => {
+    const schemas = document.components.schemas as Node;
+    for (const name of ['PostInput', 'PostPatch']) {
+      expect(schemas[name].properties.price).toEqual({ type: 'number', minimum: 0, maximum: 100 });
+      expect(schemas[name].properties.title).toEqual({ type: 'string', maxLength: 140 });
+    }
+    expect(schemas.Post.properties.price).toEqual({ type: 'number' });
+    const list = document.paths['/posts'].get as Node;
+    const gte = (list.parameters as Node[]).find((parameter) => parameter.name === 'filters.price.$gte');
+    expect(gte?.schema).toEqual({ type: 'number' });
+  });
+
   it('describes the list query as flat parameters, list responses as JSON only, exports as text only', () => {
     const list = document.paths['/posts'].get as Node;
     const parameters = new Map((list.parameters as Node[]).map((parameter) => [parameter.name as string, parameter]));

@@ -71,6 +71,12 @@ describe('seedDrift', () => {
     expect(seedDrift(config(leaveOut), catalog).map((difference) => difference.message)).toEqual(expected);
   });
 
+  it('takes a config written before defaults were carried over: the database\'s defaults are not drift for the seed', () => {
+    const older = config();
+    delete older.entities[0]!.fields.find((field) => field.id === 'created_at')!.default;
+    expect(seedDrift(older, { ...catalog, tables: catalog.tables.map((each) => (each.name === 'owners' ? { ...each, columns: each.columns.map((c) => (c.name === 'created_at' ? { ...c, defaultValue: { function: 'now' as const } } : c)) } : each)) })).toEqual([]);
+  });
+
   it('refuses a column the database lacks', () => {
     const drifted = config();
     drifted.entities[0]!.fields.push({ id: 'nickname', type: 'string' } as never);
