@@ -1,0 +1,158 @@
+// `sds init --learn` on both engines, on data this file makes: skewed prices with few distinct
+// values, statuses, a nullable measure, dates, a lookup table and a heavy-tailed fan-out. The
+// learned config's rows (made in memory) score ≥ 0.9 on column shapes and cardinality, row counts
+// are kept, and the privacy rule holds: a value held by k − 1 rows, a person's name or email never
+// appears in the config or the report, and the config names the database, never its URL.
+import { afterAll, describe, expect, it } from 'vitest';
+import { learnDatabase } from '../../../src/learn/learn-database.ts';
+import { cardinalityScore, columnShape, nullRateScore } from '../../../src/learn/fidelity.ts';
+import { isoText } from '../../../src/learn/profile-sql.ts';
+import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget, type Inspector } from '../../helpers/dialect-targets.ts';
+import { generate } from '../../helpers/generate-in-memory.ts';
+
+const targets = await dialectTargets();
+const SLOW = 180_000;
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+const GENRES = ['Rock', 'Jazz', 'Blues', 'Metal', 'Latin', 'Reggae', 'Classical', 'Soundtrack'];
+const NAMES = ['Zebulon', 'Quintessa', 'Bartholomew', 'Ottoline', 'Peregrine', 'Wilhelmina'];
+
+/** A small deterministic generator (an LCG), so both engines hold the same rows. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+}
+
+interface Fixture {
+  customers: unknown[][];
+  products: unknown[][];
+  orders: unknown[][];
+}
+
+function fixture(): Fixture {
+  const next = random(42);
+  const pick = <T>(weighted: [T, number][]) => {
+    let u = next();
+    for (const [value, weight] of weighted) if ((u -= weight) < 0) return value;
+    return weighted.at(-1)![0];
+  };
+  const customers = Array.from({ length: 300 }, (_, i) => {
+    const name = NAMES[i % NAMES.length]!;
+    // LU: 4 rows, one fewer than the default min count.
+    const country = i < 4 ? 'LU' : pick([['DE', 0.5], ['FR', 0.3], ['US', 0.2]]);
+    return [i + 1, name, `${name.toLowerCase()}.${i}@mail-${i % 7}.test`, country];
+  });
+  const products = Array.from({ length: 400 }, (_, i) => {
+    const price = i < 4 ? 4.49 : pick([[0.99, 0.65], [1.99, 0.25], [9.99, 0.1]]);
+    const status = i >= 396 ? 'recalled' : pick([['active', 0.6], ['draft', 0.3], ['archived', 0.1]]);
+    const normal = next() + next() + next() + next() - 2;
+    const weight = next() < 0.2 ? null : Math.round(Math.exp(normal) * 100 * 1000) / 1000;
+    const released = new Date(Date.UTC(2010, 0, 1) + Math.floor(next() ** 2 * 5000) * 86_400_000).toISOString().slice(0, 10);
+    return [i + 1, 1 + Math.floor(next() * GENRES.length), price, weight, status, released];
+  });
+  const orders: unknown[][] = [];
+  for (const [customer] of customers) {
+    // A heavy tail: about half the customers have no order, a few have twenty.
+    const count = Math.floor(0.5 / (next() + 0.02));
+    for (let j = 0; j < count; j++) {
+      const placed = new Date(Date.UTC(2023, 0, 1) + Math.floor(next() * 365 * 86_400) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      orders.push([orders.length + 1, customer, pick([[1, 0.8], [2, 0.15], [3, 0.05]]), placed]);
+    }
+  }
+  return { customers, products, orders };
+}
+
+const literal = (value: unknown) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${String(value)}'`);
+
+async function insert(inspector: Inspector, table: string, rows: unknown[][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await inspector.query(`INSERT INTO ${table} VALUES ${rows.slice(i, i + 200).map((row) => `(${row.map(literal).join(', ')})`).join(', ')}`);
+  }
+}
+
+async function createShop(target: DialectTarget, data: Fixture): Promise<{ namespace: string; inspector: Inspector }> {
+  const connection = await openTarget(target);
+  const namespace = connection.track(uniqueNamespace('learn'));
+  const inspector = await openInspector(target);
+  await inspector.query(`CREATE ${target.name === 'postgres' ? 'SCHEMA' : 'DATABASE'} ${target.dialect.quoteIdentifier(namespace)}`);
+  cleanups.push(async () => {
+    await inspector.close();
+    await connection.cleanup();
+  });
+  const q = (name: string) => `${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier(name)}`;
+  const [double, timestamp] = target.name === 'postgres' ? ['DOUBLE PRECISION', 'TIMESTAMP'] : ['DOUBLE', 'DATETIME'];
+  await inspector.query(`CREATE TABLE ${q('genres')} (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL)`);
+  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL)`);
+  await inspector.query(
+    `CREATE TABLE ${q('products')} (id INTEGER PRIMARY KEY, genre_id INTEGER NOT NULL REFERENCES ${q('genres')} (id), price NUMERIC(8,2) NOT NULL, ` +
+      `weight ${double} NULL, status VARCHAR(20) NOT NULL, released DATE NOT NULL)`,
+  );
+  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL)`);
+  await insert(inspector, q('genres'), GENRES.map((name, i) => [i + 1, name]));
+  await insert(inspector, q('customers'), data.customers);
+  await insert(inspector, q('products'), data.products);
+  await insert(inspector, q('orders'), data.orders);
+  if (target.name === 'postgres') await inspector.query(`ANALYZE ${q('orders')}`);
+  return { namespace, inspector };
+}
+
+for (const target of targets) {
+  describe(`learning a database on ${target.name}`, () => {
+    it('learns a config whose rows score ≥ 0.9 on column shapes and cardinality, and copies no rare value, name or email', async () => {
+      const data = fixture();
+      const { namespace, inspector } = await createShop(target, data);
+      const learned = await learnDatabase(target.url, { namespace, now: new Date('2026-11-27T10:00:00Z') });
+      const { config, report } = learned;
+      const text = JSON.stringify(config) + JSON.stringify(report);
+
+      // The record: the database's name and the time, never the URL or a credential.
+      const database = target.name === 'postgres' ? `${new URL(target.url).pathname.slice(1)}.${namespace}` : namespace;
+      expect(config.learned).toEqual({ database, engine: target.name, learnedAt: '2026-11-27T10:00:00.000Z', minCount: 5, scale: 1 });
+      expect(text).not.toContain('://');
+      expect(text).not.toContain('127.0.0.1');
+
+      // Privacy: values held by 4 rows (k − 1) and people's names and emails stay in the database.
+      for (const rare of ['4.49', 'recalled', '"LU"', ...NAMES, 'mail-']) expect(text).not.toContain(rare);
+      const column = (table: string, name: string) => report.columns.find((entry) => entry.table === table && entry.column === name);
+      expect(column('customers', 'first_name')).toMatchObject({ rule: 'never-copied' });
+      expect(column('customers', 'email')).toMatchObject({ rule: 'never-copied' });
+      expect(column('products', 'status')).toMatchObject({ rule: 'min-count', dropped: 1 });
+      expect(column('products', 'price')).toMatchObject({ rule: 'min-count', dropped: 1 });
+      expect(column('genres', 'name')).toMatchObject({ rule: 'lookup', copied: expect.arrayContaining(GENRES) });
+
+      // Rows made from the config, beside the real ones.
+      const run = generate(config);
+      const real = async (table: string, columnName: string) =>
+        (await inspector.query(`SELECT ${target.dialect.quoteIdentifier(columnName)} AS v FROM ${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier(table)}`)).map((row) => row.v);
+      for (const [table, rows] of [['genres', 8], ['customers', 300], ['products', 400], ['orders', data.orders.length]] as const) {
+        expect(run.column(table, 'id'), table).toHaveLength(rows);
+      }
+      const asNumbers = (values: unknown[]) => values.map((value) => (value === null ? null : Number(value)));
+      const asInstants = (values: unknown[]) => values.map((value) => isoText(value, 'datetime'));
+      const scores = {
+        price: columnShape('categorical', asNumbers(await real('products', 'price')), run.column('products', 'price')),
+        status: columnShape('categorical', await real('products', 'status'), run.column('products', 'status')),
+        country: columnShape('categorical', await real('customers', 'country'), run.column('customers', 'country')),
+        quantity: columnShape('categorical', asNumbers(await real('orders', 'quantity')), run.column('orders', 'quantity')),
+        weight: columnShape('numeric', asNumbers(await real('products', 'weight')), run.column('products', 'weight')),
+        weightNulls: nullRateScore(await real('products', 'weight'), run.column('products', 'weight')),
+        released: columnShape('numeric', (await real('products', 'released')).map((value) => isoText(value, 'date')), run.column('products', 'released')),
+        placedAt: columnShape('numeric', asInstants(await real('orders', 'placed_at')), run.column('orders', 'placed_at')),
+        genres: columnShape('categorical', await real('genres', 'name'), run.column('genres', 'name')),
+        cardinality: cardinalityScore(
+          { parents: asNumbers(await real('customers', 'id')), children: asNumbers(await real('orders', 'customer_id')) },
+          { parents: run.column('customers', 'id'), children: run.column('orders', 'customer_id') },
+        ),
+      };
+      for (const [name, score] of Object.entries(scores)) expect(score, name).toBeGreaterThanOrEqual(0.9);
+      expect(scores.genres).toBe(1);
+      // The generated rows copy no rare value either.
+      expect(run.column('products', 'price')).not.toContain(4.49);
+      expect(run.column('customers', 'first_name').filter((name) => NAMES.includes(String(name)))).toEqual([]);
+      console.log(`${target.name} fidelity`, JSON.stringify(scores));
+    }, SLOW);
+  });
+}
