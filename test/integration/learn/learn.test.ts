@@ -3,7 +3,10 @@
 // learned config's rows (made in memory) score ≥ 0.9 on column shapes and cardinality, row counts
 // are kept, and the privacy rule holds: a value held by k − 1 rows, a person's name or email never
 // appears in the config or the report, and the config names the database, never its URL.
-import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildCli } from '../../../src/cli/main.ts';
 import { learnDatabase } from '../../../src/learn/learn-database.ts';
 import { cardinalityScore, columnShape, nullRateScore } from '../../../src/learn/fidelity.ts';
 import { isoText } from '../../../src/learn/profile-sql.ts';
@@ -153,6 +156,49 @@ for (const target of targets) {
       expect(run.column('products', 'price')).not.toContain(4.49);
       expect(run.column('customers', 'first_name').filter((name) => NAMES.includes(String(name)))).toEqual([]);
       console.log(`${target.name} fidelity`, JSON.stringify(scores));
+
+      // The same through `sds init --learn`, with a min count of 2: the values of 4 rows are copied now, names never.
+      const out = path.resolve(`.tmp/learn-${process.pid}-${target.name}.json`);
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      cleanups.push(async () => fs.rmSync(out, { force: true }));
+      const flag = target.name === 'postgres' ? '--schema' : '--database';
+      const json = await sds(['init', '--from-database', target.url, flag, namespace, '--learn', '--min-count', '2', '--scale', '0.5', '--out', out, '--json']);
+      const answer = JSON.parse(json.stdout) as { schema: typeof config; privacyReport: typeof report };
+      expect(answer.schema).toEqual(JSON.parse(fs.readFileSync(out, 'utf8')));
+      expect(answer.privacyReport.minCount).toBe(2);
+      expect(answer.schema.entities.find((entity) => entity.id === 'products')?.generation?.rowCount).toBe(200);
+      expect(json.stdout).toContain('recalled');
+      for (const name of NAMES) expect(json.stdout).not.toContain(name);
+      const plain = await sds(['init', '--from-database', target.url, flag, namespace, '--learn', '--no-lookups', '--out', out]);
+      expect(plain.stderr).toContain('learned products: 400 rows → 400');
+      expect(plain.stderr).toMatch(/^learned products\.status: categories: 3 with their frequencies \[min-count\]; copied \(min-count\): "active", "draft", "archived"; 1 value held by fewer than 5 rows left out$/m);
+      expect(plain.stderr).toContain('learned customers.email: contact: kept sds’s generator [never-copied]');
+      expect(plain.stderr).not.toContain('Soundtrack');
+      await expect(sds(['init', '--from-database', target.url, flag, namespace, '--scale', '2'])).resolves.toMatchObject({ code: 1, stderr: 'sds: --scale, --min-count and --no-lookups go with --learn\n' });
     }, SLOW);
   });
+}
+
+/** Runs the sds command in this process: its output and exit code. */
+async function sds(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...line: unknown[]) => void out.push(`${line.join(' ')}\n`)),
+    vi.spyOn(console, 'error').mockImplementation((...line: unknown[]) => void err.push(`${line.join(' ')}\n`)),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => out.push(String(chunk)) > 0),
+  ];
+  const exitCode = process.exitCode;
+  let code = 0;
+  try {
+    await buildCli().parseAsync(args, { from: 'user' });
+    code = Number(process.exitCode ?? 0);
+  } catch (error) {
+    err.push(`sds: ${error instanceof Error ? error.message : String(error)}\n`);
+    code = 1;
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+    process.exitCode = exitCode;
+  }
+  return { code, stdout: out.join(''), stderr: err.join('') };
 }
