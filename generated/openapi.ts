@@ -1774,12 +1774,75 @@ export interface components {
              *     one each. Not together with `rows`.
              */
             rowsFromStatistics?: number;
+            /**
+             * @description Learn the shape of the rows too, as `sds init --learn` does: each entity gets its
+             *     table's row count (times `scale`), numbers and dates their observed quantiles,
+             *     granularity and share of nulls, categories their values and frequencies, references
+             *     their children per parent. Only aggregates leave the database, and a value only when
+             *     at least `minCount` rows hold it (labels of small lookup tables whole, unless
+             *     `lookups` is false); person, contact and free-text columns are never copied. The
+             *     answer then has `privacyReport`. Not together with `rows` or `rowsFromStatistics`.
+             * @default false
+             */
+            learn?: boolean;
+            /** @description With `learn`, the factor of every table's row count; default 1. */
+            scale?: number;
+            /** @description With `learn`, the fewest rows that must hold a value for it to be copied; default 5. */
+            minCount?: number;
+            /** @description With `learn`, whether the labels of small lookup tables are copied whole; default true. */
+            lookups?: boolean;
         };
         /** @description Outcome of `introspectSchemaConfig`. */
         SchemaConfigIntrospection: {
             schema: components["schemas"]["SchemaConfig"];
             /** @description What the config does not carry over as the database declares it. */
             warnings: components["schemas"]["IntrospectionWarning"][];
+            privacyReport?: components["schemas"]["PrivacyReport"];
+        };
+        /** @description With `learn`, what was learned from the database and which values were copied under which rule. */
+        PrivacyReport: {
+            /** @description A value was copied only when at least this many rows held it. */
+            minCount: number;
+            /** @description Factor of every table's row count. */
+            scale: number;
+            /** @description Whether the labels of small lookup tables were copied whole. */
+            lookups: boolean;
+            tables: {
+                /** @description The table, as the database names it. */
+                table: string;
+                /** @description Its rows in the database. */
+                rows: number;
+                /** @description The rows the config generates (rows times scale). */
+                rowCount: number;
+                /** @description Rows profiled, when the table was profiled on a sample. */
+                sampled?: number;
+                /** @description Reference columns whose children per parent were learned. */
+                fanOut?: {
+                    column: string;
+                    parents: number;
+                    histogramBins: number;
+                }[];
+            }[];
+            columns: {
+                table: string;
+                column: string;
+                /** @description What was learned, in words. */
+                learned: string;
+                /**
+                 * @description `aggregates`: counts, quantiles and shares only; `min-count`: values held by at
+                 *     least minCount rows were copied; `lookup`: a lookup table's labels were copied
+                 *     whole; `never-copied`: a person, contact or free-text column, made by sds's own
+                 *     generators; `not-learned`: sds's default kept.
+                 * @enum {string}
+                 */
+                rule: "aggregates" | "min-count" | "lookup" | "never-copied" | "not-learned";
+                /** @description The values copied into the config. */
+                copied?: (string | number | boolean)[];
+                /** @description Distinct values left out because fewer than minCount rows held them. */
+                dropped?: number;
+                /** @description Share of rows where the column is null. */
+                nullShare?: number;
+            }[];
         };
         /** @description One thing of the database the schema config does not carry over, and what sds did instead. */
         IntrospectionWarning: {
