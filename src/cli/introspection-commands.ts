@@ -25,7 +25,7 @@ async function introspection() {
     import('../introspection/merge-config.ts'),
     import('../store/embedded.ts'),
   ]);
-  const learn = await import('../learn/learn-database.ts');
+  const [learn, fidelity] = await Promise.all([import('../learn/learn-database.ts'), import('../learn/fidelity-report.ts')]);
   return {
     loadConfig: config.loadConfig,
     dialectOfKind: dialects.dialectOfKind,
@@ -37,6 +37,7 @@ async function introspection() {
     mergeConfigs: merge.mergeConfigs,
     startEmbeddedPostgres: embedded.startEmbeddedPostgres,
     learnDatabase: learn.learnDatabase,
+    fidelityReport: fidelity.fidelityReport,
   };
 }
 
@@ -211,6 +212,32 @@ export function registerIntrospectionCommands(program: Command): void {
       const fields = schema.entities.reduce((sum, entity) => sum + entity.fields.length, 0);
       const where = options.out ? `wrote ${options.out}` : 'config written to standard output';
       console.error(`${where}: ${schema.entities.length} entities, ${fields} fields, ${introspected.warnings.length} warnings${existing ? `, ${changes.length} changes` : ''}`);
+    });
+
+  program
+    .command('fidelity')
+    .argument('<config>', 'schema config file (JSON), e.g. one written by sds init --learn')
+    .requiredOption('--database-url <url>', 'the real database the config imitates: postgres://… or mysql://…')
+    .option('--schema <name>', 'PostgreSQL schema of the real tables (default: the connection\'s, usually public)')
+    .option('--database <name>', 'MySQL database of the real tables (default: the one in the URL)')
+    .option('--max-rows <n>', 'rows compared per table at most (default 100000)', positiveInteger)
+    .option('--json', 'print the report as JSON')
+    .description('generate the config\'s rows in memory and score them against the real tables: column shapes (1 − KS, 1 − TVD), null shares, children per parent')
+    .action(async (file: string, options: NamespaceOptions & { databaseUrl: string; maxRows?: number; json?: boolean }) => {
+      const config = loadConfigFile(file, true);
+      const { fidelityReport } = await introspection();
+      const report = await fidelityReport(config, options.databaseUrl, { namespace: namespaceOf(options), maxRows: options.maxRows });
+      if (options.json) {
+        console.log(JSON.stringify(report, null, 2));
+        return;
+      }
+      const figure = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
+      console.log(`fidelity of ${file}: overall ${figure(report.overall)} (column shapes ${figure(report.columnShapes)}, cardinality ${figure(report.cardinality)})`);
+      for (const table of report.tables) console.log(`table ${table.table}: ${table.realRows} real rows, ${table.generatedRows} generated`);
+      for (const column of report.columns) console.log(`  ${column.table}.${column.column}: ${column.metric} ${figure(column.score)}${column.nullRate === undefined ? '' : `, null share ${figure(column.nullRate)}`}`);
+      if (report.worst.length) console.log(`worst: ${report.worst.map((column) => `${column.table}.${column.column} ${figure(column.score)}`).join(', ')}`);
+      for (const entry of report.privacy) console.log(`privacy ${entry.table}.${entry.column}: ${(entry.realValuesReproduced * 100).toFixed(1)}% of generated values are real ones`);
+      for (const note of report.skipped) console.error(`skipped ${note}`);
     });
 
   program

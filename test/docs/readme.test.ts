@@ -54,6 +54,7 @@ const NOT_RUN: Record<string, Record<string, string>> = {
   'docs/learn.md': {
     'npm run -s sds -- init --from-database "$APP_DATABASE_URL" --learn --out learned.json':
       'needs a database of yours with rows in it; test/integration/learn/learn.test.ts runs it on both engines',
+    'npm run -s sds -- fidelity learned.json --database-url "$APP_DATABASE_URL"': 'needs a database of yours with rows in it; test/integration/learn/learn.test.ts runs it on both engines',
   },
   'docs/own-database.md': {
     'mysqldump --no-data --triggers -h db.example.com -u app -p app > schema.sql':

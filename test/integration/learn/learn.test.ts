@@ -174,6 +174,24 @@ for (const target of targets) {
       expect(plain.stderr).toMatch(/^learned products\.status: categories: 3 with their frequencies \[min-count\]; copied \(min-count\): "active", "draft", "archived"; 1 value held by fewer than 5 rows left out$/m);
       expect(plain.stderr).toContain('learned customers.email: contact: kept sds’s generator [never-copied]');
       expect(plain.stderr).not.toContain('Soundtrack');
+      // sds fidelity scores the learned config against the same tables.
+      fs.writeFileSync(out, JSON.stringify(config));
+      const fidelity = await sds(['fidelity', out, '--database-url', target.url, flag, namespace, '--json']);
+      expect(fidelity.code, fidelity.stderr).toBe(0);
+      const scored = JSON.parse(fidelity.stdout) as { overall: number; columnShapes: number; cardinality: number; columns: { table: string; column: string; score: number }[]; privacy: { column: string; realValuesReproduced: number }[] };
+      expect(scored.columnShapes).toBeGreaterThanOrEqual(0.9);
+      expect(scored.cardinality).toBeGreaterThanOrEqual(0.9);
+      expect(scored.columns.map((entry) => `${entry.table}.${entry.column}`)).toEqual(expect.arrayContaining(['products.price', 'products.status', 'products.weight', 'orders.customer_id', 'orders.placed_at']));
+      expect(scored.privacy).toContainEqual({ table: 'customers', column: 'first_name', realValuesReproduced: 0 });
+      const fidelityText = await sds(['fidelity', out, '--database-url', target.url, flag, namespace]);
+      expect(fidelityText.stdout).toMatch(/^fidelity of .*: overall 0\.9\d\d \(column shapes 0\.9\d\d, cardinality (0\.9\d\d|1\.000)\)$/m);
+      // Before: the config of plain init scores well below.
+      const plainOut = out.replace(/\.json$/, '-plain.json');
+      cleanups.push(async () => fs.rmSync(plainOut, { force: true }));
+      expect((await sds(['init', '--from-database', target.url, flag, namespace, '--out', plainOut])).code).toBe(0);
+      const before = JSON.parse((await sds(['fidelity', plainOut, '--database-url', target.url, flag, namespace, '--json'])).stdout) as typeof scored;
+      expect(before.columnShapes).toBeLessThan(scored.columnShapes - 0.2);
+      console.log(`${target.name} sds fidelity`, JSON.stringify({ before: [before.overall, before.columnShapes, before.cardinality], after: [scored.overall, scored.columnShapes, scored.cardinality] }));
       await expect(sds(['init', '--from-database', target.url, flag, namespace, '--scale', '2'])).resolves.toMatchObject({ code: 1, stderr: 'sds: --scale, --min-count and --no-lookups go with --learn\n' });
     }, SLOW);
   });
