@@ -12,7 +12,7 @@ import { IntrospectionError, introspectionErrors } from '../introspection/intros
 import { validateConfig } from '../generation/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
-import { TableProfiler } from './profile-sql.ts';
+import { TableProfiler, type TableStats } from './profile-sql.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
 export const LOOKUP_MAX_ROWS = 1000;
@@ -105,14 +105,20 @@ async function learnTables(
     const lookup = lookups && referenced.has(table.entity.id) && rows <= LOOKUP_MAX_ROWS && ![...kinds.values()].some((kind) => kind === 'person' || kind === 'contact');
     const keys = new Set(table.entity.primaryKey ?? []);
     const unique = new Set([...(table.entity.uniqueKeys ?? []).filter((key) => key.length === 1).map((key) => key[0]!), ...(keys.size === 1 ? keys : [])]);
-    const tableReport: TableReport = { table: table.table.name, rows, rowCount: Math.round(rows * scale) };
+    // A lookup whose labels are copied keeps its rows: its labels are the table.
+    const tableReport: TableReport = { table: table.table.name, rows, rowCount: lookup ? rows : Math.round(rows * scale) };
     table.entity.generation = { ...table.entity.generation, rowCount: tableReport.rowCount };
     report.tables.push(tableReport);
     const profiled = columns.filter(({ field }) => !keys.has(field.id) && PROFILED.has(field.type));
-    const stats = await profiler.stats(table.table.name, rows, profiled.map(({ column, field }) => ({ column, boolean: field.type === 'boolean' })));
+    const stats = await profileStats(profiler, table.table.name, rows, profiled.map(({ column, field }) => ({ column, boolean: field.type === 'boolean' })));
     if (stats.sampled !== undefined) tableReport.sampled = stats.sampled;
     for (const [i, { column, field }] of profiled.entries()) {
-      const profile: ColumnProfile = { rows: stats.rows, ...stats.columns[i]! };
+      const counted = stats.columns[i];
+      if (!counted) {
+        report.columns.push({ table: table.table.name, column, learned: 'the database cannot count its distinct values: kept sds’s generator', rule: 'not-learned' });
+        continue;
+      }
+      const profile: ColumnProfile = { rows: stats.rows, ...counted };
       const kind = kinds.get(column);
       if (field.references) {
         await learnReference(profiler, table, field, column, profile, byEntity, rows, tableReport, report);
@@ -138,6 +144,21 @@ async function learnTables(
   const result = validateConfig(config);
   if (!result.valid) throw introspectionErrors.invalidResult(result.errors);
   return { config, warnings, report };
+}
+
+/**
+ * The table's counts in one scan; when the database refuses it (a type without equality, such as
+ * xml, under a mapped type), column by column, leaving out the ones it refuses.
+ */
+async function profileStats(profiler: TableProfiler, table: string, rows: number, columns: { column: string; boolean: boolean }[]): Promise<Omit<TableStats, 'columns'> & { columns: (TableStats['columns'][number] | undefined)[] }> {
+  try {
+    return await profiler.stats(table, rows, columns);
+  } catch (error) {
+    const each = await Promise.all(columns.map((column) => profiler.stats(table, rows, [column]).catch(() => undefined)));
+    const first = each.find((stats) => stats !== undefined);
+    if (!first && columns.length > 0) throw error;
+    return { rows: first?.rows ?? rows, ...(first?.sampled !== undefined && { sampled: first.sampled }), columns: each.map((stats) => stats?.columns[0]) };
+  }
 }
 
 const PROFILED = new Set<Field['type']>(['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'text', 'enum']);
