@@ -185,6 +185,14 @@ for (const target of targets) {
       expect(scored.privacy).toContainEqual({ table: 'customers', column: 'first_name', realValuesReproduced: 0 });
       const fidelityText = await sds(['fidelity', out, '--database-url', target.url, flag, namespace]);
       expect(fidelityText.stdout).toMatch(/^fidelity of .*: overall 0\.9\d\d \(column shapes 0\.9\d\d, cardinality (0\.9\d\d|1\.000)\)$/m);
+      // Tables over the sample size are profiled on a sample (TABLESAMPLE / a seeded RAND()); their counts stay exact.
+      const sampled = await learnDatabase(target.url, { namespace, sampleRows: 150 });
+      const products = sampled.report.tables.find((table) => table.table === 'products')!;
+      expect(products).toMatchObject({ rows: 400, rowCount: 400 });
+      expect(products.sampled).toBeGreaterThan(0);
+      expect(products.sampled).toBeLessThan(400);
+      expect(JSON.stringify(sampled.config)).not.toContain('recalled');
+
       // Before: the config of plain init scores well below.
       const plainOut = out.replace(/\.json$/, '-plain.json');
       cleanups.push(async () => fs.rmSync(plainOut, { force: true }));
