@@ -1674,6 +1674,7 @@ export interface components {
             generationDefaults?: components["schemas"]["generationConfig"];
             /** @description The entities (tables) of the config. */
             entities: components["schemas"]["entity"][];
+            learned?: components["schemas"]["learned"];
         };
         /**
          * Index
@@ -1773,12 +1774,75 @@ export interface components {
              *     one each. Not together with `rows`.
              */
             rowsFromStatistics?: number;
+            /**
+             * @description Learn the shape of the rows too, as `sds init --learn` does: each entity gets its
+             *     table's row count (times `scale`), numbers and dates their observed quantiles,
+             *     granularity and share of nulls, categories their values and frequencies, references
+             *     their children per parent. Only aggregates leave the database, and a value only when
+             *     at least `minCount` rows hold it (labels of small lookup tables whole, unless
+             *     `lookups` is false); person, contact and free-text columns are never copied. The
+             *     answer then has `privacyReport`. Not together with `rows` or `rowsFromStatistics`.
+             * @default false
+             */
+            learn?: boolean;
+            /** @description With `learn`, the factor of every table's row count; default 1. */
+            scale?: number;
+            /** @description With `learn`, the fewest rows that must hold a value for it to be copied; default 5. */
+            minCount?: number;
+            /** @description With `learn`, whether the labels of small lookup tables are copied whole; default true. */
+            lookups?: boolean;
         };
         /** @description Outcome of `introspectSchemaConfig`. */
         SchemaConfigIntrospection: {
             schema: components["schemas"]["SchemaConfig"];
             /** @description What the config does not carry over as the database declares it. */
             warnings: components["schemas"]["IntrospectionWarning"][];
+            privacyReport?: components["schemas"]["PrivacyReport"];
+        };
+        /** @description With `learn`, what was learned from the database and which values were copied under which rule. */
+        PrivacyReport: {
+            /** @description A value was copied only when at least this many rows held it. */
+            minCount: number;
+            /** @description Factor of every table's row count. */
+            scale: number;
+            /** @description Whether the labels of small lookup tables were copied whole. */
+            lookups: boolean;
+            tables: {
+                /** @description The table, as the database names it. */
+                table: string;
+                /** @description Its rows in the database. */
+                rows: number;
+                /** @description The rows the config generates (rows times scale). */
+                rowCount: number;
+                /** @description Rows profiled, when the table was profiled on a sample. */
+                sampled?: number;
+                /** @description Reference columns whose children per parent were learned. */
+                fanOut?: {
+                    column: string;
+                    parents: number;
+                    histogramBins: number;
+                }[];
+            }[];
+            columns: {
+                table: string;
+                column: string;
+                /** @description What was learned, in words. */
+                learned: string;
+                /**
+                 * @description `aggregates`: counts, quantiles and shares only; `min-count`: values held by at
+                 *     least minCount rows were copied; `lookup`: a lookup table's labels were copied
+                 *     whole; `never-copied`: a person, contact or free-text column, made by sds's own
+                 *     generators; `not-learned`: sds's default kept.
+                 * @enum {string}
+                 */
+                rule: "aggregates" | "min-count" | "lookup" | "never-copied" | "not-learned";
+                /** @description The values copied into the config. */
+                copied?: (string | number | boolean)[];
+                /** @description Distinct values left out because fewer than minCount rows held them. */
+                dropped?: number;
+                /** @description Share of rows where the column is null. */
+                nullShare?: number;
+            }[];
         };
         /** @description One thing of the database the schema config does not carry over, and what sds did instead. */
         IntrospectionWarning: {
@@ -2302,10 +2366,28 @@ export interface components {
             max: number;
         };
         /**
-         * FanOut
-         * @description How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), or `bounded` (every parent gets between min and max children).
+         * EmpiricalFanOut
+         * @description An observed distribution of children per parent: each parent gets a number of children drawn from `histogram` (which parents get which count is seeded; the shares are kept exactly over the parents). Parents with no children are counted with `children: 0`. When the counts add up to fewer rows than the entity plans, fewer rows are inserted; when to more, the extra slots are left empty. Written by `sds init --learn`.
          */
-        fanOut: components["schemas"]["uniformFanOut"] | components["schemas"]["zipfFanOut"] | components["schemas"]["paretoFanOut"] | components["schemas"]["boundedFanOut"];
+        empiricalFanOut: {
+            /**
+             * @description Fan-out: `empirical`.
+             * @constant
+             */
+            kind: "empirical";
+            /** @description Numbers of children and the relative share of parents that have them. */
+            histogram: {
+                /** @description Number of children (>= 0). */
+                children: number;
+                /** @description Relative share of parents (> 0). */
+                weight: number;
+            }[];
+        };
+        /**
+         * FanOut
+         * @description How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), `bounded` (every parent gets between min and max children) or `empirical` (an observed histogram of children per parent).
+         */
+        fanOut: components["schemas"]["uniformFanOut"] | components["schemas"]["zipfFanOut"] | components["schemas"]["paretoFanOut"] | components["schemas"]["boundedFanOut"] | components["schemas"]["empiricalFanOut"];
         /**
          * LiteralStrategy
          * @description Every row gets the same value. Properties other than those listed are allowed and ignored.
@@ -2412,10 +2494,23 @@ export interface components {
             exponent?: number;
         };
         /**
-         * NumericDistribution
-         * @description Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential` or `zipf`. Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
+         * EmpiricalDistribution
+         * @description An observed distribution given by its quantiles: `quantiles[0]` is the smallest value, the last the largest, and the others are equally spaced in probability between them (with 101 quantiles, one per percent). A value is drawn by linear interpolation between the two quantiles around a uniform draw, then clamped and rounded as the strategy rounds, so integers stay integers and prices keep their decimals. Written by `sds init --learn`.
          */
-        numericDistribution: components["schemas"]["uniformDistribution"] | components["schemas"]["normalDistribution"] | components["schemas"]["lognormalDistribution"] | components["schemas"]["exponentialDistribution"] | components["schemas"]["zipfDistribution"];
+        empiricalDistribution: {
+            /**
+             * @description Distribution: `empirical`.
+             * @constant
+             */
+            kind: "empirical";
+            /** @description Quantiles in ascending order (2 to 1001 numbers), equally spaced in probability from 0 to 1. */
+            quantiles: number[];
+        };
+        /**
+         * NumericDistribution
+         * @description Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential`, `zipf` or `empirical` (observed quantiles). Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
+         */
+        numericDistribution: components["schemas"]["uniformDistribution"] | components["schemas"]["normalDistribution"] | components["schemas"]["lognormalDistribution"] | components["schemas"]["exponentialDistribution"] | components["schemas"]["zipfDistribution"] | components["schemas"]["empiricalDistribution"];
         /**
          * RandomIntStrategy
          * @description Random integers between min and max inclusive, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.
@@ -2535,6 +2630,8 @@ export interface components {
             from?: string;
             /** @description Latest value, in the same forms as `from`; not before `from`. Default `now`. */
             to?: string;
+            /** @description An observed distribution: ISO dates or datetimes in ascending order, equally spaced in probability from the earliest (first) to the latest (last), e.g. one per percent. Values are drawn by linear interpolation between the two around a uniform draw; `from` and `to` are then ignored and `trend`, `weekdayWeights` and `hourWeights` must be left out. Written by `sds init --learn`. */
+            quantiles?: string[];
             /** @description Growth over the range: how much more likely the end of the range is than its start, as a fraction: 0 flat (default), 1 twice as many values at `to` as at `from`, -0.5 half as many (> -1, at most 100). The density changes linearly in between. */
             trend?: number;
             /** @description Relative weight of each day of the week, Monday first (7 numbers >= 0, not all 0), judged in the entity's time zone: e.g. `[5,5,5,5,5,2,1]` for orders on weekdays. */
@@ -2722,6 +2819,25 @@ export interface components {
             /** @description Secondary indexes. */
             indexes?: components["schemas"]["SchemaConfigIndex"][];
             generation?: components["schemas"]["generationConfig"];
+        };
+        /**
+         * Learned
+         * @description Record that the config was learned from a live database by `sds init --learn` (or `learn: true` of `introspectSchemaConfig`): which database and when, never its address or credentials. Generation ignores it.
+         */
+        learned: {
+            /** @description Name of the database (and PostgreSQL schema, as `database.schema`) the config was learned from. */
+            database: string;
+            /**
+             * @description Engine of that database.
+             * @enum {string}
+             */
+            engine?: "postgres" | "mysql";
+            /** @description When it was learned (ISO datetime, UTC). */
+            learnedAt: string;
+            /** @description The privacy threshold used: a value was copied only when at least this many rows held it. */
+            minCount?: number;
+            /** @description Factor applied to every table's row count. */
+            scale?: number;
         };
     };
     responses: {

@@ -25,12 +25,12 @@ export type FieldDefault =
       function: 'now' | 'current_date' | 'uuid';
     };
 /**
- * How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), or `bounded` (every parent gets between min and max children).
+ * How many children each parent row gets, discriminated by `kind`: `uniform` (default: parents picked evenly at random), `zipf` or `pareto` (skewed: a few parents get most children; which parents is seeded), `bounded` (every parent gets between min and max children) or `empirical` (an observed histogram of children per parent).
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "fanOut".
  */
-export type FanOut = UniformFanOut | ZipfFanOut | ParetoFanOut | BoundedFanOut;
+export type FanOut = UniformFanOut | ZipfFanOut | ParetoFanOut | BoundedFanOut | EmpiricalFanOut;
 /**
  * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
  *
@@ -50,13 +50,18 @@ export type Strategy =
   | ReferenceStrategy
   | FormulaStrategy;
 /**
- * Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential` or `zipf`. Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
+ * Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential`, `zipf` or `empirical` (observed quantiles). Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "numericDistribution".
  */
 export type NumericDistribution =
-  UniformDistribution | NormalDistribution | LognormalDistribution | ExponentialDistribution | ZipfDistribution;
+  | UniformDistribution
+  | NormalDistribution
+  | LognormalDistribution
+  | ExponentialDistribution
+  | ZipfDistribution
+  | EmpiricalDistribution;
 
 /**
  * Schema config, format version 1: the entities (tables), fields (columns), references and generation settings from which sds generates synthetic relational data.
@@ -72,6 +77,7 @@ export interface SchemaConfig {
    * The entities (tables) of the config.
    */
   entities: Entity[];
+  learned?: Learned;
 }
 /**
  * Free-form information about the config; properties other than those listed are allowed.
@@ -352,6 +358,38 @@ export interface BoundedFanOut {
   max: number;
 }
 /**
+ * An observed distribution of children per parent: each parent gets a number of children drawn from `histogram` (which parents get which count is seeded; the shares are kept exactly over the parents). Parents with no children are counted with `children: 0`. When the counts add up to fewer rows than the entity plans, fewer rows are inserted; when to more, the extra slots are left empty. Written by `sds init --learn`.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "empiricalFanOut".
+ */
+export interface EmpiricalFanOut {
+  /**
+   * Fan-out: `empirical`.
+   */
+  kind: 'empirical';
+  /**
+   * Numbers of children and the relative share of parents that have them.
+   *
+   * @minItems 1
+   * @maxItems 1000
+   */
+  histogram: [FanOutBin, ...FanOutBin[]];
+}
+/**
+ * A number of children and the relative share of parents with that many.
+ */
+export interface FanOutBin {
+  /**
+   * Number of children (>= 0).
+   */
+  children: number;
+  /**
+   * Relative share of parents (> 0).
+   */
+  weight: number;
+}
+/**
  * How the values of a field are generated; without it, defaults come from type, format, constraints and the field id.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
@@ -513,6 +551,25 @@ export interface ZipfDistribution {
   exponent?: number;
 }
 /**
+ * An observed distribution given by its quantiles: `quantiles[0]` is the smallest value, the last the largest, and the others are equally spaced in probability between them (with 101 quantiles, one per percent). A value is drawn by linear interpolation between the two quantiles around a uniform draw, then clamped and rounded as the strategy rounds, so integers stay integers and prices keep their decimals. Written by `sds init --learn`.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "empiricalDistribution".
+ */
+export interface EmpiricalDistribution {
+  /**
+   * Distribution: `empirical`.
+   */
+  kind: 'empirical';
+  /**
+   * Quantiles in ascending order (2 to 1001 numbers), equally spaced in probability from 0 to 1.
+   *
+   * @minItems 2
+   * @maxItems 1001
+   */
+  quantiles: [number, number, ...number[]];
+}
+/**
  * Random numbers between min and max, rounded to precision decimals, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
@@ -647,6 +704,13 @@ export interface DateRangeStrategy {
    */
   to?: string;
   /**
+   * An observed distribution: ISO dates or datetimes in ascending order, equally spaced in probability from the earliest (first) to the latest (last), e.g. one per percent. Values are drawn by linear interpolation between the two around a uniform draw; `from` and `to` are then ignored and `trend`, `weekdayWeights` and `hourWeights` must be left out. Written by `sds init --learn`.
+   *
+   * @minItems 2
+   * @maxItems 1001
+   */
+  quantiles?: [string, string, ...string[]];
+  /**
    * Growth over the range: how much more likely the end of the range is than its start, as a fraction: 0 flat (default), 1 twice as many values at `to` as at `from`, -0.5 half as many (> -1, at most 100). The density changes linearly in between.
    */
   trend?: number;
@@ -759,4 +823,32 @@ export interface Index {
    * Whether the indexed values are unique. Default false.
    */
   unique?: boolean;
+}
+/**
+ * Record that the config was learned from a live database by `sds init --learn` (or `learn: true` of `introspectSchemaConfig`): which database and when, never its address or credentials. Generation ignores it.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "learned".
+ */
+export interface Learned {
+  /**
+   * Name of the database (and PostgreSQL schema, as `database.schema`) the config was learned from.
+   */
+  database: string;
+  /**
+   * Engine of that database.
+   */
+  engine?: 'postgres' | 'mysql';
+  /**
+   * When it was learned (ISO datetime, UTC).
+   */
+  learnedAt: string;
+  /**
+   * The privacy threshold used: a value was copied only when at least this many rows held it.
+   */
+  minCount?: number;
+  /**
+   * Factor applied to every table's row count.
+   */
+  scale?: number;
 }

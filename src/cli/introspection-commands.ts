@@ -9,6 +9,7 @@ import { DIALECT_FACTS } from '../dialects/facts.ts';
 import { EMBEDDED_KIND } from '../store/embedded.ts';
 import type { IntrospectedConfig } from '../introspection/introspect.ts';
 import type { MergeChange } from '../introspection/merge-config.ts';
+import type { PrivacyReport } from '../learn/learn-database.ts';
 import { loadConfigFile, positiveInteger } from './generation-commands.ts';
 import { plural } from '../json-syntax.ts';
 
@@ -24,6 +25,7 @@ async function introspection() {
     import('../introspection/merge-config.ts'),
     import('../store/embedded.ts'),
   ]);
+  const [learn, fidelity] = await Promise.all([import('../learn/learn-database.ts'), import('../learn/fidelity-report.ts')]);
   return {
     loadConfig: config.loadConfig,
     dialectOfKind: dialects.dialectOfKind,
@@ -34,6 +36,8 @@ async function introspection() {
     introspectionErrors: errors.introspectionErrors,
     mergeConfigs: merge.mergeConfigs,
     startEmbeddedPostgres: embedded.startEmbeddedPostgres,
+    learnDatabase: learn.learnDatabase,
+    fidelityReport: fidelity.fidelityReport,
   };
 }
 
@@ -53,6 +57,30 @@ interface InitOptions extends NamespaceOptions {
   out?: string;
   scratchUrl?: string;
   json?: boolean;
+  learn?: boolean;
+  scale?: number;
+  minCount?: number;
+  lookups?: boolean;
+}
+
+function scaleFactor(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0 || number > 1000) throw new InvalidArgumentError(`"${value}" is not a scale factor (a number > 0, at most 1000)`);
+  return number;
+}
+
+/** The privacy report as lines on standard error: per column what was learned, and which values were copied under which rule. */
+function printPrivacyReport(report: PrivacyReport): void {
+  console.error(`learned with min count ${report.minCount} (a value is copied only when at least ${report.minCount} rows hold it), scale ${report.scale}, lookups ${report.lookups ? 'copied' : 'not copied'}`);
+  for (const table of report.tables) {
+    console.error(`learned ${table.table}: ${table.rows} rows → ${table.rowCount}${table.sampled !== undefined ? ` (profiled on a sample of ${table.sampled})` : ''}`);
+  }
+  for (const column of report.columns) {
+    const copied = column.copied?.length ? `; copied (${column.rule}): ${column.copied.map((value) => JSON.stringify(value)).join(', ')}` : '';
+    const dropped = column.dropped ? `; ${plural(column.dropped, 'value')} held by fewer than ${report.minCount} rows left out` : '';
+    const nulls = column.nullShare ? `; null in ${column.nullShare} of rows` : '';
+    console.error(`learned ${column.table}.${column.column}: ${column.learned} [${column.rule}]${copied}${dropped}${nulls}`);
+  }
 }
 
 const MAX_ROWS = 100_000_000;
@@ -135,13 +163,27 @@ export function registerIntrospectionCommands(program: Command): void {
     .option('--merge <config>', 'update this existing config: new tables and columns added, dropped ones removed (with --tables: only those tables), hand-written settings kept')
     .option('--out <file>', 'write the config here (default: standard output)')
     .option('--scratch-url <url>', `server that runs --from-sql (default: the embedded PostgreSQL, ${defaultScratchServers()})`)
-    .option('--json', 'print {schema, warnings, changes} as JSON on standard output (the config still goes to --out)')
+    .option('--learn', 'with --from-database: learn the shape of the rows too (row counts, distributions, categories, children per parent), copying only values at least --min-count rows hold; prints a privacy report')
+    .option('--scale <factor>', 'with --learn: multiply every table\'s row count (default 1)', scaleFactor)
+    .option('--min-count <k>', 'with --learn: copy a value only when at least k rows hold it (default 5)', positiveInteger)
+    .option('--no-lookups', 'with --learn: do not copy the labels of small lookup tables')
+    .option('--json', 'print {schema, warnings, changes} as JSON on standard output (the config still goes to --out); with --learn also privacyReport')
     .action(async (options: InitOptions) => {
       if ((options.fromDatabase === undefined) === (options.fromSql === undefined)) throw new Error('give one of --from-database <url> or --from-sql <file>');
       if (options.rows !== undefined && options.rowsFromStatistics !== undefined) throw new Error('give --rows or --rows-from-statistics, not both');
+      if (!options.learn && (options.scale !== undefined || options.minCount !== undefined || options.lookups === false)) throw new Error('--scale, --min-count and --no-lookups go with --learn');
+      if (options.learn && !options.fromDatabase) throw new Error('--learn needs --from-database <url>: it reads the rows of a live database');
+      if (options.learn && (options.rows !== undefined || options.rowsFromStatistics !== undefined || options.merge !== undefined)) {
+        throw new Error('--learn takes its row counts from the database (use --scale); --rows, --rows-from-statistics and --merge do not go with it');
+      }
       const existing = options.merge === undefined ? undefined : loadConfigFile(options.merge, true);
-      const { introspectDatabase, mergeConfigs } = await introspection();
-      const introspected = options.fromDatabase
+      const { introspectDatabase, mergeConfigs, learnDatabase } = await introspection();
+      const learned = options.learn
+        ? await learnDatabase(options.fromDatabase!, { namespace: namespaceOf(options), tables: options.tables, scale: options.scale, minCount: options.minCount, lookups: options.lookups })
+        : undefined;
+      const introspected = learned
+        ? learned
+        : options.fromDatabase
         ? await introspectDatabase(options.fromDatabase, {
             namespace: namespaceOf(options),
             tables: options.tables,
@@ -160,15 +202,42 @@ export function registerIntrospectionCommands(program: Command): void {
       }
       if (options.out) fs.writeFileSync(options.out, `${JSON.stringify(schema, null, 2)}\n`);
       if (options.json) {
-        console.log(JSON.stringify({ schema, warnings: introspected.warnings, ...(existing ? { changes } : {}) }, null, 2));
+        console.log(JSON.stringify({ schema, warnings: introspected.warnings, ...(existing ? { changes } : {}), ...(learned ? { privacyReport: learned.report } : {}) }, null, 2));
         return;
       }
       if (!options.out) console.log(JSON.stringify(schema, null, 2));
       printWarnings(introspected.warnings);
+      if (learned) printPrivacyReport(learned.report);
       for (const change of changes) console.error(`changed ${change.message}`);
       const fields = schema.entities.reduce((sum, entity) => sum + entity.fields.length, 0);
       const where = options.out ? `wrote ${options.out}` : 'config written to standard output';
       console.error(`${where}: ${schema.entities.length} entities, ${fields} fields, ${introspected.warnings.length} warnings${existing ? `, ${changes.length} changes` : ''}`);
+    });
+
+  program
+    .command('fidelity')
+    .argument('<config>', 'schema config file (JSON), e.g. one written by sds init --learn')
+    .requiredOption('--database-url <url>', 'the real database the config imitates: postgres://… or mysql://…')
+    .option('--schema <name>', 'PostgreSQL schema of the real tables (default: the connection\'s, usually public)')
+    .option('--database <name>', 'MySQL database of the real tables (default: the one in the URL)')
+    .option('--max-rows <n>', 'rows compared per table at most (default 100000)', positiveInteger)
+    .option('--json', 'print the report as JSON')
+    .description('generate the config\'s rows in memory and score them against the real tables: column shapes (1 − KS, 1 − TVD), null shares, children per parent')
+    .action(async (file: string, options: NamespaceOptions & { databaseUrl: string; maxRows?: number; json?: boolean }) => {
+      const config = loadConfigFile(file, true);
+      const { fidelityReport } = await introspection();
+      const report = await fidelityReport(config, options.databaseUrl, { namespace: namespaceOf(options), maxRows: options.maxRows });
+      if (options.json) {
+        console.log(JSON.stringify(report, null, 2));
+        return;
+      }
+      const figure = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
+      console.log(`fidelity of ${file}: overall ${figure(report.overall)} (column shapes ${figure(report.columnShapes)}, cardinality ${figure(report.cardinality)})`);
+      for (const table of report.tables) console.log(`table ${table.table}: ${table.realRows} real rows, ${table.generatedRows} generated`);
+      for (const column of report.columns) console.log(`  ${column.table}.${column.column}: ${column.metric} ${figure(column.score)}${column.nullRate === undefined ? '' : `, null share ${figure(column.nullRate)}`}`);
+      if (report.worst.length) console.log(`worst: ${report.worst.map((column) => `${column.table}.${column.column} ${figure(column.score)}`).join(', ')}`);
+      for (const entry of report.privacy) console.log(`privacy ${entry.table}.${entry.column}: ${(entry.realValuesReproduced * 100).toFixed(1)}% of generated values are real ones`);
+      for (const note of report.skipped) console.error(`skipped ${note}`);
     });
 
   program

@@ -284,6 +284,24 @@ function checkDistribution(context: CheckContext, site: FieldSite, strategy: Str
       return;
     case 'uniform':
       return;
+    case 'empirical':
+      checkAscending(context, `${at}/quantiles`, distribution.quantiles, (value) => value, `quantiles of ${site.name}`);
+      return;
+  }
+}
+
+/** Quantiles must ascend (equal neighbours allowed): the first is the smallest value. */
+function checkAscending<T>(context: CheckContext, path: string, values: readonly T[], toNumber: (value: T) => number, name: string): void {
+  for (let i = 1; i < values.length; i++) {
+    const [previous, current] = [toNumber(values[i - 1]!), toNumber(values[i]!)];
+    if (Number.isNaN(current)) {
+      context.errors.push({ path: `${path}/${i}`, message: `${name}: item ${i} is not a valid value` });
+      return;
+    }
+    if (current < previous) {
+      context.errors.push({ path: `${path}/${i}`, message: `${name} must ascend, but item ${i} is smaller than item ${i - 1}; sort them` });
+      return;
+    }
   }
 }
 
@@ -318,6 +336,12 @@ function checkFormulaStrategy(context: CheckContext, site: FieldSite, expression
 function checkDateShape(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
   const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
   const sum = (weights: readonly number[]) => weights.reduce((total, weight) => total + weight, 0);
+  if (strategy.quantiles) {
+    checkAscending(context, `${path}/quantiles`, strategy.quantiles, (text) => Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text), `quantiles of ${site.name}`);
+    for (const option of ['trend', 'weekdayWeights', 'hourWeights'] as const) {
+      if (strategy[option] !== undefined) error(`/${option}`, `${site.name} has quantiles, which already give the shape of its dates; remove ${option}`);
+    }
+  }
   if (strategy.weekdayWeights && sum(strategy.weekdayWeights) <= 0) error('/weekdayWeights', `weekdayWeights of ${site.name} are all 0; give at least one day a weight > 0`);
   else if (strategy.weekdayWeights && site.field.weekdaysOnly && sum(strategy.weekdayWeights.slice(0, 5)) <= 0) {
     error('/weekdayWeights', `${site.name} is weekdaysOnly but its weekdayWeights give Monday to Friday weight 0; give a weekday a weight > 0`);

@@ -37,7 +37,47 @@ export function parentPicker(fanOut: FanOut, parents: number, children: number, 
     }
     case 'bounded':
       return boundedPicker(fanOut.min, fanOut.max, parents, children, stream, busy);
+    case 'empirical':
+      return empiricalPicker(fanOut.histogram, parents, children, stream, busy);
   }
+}
+
+/**
+ * Parents in a keyed order take the histogram's counts by stratified inverse transform: parent i
+ * of n gets the count at cumulative share (i + ½) / n, so the shares hold over any number of
+ * parents. Child rows fill those slots through a keyed permutation of the slots; rows beyond the
+ * slots are not inserted, slots beyond the rows stay empty.
+ */
+function empiricalPicker(histogram: readonly { children: number; weight: number }[], parents: number, children: number, stream: RandomStream, busy: KeyedPermutation): ParentPicker {
+  const bins = [...histogram].sort((a, b) => a.children - b.children);
+  const total = bins.reduce((sum, bin) => sum + bin.weight, 0);
+  const counts = new Uint32Array(parents);
+  let bin = 0;
+  let cumulative = (bins[0]?.weight ?? 0) / total;
+  for (let i = 0; i < parents; i++) {
+    const share = (i + 0.5) / parents;
+    while (share > cumulative && bin < bins.length - 1) cumulative += bins[++bin]!.weight / total;
+    counts[busy.at(i)] = bins[bin]?.children ?? 0;
+  }
+  const starts = new Float64Array(parents + 1);
+  for (let i = 0; i < parents; i++) starts[i + 1] = starts[i]! + counts[i]!;
+  const slots = starts[parents]!;
+  const rows = Math.min(children, slots);
+  const order = new KeyedPermutation(Math.max(1, slots), keyOf(stream.derive('child order')));
+  return {
+    pick: (row) => {
+      const slot = order.at(row);
+      let low = 0;
+      let high = parents - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1;
+        if (starts[mid]! <= slot) low = mid;
+        else high = mid - 1;
+      }
+      return low;
+    },
+    rows: rows < children ? rows : undefined,
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { templateProgram } from './templates.ts';
 import { formulaProgram } from './formulas/formula-program.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
-import { dateRangeProgram } from './values/date-programs.ts';
+import { dateRangeProgram, quantileDateProgram } from './values/date-programs.ts';
 import { distributionProgram, distributionSampler } from './values/distributions.ts';
 import { isShaped, shapedDateProgram, storedDay, storedInstant, type LowerBound } from './values/date-shapes.ts';
 import { resolveRowReference } from './row-references.ts';
@@ -88,6 +88,10 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'dateRange': {
       const window = { from: strategy.from ?? DATE_RANGE.from, to: strategy.to ?? DATE_RANGE.to };
       const zone = context.plan.timezone;
+      if (strategy.quantiles) {
+        const lower = strategy.after ? afterBound(context, strategy.after) : undefined;
+        return quantileDateProgram(stream, field.type, strategy.quantiles, context.referenceMs, zone, lower);
+      }
       const plain = dateRangeProgram(stream, field.type, window, context.referenceMs, zone, field.weekdaysOnly === true);
       const shape = { trend: strategy.trend, weekdayWeights: strategy.weekdayWeights, hourWeights: strategy.hourWeights, weekdaysOnly: field.weekdaysOnly === true };
       // Without the shape and `after` options, dateRange keeps its programs (and existing configs their values).

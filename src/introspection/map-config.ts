@@ -36,6 +36,12 @@ export interface MappedTable {
 }
 
 export function mapCatalog(catalog: Catalog, options: MapOptions = {}): IntrospectedConfig {
+  const { config, warnings } = mapCatalogTables(catalog, options);
+  return { config, warnings };
+}
+
+/** mapCatalog, with where each table and column went (the learner profiles them into the config). */
+export function mapCatalogTables(catalog: Catalog, options: MapOptions = {}): IntrospectedConfig & { tables: MappedTable[] } {
   const warnings = new Warnings();
   const entityIds = new IdScope('t');
   const indexIds = new IdScope('i');
@@ -74,7 +80,7 @@ export function mapCatalog(catalog: Catalog, options: MapOptions = {}): Introspe
     const column = field ? [...table.fields].find(([, candidate]) => candidate === field)?.[0] : undefined;
     warnings.add(table.table.name, column, issue.message);
   }
-  return { config, warnings: warnings.list };
+  return { config, warnings: warnings.list, tables: mapped };
 }
 
 function mapTable(table: CatalogTable, entityIds: IdScope, warnings: Warnings): MappedTable | undefined {

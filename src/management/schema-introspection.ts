@@ -8,6 +8,7 @@ import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../contract.ts';
 import { introspectDatabase, IntrospectionError } from '../introspection/introspect.ts';
+import { learnDatabase } from '../learn/learn-database.ts';
 import { AppError, errors } from '../errors.ts';
 import type { Operation, RequestBody } from '../operation.ts';
 import { ConnectionRefusal, type ConnectionGuard } from '../security/connection-guard.ts';
@@ -32,6 +33,14 @@ export function schemaIntrospectionOperations(deps: SchemaIntrospectionDeps) {
     if (request.rows !== undefined && request.rowsFromStatistics !== undefined) {
       throw errors.badRequest('Give rows or rowsFromStatistics, not both', [{ path: '/body/rowsFromStatistics', message: 'not together with rows' }]);
     }
+    if (request.learn === true && (request.rows !== undefined || request.rowsFromStatistics !== undefined)) {
+      const field = request.rows !== undefined ? 'rows' : 'rowsFromStatistics';
+      throw errors.badRequest(`learn takes row counts from the database (use scale); give ${field} without learn`, [{ path: `/body/${field}`, message: 'not together with learn' }]);
+    }
+    if (request.learn !== true) {
+      const stray = (['scale', 'minCount', 'lookups'] as const).find((name) => request[name] !== undefined);
+      if (stray) throw errors.badRequest(`${stray} goes with learn: true`, [{ path: `/body/${stray}`, message: 'only with learn' }]);
+    }
     const started = Date.now();
     const unreachable = async () => {
       await sleep(Math.max(0, started + deps.connectTimeoutMs - Date.now()));
@@ -47,12 +56,25 @@ export function schemaIntrospectionOperations(deps: SchemaIntrospectionDeps) {
       throw errors.badRequest(`The connection string cannot be used: ${error.message}`, [{ path: '/body/connectionString', message: error.message }]);
     }
     try {
+      const connect = { connectTimeoutMs: deps.connectTimeoutMs, fromRequest: true, lookup };
+      if (request.learn === true) {
+        const { config, warnings, report } = await learnDatabase(request.connectionString, {
+          namespace: namespaceOf(request, dialect),
+          tables: request.tables,
+          scale: request.scale,
+          minCount: request.minCount,
+          lookups: request.lookups,
+          connect,
+        });
+        const body: IntrospectionAnswer = { schema: config, warnings, privacyReport: report };
+        return { status: 200, body };
+      }
       const { config, warnings } = await introspectDatabase(request.connectionString, {
         namespace: namespaceOf(request, dialect),
         tables: request.tables,
         rows: request.rows,
         rowsFromStatistics: request.rowsFromStatistics,
-        connect: { connectTimeoutMs: deps.connectTimeoutMs, fromRequest: true, lookup },
+        connect,
       });
       const body: IntrospectionAnswer = { schema: config, warnings };
       return { status: 200, body };

@@ -29,7 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dialects'],
   ['generation'],
   // The services' middle, with the control plane's store and the security helpers beside management.
-  ['management', 'runtime', 'files', 'introspection', 'seed', 'store', 'security', 'operation.ts'],
+  ['management', 'runtime', 'files', 'introspection', 'learn', 'seed', 'store', 'security', 'operation.ts'],
   ['http', 'config.ts'],
   ['service.ts'],
   // The entry points: `sds serve` and main.ts start the service.

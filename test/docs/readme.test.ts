@@ -53,6 +53,11 @@ const NOT_RUN: Record<string, Record<string, string>> = {
   'docs/operations.md': {
     'docker compose up --build': 'needs Docker, which the test machines do not have',
   },
+  'docs/learn.md': {
+    'npm run -s sds -- init --from-database "$APP_DATABASE_URL" --learn --out learned.json':
+      'needs a database of yours with rows in it; test/integration/learn/learn.test.ts runs it on both engines',
+    'npm run -s sds -- fidelity learned.json --database-url "$APP_DATABASE_URL"': 'needs a database of yours with rows in it; test/integration/learn/learn.test.ts runs it on both engines',
+  },
   'docs/own-database.md': {
     'mysqldump --no-data --triggers -h db.example.com -u app -p app > schema.sql':
       'needs MySQL, Prisma or Drizzle projects (test/integration/introspection/ddl-import.test.ts runs mysqldump output)',

@@ -95,6 +95,40 @@ describe('POST /public/v1/schema-config/introspect', () => {
     ]);
   }, SLOW);
 
+  it('learn: true answers a learned config and its privacy report; a value of 4 rows stays in the database', async () => {
+    const namespace = await loadSchema(postgres, 'shop');
+    namespaces.push([postgres, namespace]);
+    const inspector = await openInspector(postgres);
+    try {
+      await inspector.query(`CREATE TABLE "${namespace}".tickets (id INTEGER PRIMARY KEY, state VARCHAR(20) NOT NULL, opened DATE, payload XML)`);
+      await inspector.query(
+        `INSERT INTO "${namespace}".tickets SELECT n, CASE WHEN n <= 4 THEN 'escalated' WHEN n % 3 = 0 THEN 'closed' ELSE 'open' END, ` +
+          `CASE WHEN n % 5 = 0 THEN NULL ELSE DATE '2024-01-01' + n END FROM generate_series(1, 60) n`,
+      );
+    } finally {
+      await inspector.close();
+    }
+    const api = t.client(t.teamKey);
+    const { data, error } = await api.POST('/public/v1/schema-config/introspect', { body: { connectionString: own.url, schema: namespace, tables: ['tickets'], learn: true, scale: 2 } });
+    expect(error, JSON.stringify(error)).toBeUndefined();
+    expect(validateConfig(data!.schema)).toMatchObject({ valid: true, errors: [] });
+    const tickets = data!.schema.entities[0]!;
+    expect(tickets.generation?.rowCount).toBe(120);
+    expect(tickets.fields.find((field) => field.id === 'opened')?.generation).toMatchObject({ emptyRate: 0.2, strategy: { kind: 'dateRange' } });
+    expect(data!.privacyReport?.columns).toContainEqual({ table: 'tickets', column: 'state', learned: 'categories: 2 with their frequencies', rule: 'min-count', copied: ['open', 'closed'], dropped: 1 });
+    expect(data!.schema.learned).toMatchObject({ database: expect.stringMatching(new RegExp(`\\.${namespace}$`)), engine: 'postgres', minCount: 5, scale: 2 });
+    // xml has no equality, so its values cannot be counted: that column alone is left to sds.
+    expect(data!.privacyReport?.columns).toContainEqual(expect.objectContaining({ column: 'payload', rule: 'not-learned' }));
+    expect(JSON.stringify(data)).not.toContain('escalated');
+    expect(JSON.stringify(data)).not.toContain('://');
+    const mixed = await introspect({ connectionString: own.url, schema: namespace, learn: true, rows: 10 });
+    expect(mixed.status).toBe(400);
+    expect(JSON.parse(mixed.text)).toMatchObject({ error: 'learn takes row counts from the database (use scale); give rows without learn' });
+    const stray = await introspect({ connectionString: own.url, schema: namespace, minCount: 3 });
+    expect(stray.status).toBe(400);
+    expect(JSON.parse(stray.text)).toMatchObject({ error: 'minCount goes with learn: true' });
+  }, SLOW);
+
   it('needs a team key and counts against the management budget like every operation', async () => {
     const missing = await introspect({ connectionString: own.url }, null);
     expect(missing.status).toBe(401);

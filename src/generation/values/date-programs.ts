@@ -5,6 +5,7 @@ import type { FieldType } from '../../model/config-types.ts';
 import type { ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import { parseDateBound, resolveDateBound } from '../date-bounds.ts';
+import { quantileFunction } from './distributions.ts';
 import { DAY_MS, dayList, formatDay, formatInstant, formatTimeOfDay, localDay, parseDay, wallToInstant, weekdayOf } from './dates.ts';
 
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -138,5 +139,38 @@ export function afterFieldProgram(
     },
     typed: true,
     deps: [dependency],
+  };
+}
+
+/**
+ * Dates or datetimes of an observed distribution (dateRange `quantiles`): a uniform draw maps by
+ * linear interpolation between the quantiles around it; dates then fall on the local day. With a
+ * lower bound per row (`after`), a value before the bound becomes the bound.
+ */
+export function quantileDateProgram(
+  stream: RandomStream,
+  type: FieldType,
+  quantiles: readonly string[],
+  referenceMs: number,
+  zone: string,
+  lower?: { deps: number[]; date: boolean; value(values: readonly unknown[]): number | undefined },
+): ValueProgram {
+  const date = type === 'date';
+  const points = quantiles.map((text) => (date ? boundDay(text, referenceMs, zone) : boundInstant(text, referenceMs, zone, false))).sort((a, b) => a - b);
+  const quantile = quantileFunction(points);
+  const last = points[points.length - 1] ?? 0;
+  const format = date ? formatDay : formatInstant;
+  return {
+    at: (row, values, attempt) => {
+      let value = Math.min(last, Math.floor(quantile(stream.float53(row, attempt))));
+      const bound = lower?.value(values);
+      if (bound !== undefined && Number.isFinite(bound)) {
+        const floor = lower!.date === date ? bound : date ? localDay(bound, zone) : wallToInstant(bound * DAY_MS, zone);
+        if (value < floor) value = floor;
+      }
+      return format(value);
+    },
+    typed: true,
+    ...(lower ? { deps: lower.deps } : {}),
   };
 }

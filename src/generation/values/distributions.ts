@@ -38,7 +38,28 @@ export function distributionSampler(distribution: NumericDistribution, min: numb
       const low = Math.ceil(min);
       return (stream, row, draw) => low + zipf.sample(stream, row, draw) - 1;
     }
+    case 'empirical': {
+      const quantile = quantileFunction(distribution.quantiles);
+      return (stream, row, draw) => quantile(stream.float53(row, draw));
+    }
   }
+}
+
+/**
+ * The inverse of an observed distribution given by quantiles equally spaced in probability (first
+ * the smallest value, last the largest): p in [0, 1) → linear interpolation between the two
+ * quantiles around it. Quantiles out of order are sorted first.
+ */
+export function quantileFunction(quantiles: readonly number[]): (p: number) => number {
+  const sorted = [...quantiles].sort((a, b) => a - b);
+  const steps = sorted.length - 1;
+  if (steps < 1) return () => sorted[0] ?? 0;
+  return (p) => {
+    const position = Math.min(Math.max(p, 0), 1) * steps;
+    const index = Math.min(steps - 1, Math.floor(position));
+    const low = sorted[index]!;
+    return low + (sorted[index + 1]! - low) * (position - index);
+  };
 }
 
 /**

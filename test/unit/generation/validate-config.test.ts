@@ -137,7 +137,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
       given: edit((c) => (c['a/b~c'] = 1)),
       want: {
         errors: [
-          { path: '/a~1b~0c', message: 'the config has unknown property "a/b~c"; allowed properties: formatVersion, metadata, generationDefaults, entities' },
+          { path: '/a~1b~0c', message: 'the config has unknown property "a/b~c"; allowed properties: formatVersion, metadata, generationDefaults, entities, learned' },
         ],
       },
     },
@@ -361,7 +361,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           },
           {
             path: '/entities/1/fields/5/generation/strategy/distribution/kind',
-            message: 'entities[1].fields[5].generation.strategy.distribution.kind must be one of "uniform", "normal", "lognormal", "exponential", "zipf"; got "gauss"',
+            message: 'entities[1].fields[5].generation.strategy.distribution.kind must be one of "uniform", "normal", "lognormal", "exponential", "zipf", "empirical"; got "gauss"',
           },
           {
             path: '/entities/1/fields/6/generation/strategy/distribution/sd',

@@ -1,0 +1,203 @@
+// Learning, the pipeline: introspect (read-catalog → map-config) → profile each table with
+// aggregate queries (profile-sql.ts) → fit each column (fit-column.ts) → a config that records
+// what it learned, plus the privacy report. Only counts, order statistics and values held by at
+// least minCount rows (a lookup's labels: all) leave the database.
+import type { Field, SchemaConfig } from '../model/config-types.ts';
+import type { TargetConnection } from '../dialects/dialect.ts';
+import type { MappedTable } from '../introspection/map-config.ts';
+import type { IntrospectOptions, IntrospectionWarning } from '../introspection/introspect.ts';
+import { mapCatalogTables } from '../introspection/map-config.ts';
+import { connectionFailure, dialectOfUrl, readNamespace } from '../introspection/read-catalog.ts';
+import { IntrospectionError, introspectionErrors } from '../introspection/introspection-errors.ts';
+import { validateConfig } from '../generation/validate-config.ts';
+import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
+import { identifyingKind } from './identifying.ts';
+import { TableProfiler, type TableStats } from './profile-sql.ts';
+
+/** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
+export const LOOKUP_MAX_ROWS = 1000;
+export const DEFAULT_MIN_COUNT = 5;
+
+export interface LearnOptions extends IntrospectOptions {
+  /** Factor of every table's row count; default 1. */
+  scale?: number;
+  /** A value is copied only when at least this many rows hold it; default 5. */
+  minCount?: number;
+  /** Copy the labels of small lookup tables whole; default true. */
+  lookups?: boolean;
+  /** Tables with more rows are profiled on a sample of about this many; default 200,000. */
+  sampleRows?: number;
+  /** The time recorded in `learned.learnedAt`; default now. */
+  now?: Date;
+}
+
+export interface TableReport {
+  table: string;
+  rows: number;
+  rowCount: number;
+  /** Rows profiled when the table was sampled. */
+  sampled?: number;
+  /** Children per parent learned for these reference columns. */
+  fanOut?: { column: string; parents: number; histogramBins: number }[];
+}
+
+export interface PrivacyReport {
+  minCount: number;
+  scale: number;
+  lookups: boolean;
+  tables: TableReport[];
+  columns: ColumnReport[];
+}
+
+export interface LearnedConfig {
+  config: SchemaConfig;
+  warnings: IntrospectionWarning[];
+  report: PrivacyReport;
+}
+
+/** A config learned from the tables of a live database, its introspection warnings and the privacy report. */
+export async function learnDatabase(url: string, options: LearnOptions = {}): Promise<LearnedConfig> {
+  const dialect = dialectOfUrl(url);
+  const connection = await dialect.connect(url, options.connect).catch((error: unknown) => {
+    throw connectionFailure(dialect, error, true);
+  });
+  try {
+    const catalog = await readNamespace(connection, options);
+    const mapped = mapCatalogTables(catalog, options);
+    const database = databaseLabel(url, catalog.namespace, dialect.facts.namespaceField === 'schema');
+    return await learnTables(connection, catalog.namespace, database, mapped, options);
+  } catch (error) {
+    throw error instanceof IntrospectionError ? error : connectionFailure(dialect, error);
+  } finally {
+    await connection.close().catch(() => {});
+  }
+}
+
+/** `database.schema` where namespaces are schemas (the URL's database name only, nothing else of it), else the database. */
+function databaseLabel(url: string, namespace: string, schemas: boolean): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  return schemas && name ? `${name}.${namespace}` : namespace;
+}
+
+async function learnTables(
+  connection: TargetConnection,
+  namespace: string,
+  database: string,
+  introspected: ReturnType<typeof mapCatalogTables>,
+  options: LearnOptions,
+): Promise<LearnedConfig> {
+  const { config, warnings, tables } = introspected;
+  const minCount = options.minCount ?? DEFAULT_MIN_COUNT;
+  const scale = options.scale ?? 1;
+  const lookups = options.lookups ?? true;
+  const report: PrivacyReport = { minCount, scale, lookups, tables: [], columns: [] };
+  const byEntity = new Map(tables.map((table) => [table.entity.id, table]));
+  const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
+  const profiler = new TableProfiler(connection, namespace, options.sampleRows ?? 200_000);
+  const rowsOf = new Map<string, number>();
+  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name));
+
+  for (const table of tables) {
+    const rows = rowsOf.get(table.entity.id)!;
+    const columns = [...table.fields].map(([column, field]) => ({ column, field }));
+    const columnNames = columns.map((entry) => entry.column);
+    const kinds = new Map(columns.map(({ column }) => [column, identifyingKind(table.table.name, column, columnNames)]));
+    const lookup = lookups && referenced.has(table.entity.id) && rows <= LOOKUP_MAX_ROWS && ![...kinds.values()].some((kind) => kind === 'person' || kind === 'contact');
+    const keys = new Set(table.entity.primaryKey ?? []);
+    const unique = new Set([...(table.entity.uniqueKeys ?? []).filter((key) => key.length === 1).map((key) => key[0]!), ...(keys.size === 1 ? keys : [])]);
+    // A lookup whose labels are copied keeps its rows: its labels are the table.
+    const tableReport: TableReport = { table: table.table.name, rows, rowCount: lookup ? rows : Math.round(rows * scale) };
+    table.entity.generation = { ...table.entity.generation, rowCount: tableReport.rowCount };
+    report.tables.push(tableReport);
+    const profiled = columns.filter(({ field }) => !keys.has(field.id) && PROFILED.has(field.type));
+    const stats = await profileStats(profiler, table.table.name, rows, profiled.map(({ column, field }) => ({ column, boolean: field.type === 'boolean' })));
+    if (stats.sampled !== undefined) tableReport.sampled = stats.sampled;
+    for (const [i, { column, field }] of profiled.entries()) {
+      const counted = stats.columns[i];
+      if (!counted) {
+        report.columns.push({ table: table.table.name, column, learned: 'the database cannot count its distinct values: kept sds’s generator', rule: 'not-learned' });
+        continue;
+      }
+      const profile: ColumnProfile = { rows: stats.rows, ...counted };
+      const kind = kinds.get(column);
+      if (field.references) {
+        await learnReference(profiler, table, field, column, profile, byEntity, rows, tableReport, report);
+        continue;
+      }
+      const isLookup = lookup && (field.type === 'string' || field.type === 'text' || field.type === 'enum') && kind !== 'person' && kind !== 'contact';
+      const identifying = isLookup ? undefined : kind;
+      if (!identifying && profile.nonNull > 0) {
+        const numeric = field.type === 'integer' || field.type === 'number';
+        const text = field.type === 'string' || field.type === 'text' || field.type === 'enum';
+        const wantsValues = isLookup || (numeric && profile.distinct <= NUMERIC_CHOICES_MAX) || (text && !unique.has(field.id) && profile.distinct <= CATEGORY_MAX && profile.nonNull >= 2 * profile.distinct);
+        if (wantsValues) profile.frequent = await profiler.frequent(table.table.name, column, isLookup ? 1 : minCount, stats.sampled !== undefined);
+        const wantsQuantiles = (numeric && !(profile.distinct <= NUMERIC_CHOICES_MAX && profile.frequent?.length)) || field.type === 'date' || field.type === 'datetime';
+        if (wantsQuantiles) profile.quantiles = await profiler.quantiles(table.table.name, column, profile.nonNull, field.type, stats.sampled !== undefined);
+      }
+      const fitted = fitColumn({ field, profile, minCount, identifying, lookup: isLookup, unique: unique.has(field.id) });
+      applyGeneration(field, fitted.generation);
+      report.columns.push({ table: table.table.name, column, ...fitted.report });
+    }
+  }
+  config.learned = { database, engine: connection.dialect.kind, learnedAt: (options.now ?? new Date()).toISOString(), minCount, scale };
+  config.metadata = { ...config.metadata, tags: [...(config.metadata?.tags ?? []), 'learned'] };
+  const result = validateConfig(config);
+  if (!result.valid) throw introspectionErrors.invalidResult(result.errors);
+  return { config, warnings, report };
+}
+
+/**
+ * The table's counts in one scan; when the database refuses it (a type without equality, such as
+ * xml, under a mapped type), column by column, leaving out the ones it refuses.
+ */
+async function profileStats(profiler: TableProfiler, table: string, rows: number, columns: { column: string; boolean: boolean }[]): Promise<Omit<TableStats, 'columns'> & { columns: (TableStats['columns'][number] | undefined)[] }> {
+  try {
+    return await profiler.stats(table, rows, columns);
+  } catch (error) {
+    const each = await Promise.all(columns.map((column) => profiler.stats(table, rows, [column]).catch(() => undefined)));
+    const first = each.find((stats) => stats !== undefined);
+    if (!first && columns.length > 0) throw error;
+    return { rows: first?.rows ?? rows, ...(first?.sampled !== undefined && { sampled: first.sampled }), columns: each.map((stats) => stats?.columns[0]) };
+  }
+}
+
+const PROFILED = new Set<Field['type']>(['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'text', 'enum']);
+
+
+/** Replaces the field's strategy and empty rate with the fitted ones (other options stay). */
+function applyGeneration(field: Field, generation: Field['generation']): void {
+  if (!generation) return;
+  field.generation = { ...field.generation, ...generation };
+}
+
+/** A reference's share of nulls and, when it has none, its children per parent as an empirical fan-out. */
+async function learnReference(
+  profiler: TableProfiler,
+  table: MappedTable,
+  field: Field,
+  column: string,
+  profile: ColumnProfile,
+  byEntity: Map<string, MappedTable>,
+  rows: number,
+  tableReport: TableReport,
+  report: PrivacyReport,
+): Promise<void> {
+  const references = field.references!;
+  const parent = byEntity.get(references.entity);
+  const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
+  const nullShare = profile.rows > 0 ? Math.round((1 - profile.nonNull / profile.rows) * 1e4) / 1e4 : 0;
+  if (field.nullable && nullShare > 0) field.generation = { ...field.generation, emptyRate: nullShare };
+  const entry: ColumnReport = { table: table.table.name, column, learned: `reference to ${references.entity}`, rule: 'aggregates', ...(nullShare > 0 && { nullShare }) };
+  report.columns.push(entry);
+  const fanOutPossible = parent && parentColumn && references.entity !== table.entity.id && references.relation !== 'one-to-one' && references.pick !== 'sequential';
+  if (!fanOutPossible || nullShare > 0 || rows === 0) {
+    entry.learned += nullShare > 0 ? ': share of nulls (children per parent not learned for a nullable reference)' : '';
+    return;
+  }
+  const histogram = await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column);
+  if (histogram.length === 0) return;
+  references.fanOut = { kind: 'empirical', histogram: histogram as [(typeof histogram)[number], ...typeof histogram] };
+  entry.learned += `: children per parent (${histogram.length} counts, ${histogram[0]!.children}–${histogram.at(-1)!.children})`;
+  (tableReport.fanOut ??= []).push({ column, parents: histogram.reduce((sum, bin) => sum + bin.weight, 0), histogramBins: histogram.length });
+}
+

@@ -1,0 +1,147 @@
+// Stage 1 of learning: the aggregate queries a table's profile is made of, the same SQL on
+// PostgreSQL and MySQL/MariaDB but for sampling. Every answer is a count, an order statistic or a
+// value held by at least k rows (HAVING count(*) >= k): rows themselves never leave the database.
+import type { SourceKind } from '../contract.ts';
+import type { Field } from '../model/config-types.ts';
+import type { TargetConnection } from '../dialects/dialect.ts';
+import { QUANTILES } from './fit-column.ts';
+
+/** Most values read per category column. */
+const MAX_VALUES = 1000;
+/** Most bins of a children-per-parent histogram. */
+const MAX_BINS = 1000;
+
+/** A table's rows or a sample of about `fraction` of them, as a FROM item. */
+const SAMPLED: Record<SourceKind, (table: string, fraction: number) => string> = {
+  postgres: (table, fraction) => `${table} TABLESAMPLE SYSTEM (${(fraction * 100).toFixed(6)}) REPEATABLE (0)`,
+  mysql: (table, fraction) => `(SELECT * FROM ${table} WHERE RAND(0) < ${fraction.toFixed(8)}) AS sampled`,
+};
+
+export interface TableStats {
+  rows: number;
+  sampled?: number;
+  columns: { nonNull: number; distinct: number; trueCount?: number }[];
+}
+
+export class TableProfiler {
+  readonly #connection: TargetConnection;
+  readonly #namespace: string;
+  readonly #sampleRows: number;
+  readonly #fractions = new Map<string, number>();
+
+  constructor(connection: TargetConnection, namespace: string, sampleRows: number) {
+    this.#connection = connection;
+    this.#namespace = namespace;
+    this.#sampleRows = sampleRows;
+  }
+
+  #quote(name: string): string {
+    return this.#connection.dialect.quoteIdentifier(name);
+  }
+
+  #table(table: string): string {
+    return `${this.#quote(this.#namespace)}.${this.#quote(table)}`;
+  }
+
+  /** The table, or its sample when it has more rows than the profiler reads. */
+  #source(table: string, sampled: boolean): string {
+    const fraction = this.#fractions.get(table);
+    return sampled && fraction !== undefined ? SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction) : this.#table(table);
+  }
+
+  async #query(sql: string): Promise<Record<string, unknown>[]> {
+    return this.#connection.query<Record<string, unknown>>(sql, []);
+  }
+
+  /** The exact row count. */
+  async count(table: string): Promise<number> {
+    const [row] = await this.#query(`SELECT count(*) AS n FROM ${this.#table(table)}`);
+    const rows = Number(row?.n ?? 0);
+    if (rows > this.#sampleRows) this.#fractions.set(table, this.#sampleRows / rows);
+    return rows;
+  }
+
+  /** Non-null and distinct counts (and trues of booleans) of the columns, in one scan of the table or its sample. */
+  async stats(table: string, rows: number, columns: { column: string; boolean: boolean }[]): Promise<TableStats> {
+    const sampled = this.#fractions.has(table);
+    const parts = ['count(*) AS n', ...columns.flatMap(({ column, boolean }, i) => {
+      const c = this.#quote(column);
+      return [`count(${c}) AS n${i}`, `count(DISTINCT ${c}) AS d${i}`, ...(boolean ? [`sum(CASE WHEN ${c} THEN 1 ELSE 0 END) AS t${i}`] : [])];
+    })];
+    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${this.#source(table, sampled)}`);
+    const profiled = sampled ? Number(row.n ?? 0) : rows;
+    return {
+      rows: profiled,
+      ...(sampled && { sampled: profiled }),
+      columns: columns.map(({ boolean }, i) => ({
+        nonNull: Number(row[`n${i}`] ?? 0),
+        distinct: Number(row[`d${i}`] ?? 0),
+        ...(boolean && { trueCount: Number(row[`t${i}`] ?? 0) }),
+      })),
+    };
+  }
+
+  /** Values held by at least `minCount` rows, most frequent first, with their counts. */
+  async frequent(table: string, column: string, minCount: number, sampled: boolean): Promise<{ value: string | number | boolean; count: number }[]> {
+    const c = this.#quote(column);
+    const sql =
+      `SELECT ${c} AS v, count(*) AS n FROM ${this.#source(table, sampled)} WHERE ${c} IS NOT NULL GROUP BY ${c} ` +
+      `HAVING count(*) >= ${Math.max(1, Math.floor(minCount))} ORDER BY count(*) DESC, ${c} LIMIT ${MAX_VALUES}`;
+    return (await this.#query(sql)).map((row) => ({ value: plainValue(row.v), count: Number(row.n) }));
+  }
+
+  /** QUANTILES order statistics at equally spaced ranks of the non-null values (dates as ISO text). */
+  async quantiles(table: string, column: string, nonNull: number, type: Field['type'], sampled: boolean): Promise<(number | string)[]> {
+    if (nonNull < 1) return [];
+    const ranks = Array.from({ length: QUANTILES }, (_, i) => 1 + Math.round((i * (nonNull - 1)) / (QUANTILES - 1)));
+    const c = this.#quote(column);
+    const sql =
+      `SELECT v, r FROM (SELECT ${c} AS v, ROW_NUMBER() OVER (ORDER BY ${c}) AS r FROM ${this.#source(table, sampled)} WHERE ${c} IS NOT NULL) ranked ` +
+      `WHERE r IN (${[...new Set(ranks)].join(', ')})`;
+    const byRank = new Map((await this.#query(sql)).map((row) => [Number(row.r), row.v]));
+    // A sample's size differs from its count: fall back to the highest rank read.
+    const highest = Math.max(0, ...byRank.keys());
+    const values = ranks.map((rank) => byRank.get(Math.min(rank, highest)));
+    if (values.some((value) => value === undefined || value === null)) return [];
+    return type === 'date' || type === 'datetime' ? values.map((value) => isoText(value, type)) : values.map(Number);
+  }
+
+  /** How many parents have each number of children (parents without children included). */
+  async childrenPerParent(parentTable: string, parentColumn: string, childTable: string, childColumn: string): Promise<{ children: number; weight: number }[]> {
+    const [pk, fk] = [this.#quote(parentColumn), this.#quote(childColumn)];
+    const sql =
+      `SELECT n, count(*) AS parents FROM (SELECT p.${pk} AS k, count(c.${fk}) AS n FROM ${this.#table(parentTable)} p ` +
+      `LEFT JOIN ${this.#table(childTable)} c ON c.${fk} = p.${pk} GROUP BY p.${pk}) per_parent GROUP BY n ORDER BY n`;
+    let bins = (await this.#query(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
+    // A very long tail: merge neighbours until the histogram fits the contract.
+    while (bins.length > MAX_BINS) {
+      const merged: typeof bins = [];
+      for (let i = 0; i < bins.length; i += 2) {
+        const [a, b] = [bins[i]!, bins[i + 1]];
+        if (!b) merged.push(a);
+        else merged.push({ children: Math.round((a.children * a.weight + b.children * b.weight) / (a.weight + b.weight)), weight: a.weight + b.weight });
+      }
+      bins = merged;
+    }
+    return bins;
+  }
+}
+
+function plainValue(value: unknown): string | number | boolean {
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/** A driver's date or datetime text as ISO: `2024-01-31`, or a UTC instant `2024-01-31T10:00:00.000Z` (no offset: UTC). */
+export function isoText(value: unknown, type: 'date' | 'datetime' | Field['type']): string {
+  if (value instanceof Date) return type === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();
+  const text = String(value).trim();
+  if (type === 'date') return text.slice(0, 10);
+  let iso = text.replace(' ', 'T');
+  if (/[+-]\d{2}$/.test(iso)) iso += ':00';
+  else if (!/(Z|[+-]\d{2}:?\d{2})$/.test(iso)) iso += 'Z';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? text : new Date(ms).toISOString();
+}
