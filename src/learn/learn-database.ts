@@ -132,7 +132,7 @@ async function learnTables(
         const wantsValues = isLookup || (numeric && profile.distinct <= NUMERIC_CHOICES_MAX) || (text && !unique.has(field.id) && profile.distinct <= CATEGORY_MAX && profile.nonNull >= 2 * profile.distinct);
         if (wantsValues) profile.frequent = await profiler.frequent(table.table.name, column, isLookup ? 1 : minCount, stats.sampled !== undefined);
         const wantsQuantiles = (numeric && !(profile.distinct <= NUMERIC_CHOICES_MAX && profile.frequent?.length)) || field.type === 'date' || field.type === 'datetime';
-        if (wantsQuantiles) profile.quantiles = await profiler.quantiles(table.table.name, column, profile.nonNull, field.type, stats.sampled !== undefined);
+        if (wantsQuantiles) profile.quantiles = await profiler.quantiles(table.table.name, column, profile.nonNull, field.type, stats.sampled !== undefined, minCount);
       }
       const fitted = fitColumn({ field, profile, minCount, identifying, lookup: isLookup, unique: unique.has(field.id) });
       applyGeneration(field, fitted.generation);

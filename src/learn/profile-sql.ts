@@ -90,10 +90,16 @@ export class TableProfiler {
     return (await this.#query(sql)).map((row) => ({ value: plainValue(row.v), count: Number(row.n) }));
   }
 
-  /** QUANTILES order statistics at equally spaced ranks of the non-null values (dates as ISO text). */
-  async quantiles(table: string, column: string, nonNull: number, type: Field['type'], sampled: boolean): Promise<(number | string)[]> {
-    if (nonNull < 1) return [];
-    const ranks = Array.from({ length: QUANTILES }, (_, i) => 1 + Math.round((i * (nonNull - 1)) / (QUANTILES - 1)));
+  /**
+   * QUANTILES order statistics at equally spaced ranks of the non-null values (dates as ISO text),
+   * between the `minCount`-th smallest and the `minCount`-th largest: at least that many rows hold a
+   * value at or beyond each end, so no single row's extreme (the top salary) reaches the config.
+   */
+  async quantiles(table: string, column: string, nonNull: number, type: Field['type'], sampled: boolean, minCount = 1): Promise<(number | string)[]> {
+    const trim = Math.max(0, Math.floor(minCount) - 1);
+    if (nonNull < 1 || nonNull - 2 * trim < 2) return [];
+    const [first, last] = [1 + trim, nonNull - trim];
+    const ranks = Array.from({ length: QUANTILES }, (_, i) => first + Math.round((i * (last - first)) / (QUANTILES - 1)));
     const c = this.#quote(column);
     const sql =
       `SELECT v, r FROM (SELECT ${c} AS v, ROW_NUMBER() OVER (ORDER BY ${c}) AS r FROM ${this.#source(table, sampled)} WHERE ${c} IS NOT NULL) ranked ` +
