@@ -32,10 +32,14 @@ export interface ReferenceEdge {
   target: { entity: string; field: string };
   /** Nullable fields can be filled after insert, so they never force an order. */
   nullable: boolean;
-  via: 'references' | 'strategy';
+  /** `composite`: a member of an entity-level reference of several fields (made with the row, never deferred). */
+  via: 'references' | 'strategy' | 'composite';
 }
 
-/** Every reference of the config whose target entity exists (one edge per field; `references` wins). */
+/**
+ * Every reference of the config whose target entity exists: one edge per field (`references` wins
+ * over a reference strategy), plus one per field of each composite reference.
+ */
 export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
   const ids = new Set(config.entities.map((entity) => entity.id));
   const edges: ReferenceEdge[] = [];
@@ -53,6 +57,26 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
         target: { entity: target.entity, field: target.field },
         nullable: field.nullable === true,
         via: field.references ? 'references' : 'strategy',
+      });
+    });
+    // Every field of a composite reference comes from one parent row, made before the child's rows.
+    entity.references?.forEach((reference, referenceIndex) => {
+      // A composite self reference is refused by validation (config-composite-checks.ts) instead.
+      if (!ids.has(reference.entity) || reference.entity === entity.id) return;
+      reference.fields.forEach((fieldId, position) => {
+        const fieldIndex = entity.fields.findIndex((field) => field.id === fieldId);
+        const targetField = reference.targetFields[position];
+        if (fieldIndex < 0 || targetField === undefined) return;
+        edges.push({
+          entity: entity.id,
+          entityIndex,
+          field: fieldId,
+          fieldIndex,
+          path: pointer('entities', entityIndex, 'references', referenceIndex),
+          target: { entity: reference.entity, field: targetField },
+          nullable: false,
+          via: 'composite',
+        });
       });
     });
   });
