@@ -12,6 +12,7 @@ import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
 import { CoherenceAudit, type CoherenceCount } from '../generation/coherence/report.ts';
 import { referenceTarget } from '../model/table-spec.ts';
+import { compositeReferences } from '../model/composite-keys.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import { buildRuntimeTables } from '../model/tables.ts';
 import { FileSink } from './file-sink.ts';
@@ -397,8 +398,8 @@ function ancestors(config: SchemaConfig, entityId: string): string[] {
   while (queue.length > 0) {
     const id = queue.shift();
     const entity = config.entities.find((candidate) => candidate.id === id);
-    for (const field of entity?.fields ?? []) {
-      const parent = referenceTarget(field)?.entity;
+    const parents = [...(entity?.fields ?? []).map((field) => referenceTarget(field)?.entity), ...compositeReferences(entity).map((reference) => reference.entity)];
+    for (const parent of parents) {
       if (parent !== undefined && !found.has(parent)) {
         found.add(parent);
         queue.push(parent);
