@@ -3,6 +3,10 @@ import { validateConfig } from '../../../src/generation/validate-config.ts';
 import { previewEntities } from '../../../src/generation/generator.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateFiles } from '../../../src/files/generate-files.ts';
 
 // visits 0; visitLines 1: visitId 0, lineNo 1, amount 2; lineNotes 2: id 0, visitId 1, lineNo 2, text 3
 function config(): SchemaConfig {
@@ -236,5 +240,26 @@ describe('composite keys: generation', () => {
       { name: 'lineNotes_visitId_lineNo_fkey', columns: ['visitId', 'lineNo'], references: { table: 'visitLines', columns: ['visitId', 'lineNo'] }, onDelete: 'restrict', onUpdate: 'restrict' },
     ]);
     expect(plan.entities[1]!.table.primaryKey).toEqual(['visitId', 'lineNo']);
+  });
+});
+
+describe('composite keys: files', () => {
+  it('writes the same rows with one thread or several, every note on an existing line', async () => {
+    const read = async (workers: number) => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sds-composite-'));
+      try {
+        await generateFiles(config(), { out, format: 'jsonl', workers, generatorVersion: 3, referenceDate: '2025-01-01' });
+        const rows = (name: string) => fs.readFileSync(path.join(out, `${name}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        return { lines: rows('visitLines'), notes: rows('lineNotes') };
+      } finally {
+        fs.rmSync(out, { recursive: true, force: true });
+      }
+    };
+    const one = await read(1);
+    expect(await read(2)).toEqual(one);
+    expect(one.lines).toHaveLength(50);
+    const keys = new Set(one.lines.map((line) => `${line.visitId}/${line.lineNo}`));
+    expect(keys.size).toBe(50);
+    for (const note of one.notes) expect(keys).toContain(`${note.visitId}/${note.lineNo}`);
   });
 });
