@@ -12,7 +12,7 @@ import { configLimitIssues } from '../generation/work-limits.ts';
 import { introspectionErrors } from './introspection-errors.ts';
 import { describeShape, mapColumnType } from './field-types.ts';
 import { IdScope } from './names.ts';
-import { mapReferences } from './map-references.ts';
+import { mapPositions, mapReferences } from './map-references.ts';
 import { assignRowCounts, type RowCountOptions } from './row-counts.ts';
 import { Warnings, type IntrospectionWarning } from './warnings.ts';
 
@@ -46,6 +46,7 @@ export function mapCatalog(catalog: Catalog, options: MapOptions = {}): Introspe
   }
   for (const table of mapped) mapKeys(table, indexIds, entityIds, warnings);
   mapReferences(catalog, mapped, warnings);
+  mapPositions(mapped);
 
   const config: SchemaConfig = {
     formatVersion: 1,
