@@ -27,6 +27,22 @@ export function compositeReferences(entity: Entity | undefined): CompositeRefere
   return entity?.references ?? [];
 }
 
+/**
+ * The name each composite reference answers to in `populate`: its `id`, else its entity's id, else
+ * (when a field or another reference has that name) `<entity>_<fields joined by _>`.
+ */
+export function compositeReferenceNames(entity: Entity): Map<string, CompositeReference> {
+  const taken = new Set(entity.fields.map((field) => field.id));
+  const names = new Map<string, CompositeReference>();
+  for (const reference of compositeReferences(entity)) {
+    let name = reference.id ?? reference.entity;
+    if (taken.has(name) || names.has(name)) name = `${reference.entity}_${reference.fields.join('_')}`;
+    if (taken.has(name) || names.has(name)) continue;
+    names.set(name, reference);
+  }
+  return names;
+}
+
 /** The composite reference a field belongs to (the first one), if any. */
 export function compositeReferenceOf(entity: Entity, fieldId: string): { reference: CompositeReference; index: number; position: number } | undefined {
   const references = compositeReferences(entity);

@@ -6,6 +6,7 @@ import { didYouMean } from '../suggest.ts';
 import type { SchemaConfig } from './config-types.ts';
 import { fieldType } from './field-types/index.ts';
 import { buildTableSpecs, type ColumnSpec, type TableSpec } from './table-spec.ts';
+import { compositeReferenceNames } from './composite-keys.ts';
 import type { DateOutputFormat } from './temporal.ts';
 
 export interface RuntimeColumn extends ColumnSpec {
@@ -26,6 +27,8 @@ export interface RuntimeTable {
   byName: Map<string, RuntimeColumn>;
   /** Primary key columns in key order; empty when the entity declares none. */
   primaryKey: RuntimeColumn[];
+  /** Composite references (entity-level `references`) by the name `populate` knows them by. */
+  compositeReferences: Map<string, { columns: string[]; table: string; targetColumns: string[] }>;
 }
 
 export interface RuntimeTables {
@@ -60,7 +63,10 @@ export function buildRuntimeTables(config: SchemaConfig, rowCounts: ReadonlyMap<
     });
     const byName = new Map(columns.map((column) => [column.name, column]));
     const primaryKey = spec.primaryKey.map((name) => byName.get(name)!);
-    tables.set(entity.id, { name: entity.id, spec, columns, byName, primaryKey });
+    const compositeReferences = new Map(
+      [...compositeReferenceNames(entity)].map(([name, reference]) => [name, { columns: [...reference.fields], table: reference.entity, targetColumns: [...reference.targetFields] }]),
+    );
+    tables.set(entity.id, { name: entity.id, spec, columns, byName, primaryKey, compositeReferences });
   }
   const names = config.entities.map((entity) => entity.id).filter((name) => tables.has(name));
   return {

@@ -58,6 +58,19 @@ for (const target of DIALECTS) {
       expect(created.row).toMatchObject({ visitId: line!.visitId, lineNo: line!.lineNo });
     });
 
+    it('populates a composite reference with the referenced row, under the referenced entity\'s name', async () => {
+      const page = await source.list('lineNotes', 'populate=visitLines&populate.visitLines.fields=lineNo,amount&fields=id,body&limit=100');
+      expect(page.data.length).toBeGreaterThan(30);
+      for (const note of page.data) {
+        // The key columns are read with it; the row comes from the line they name.
+        expect(Object.keys(note)).toEqual(['id', 'body', 'visitId', 'lineNo', 'visitLines']);
+        expect(note.visitLines).toEqual({ lineNo: note.lineNo, amount: expect.any(Number) });
+      }
+      const one = await source.get('lineNotes', String(page.data[0]!.id), 'populate=visitLines');
+      expect(one.visitLines).toEqual(expect.objectContaining({ visitId: one.visitId, lineNo: one.lineNo }));
+      expect(await failure(source.list('lineNotes', 'populate=visitLine'))).toMatchObject({ status: 400 });
+    });
+
     it('cascades a deleted line to its notes through the composite key', async () => {
       const note = (await source.all('lineNotes'))[0]!;
       await source.remove('visitLines', `${note.visitId},${note.lineNo}`);
