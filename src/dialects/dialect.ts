@@ -157,8 +157,9 @@ export interface Dialect {
    * Statements run in a write transaction that serialise key generation on `table` (a qualified,
    * quoted name) and whose last one reads `MAX(column)` as `max`: PostgreSQL locks the table in
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
+   * `where`: a condition (with its placeholders) the counted rows meet, e.g. the parent of a line number.
    */
-  maxKeyStatements(table: string, column: string): string[];
+  maxKeyStatements(table: string, column: string, where?: string): string[];
   /**
    * After keys were loaded as given into an auto-increment column (serial, identity), the statement
    * that moves its counter past the largest, never backwards, so the application's next insert gets

@@ -17,6 +17,11 @@ export interface RuntimeColumn extends ColumnSpec {
   maxLength?: number;
   /** The referenced table and column, for reference fields (`references` in the config). */
   references?: { table: string; column: string };
+  /**
+   * A sequence counted within other columns (a line number within its order), part of the primary
+   * key: create numbers a new row after the others of its group when the body leaves it out.
+   */
+  within?: { columns: string[]; start: number; step: number };
 }
 
 export interface RuntimeTable {
@@ -59,6 +64,10 @@ export function buildRuntimeTables(config: SchemaConfig, rowCounts: ReadonlyMap<
         if (field.maxLength !== undefined) runtime.maxLength = field.maxLength;
       }
       if (field?.references) runtime.references = { table: field.references.entity, column: field.references.field };
+      const strategy = field?.generation?.strategy;
+      if (strategy?.kind === 'sequence' && strategy.within && field?.type === 'integer' && spec.primaryKey.includes(column.name)) {
+        runtime.within = { columns: [...strategy.within], start: strategy.start ?? 1, step: strategy.step ?? 1 };
+      }
       return runtime;
     });
     const byName = new Map(columns.map((column) => [column.name, column]));

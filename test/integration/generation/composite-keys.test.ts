@@ -71,6 +71,19 @@ for (const target of DIALECTS) {
       expect(await failure(source.list('lineNotes', 'populate=visitLine'))).toMatchObject({ status: 400 });
     });
 
+    it('numbers a created line after its visit\'s others when the body leaves lineNo out', async () => {
+      const lines = await source.all('visitLines');
+      const visitId = lines[0]!.visitId as number;
+      const last = Math.max(...lines.filter((line) => line.visitId === visitId).map((line) => line.lineNo as number));
+      const { row, id } = await source.create('visitLines', { visitId, amount: 7.5 });
+      expect(row).toEqual({ visitId, lineNo: last + 1, amount: 7.5 });
+      expect(id).toBe(`${visitId},${last + 1}`);
+      const visit = await source.create('visits', { id: 777, reason: 'walk-in' });
+      expect((await source.create('visitLines', { visitId: visit.row.id, amount: 1 })).row.lineNo).toBe(1);
+      expect((await source.create('visitLines', { visitId: visit.row.id, amount: 2 })).row.lineNo).toBe(2);
+      expect(await failure(source.create('visitLines', { amount: 2 }))).toMatchObject({ status: 400 });
+    });
+
     it('cascades a deleted line to its notes through the composite key', async () => {
       const note = (await source.all('lineNotes'))[0]!;
       await source.remove('visitLines', `${note.visitId},${note.lineNo}`);
