@@ -174,6 +174,10 @@ export interface Entity {
    * Secondary indexes.
    */
   indexes?: Index[];
+  /**
+   * References made of several fields (composite foreign keys): each picks an existing row of the target entity as a whole. A reference of one field is the field's own `references`.
+   */
+  references?: CompositeReference[];
   generation?: GenerationConfig;
 }
 /**
@@ -442,6 +446,14 @@ export interface SequenceStrategy {
    * Difference between consecutive rows; not 0. Default 1.
    */
   step?: number;
+  /**
+   * Counts per group instead of per table: row i gets start + (rows before it with the same values of these fields) * step, e.g. a line number 1, 2, 3… within each order (`within: ["orderId"]`). The fields are usually references; with them, the field completes a composite key (orderId, lineNo) that is unique by construction.
+   *
+   * @minItems 1
+   *
+   * Items: Id of a field of this entity.
+   */
+  within?: [string, ...string[]];
   [k: string]: unknown;
 }
 /**
@@ -823,6 +835,55 @@ export interface Index {
    * Whether the indexed values are unique. Default false.
    */
   unique?: boolean;
+}
+/**
+ * A foreign key of several fields: `fields` of this entity take the values of `targetFields` (in the same order) of one row of `entity`. The target fields must be that entity's primary key or one of its unique keys, and each field's type must match its target field's. Both fields of a row come from the same parent row.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "compositeReference".
+ */
+export interface CompositeReference {
+  /**
+   * Ids of the referencing fields of this entity, in the order of `targetFields` (at least two).
+   *
+   * @minItems 2
+   *
+   * Items: Id of a field of this entity.
+   */
+  fields: [string, string, ...string[]];
+  /**
+   * Id of the referenced entity.
+   */
+  entity: string;
+  /**
+   * Ids of the referenced fields: the primary key or a unique key of `entity`, as many as `fields`.
+   *
+   * @minItems 2
+   *
+   * Items: Id of a field of the referenced entity.
+   */
+  targetFields: [string, string, ...string[]];
+  /**
+   * Name of the foreign-key constraint. Default `<entity>_<fields joined by _>_fkey` (shortened with a hash past 63 characters).
+   */
+  id?: string;
+  /**
+   * `many-to-one` (default): many rows may point at the same parent; `one-to-one`: each parent is used at most once.
+   */
+  relation?: 'many-to-one' | 'one-to-one';
+  /**
+   * How parents are picked: `random` (default, seeded) or `sequential` (in parent order, wrapping around).
+   */
+  pick?: 'random' | 'sequential';
+  /**
+   * What deleting a referenced row does: `restrict` (default) or `cascade`.
+   */
+  onDelete?: 'restrict' | 'cascade';
+  /**
+   * What changing a referenced key does: `restrict` (default) or `cascade`.
+   */
+  onUpdate?: 'restrict' | 'cascade';
+  fanOut?: FanOut;
 }
 /**
  * Record that the config was learned from a live database by `sds init --learn` (or `learn: true` of `introspectSchemaConfig`): which database and when, never its address or credentials. Generation ignores it.

@@ -194,8 +194,9 @@ export interface SqlHooks {
    * Statements run in a write transaction that serialise key generation on `table` (a qualified,
    * quoted name) and whose last one reads `MAX(column)` as `max`: PostgreSQL locks the table in
    * SHARE ROW EXCLUSIVE mode (readers go on, other writers wait), MySQL reads the max FOR UPDATE.
+   * `where`: a condition (with its placeholders) the counted rows meet, e.g. the parent of a line number.
    */
-  maxKeyStatements(table: string, column: string): string[];
+  maxKeyStatements(table: string, column: string, where?: string): string[];
 }
 
 /** Limits of a target connection; the query and idle limits are off (0 or unset) unless given. */

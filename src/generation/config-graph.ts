@@ -2,6 +2,7 @@
 // entities are generated (parents first), reference cycles, and planned row counts.
 import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
 import { referenceTarget } from '../model/table-spec.ts';
+import { compositeReferences } from '../model/composite-keys.ts';
 import { pointer } from './config-issues.ts';
 
 /** Rows generated for an entity when neither it nor `generationDefaults` sets `rowCount`. */
@@ -36,10 +37,14 @@ export interface ReferenceEdge {
    * never force an order.
    */
   nullable: boolean;
-  via: 'references' | 'strategy';
+  /** `composite`: a member of an entity-level reference of several fields (made with the row, never deferred). */
+  via: 'references' | 'strategy' | 'composite';
 }
 
-/** Every reference of the config whose target entity exists (one edge per field; `references` wins). */
+/**
+ * Every reference of the config whose target entity exists: one edge per field (`references` wins
+ * over a reference strategy), plus one per field of each composite reference.
+ */
 export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
   const ids = new Set(config.entities.map((entity) => entity.id));
   const edges: ReferenceEdge[] = [];
@@ -59,6 +64,26 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
         via: field.references ? 'references' : 'strategy',
       });
     });
+    // Every field of a composite reference comes from one parent row, made before the child's rows.
+    entity.references?.forEach((reference, referenceIndex) => {
+      // A composite self reference is refused by validation (config-composite-checks.ts) instead.
+      if (!ids.has(reference.entity) || reference.entity === entity.id) return;
+      reference.fields.forEach((fieldId, position) => {
+        const fieldIndex = entity.fields.findIndex((field) => field.id === fieldId);
+        const targetField = reference.targetFields[position];
+        if (fieldIndex < 0 || targetField === undefined) return;
+        edges.push({
+          entity: entity.id,
+          entityIndex,
+          field: fieldId,
+          fieldIndex,
+          path: pointer('entities', entityIndex, 'references', referenceIndex),
+          target: { entity: reference.entity, field: targetField },
+          nullable: false,
+          via: 'composite',
+        });
+      });
+    });
   });
   return edges;
 }
@@ -73,8 +98,8 @@ export function ancestorsOf(config: SchemaConfig, entityId: string, byId?: Reado
   while (queue.length > 0) {
     const id = queue.shift()!;
     const entity = byId ? byId.get(id) : config.entities.find((candidate) => candidate.id === id);
-    for (const field of entity?.fields ?? []) {
-      const parent = referenceTarget(field)?.entity;
+    const parents = [...(entity?.fields ?? []).map((field) => referenceTarget(field)?.entity), ...compositeReferences(entity).map((reference) => reference.entity)];
+    for (const parent of parents) {
       if (parent !== undefined && !found.has(parent)) {
         found.add(parent);
         queue.push(parent);

@@ -13,6 +13,7 @@ import { resolveRowReference } from './row-references.ts';
 import { entityOrder } from './config-graph.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { fakerArgsIssues, templateLimitProblem } from './work-limits.ts';
+import { checkSequenceWithin } from './config-composite-checks.ts';
 
 /** Every field type: kinds that fill any type take a type added to the contract without a change here. */
 const ALL_TYPES: readonly FieldType[] = FIELD_TYPES;
@@ -71,6 +72,7 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
           error(`/${key}`, `sequence ${key} ${value} does not fit integer field ${site.name}; use an integer`);
         }
       }
+      if (strategy.within) checkSequenceWithin(context, site.entity, field.id, strategy.within, path);
       return;
     case 'randomInt':
     case 'randomFloat':

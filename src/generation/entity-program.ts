@@ -3,7 +3,7 @@
 // type and constraints. Also works out how many rows the entity can have when a unique pool, a
 // one-to-one reference or a composite key has fewer values than planned rows.
 import type { RowValue } from '../model/row-value.ts';
-import type { Field } from '../model/config-types.ts';
+import type { CompositeReference, Field } from '../model/config-types.ts';
 import type { EntityContext, FinitePool, ValueProgram } from './program.ts';
 import type { FieldOutput } from './uniqueness.ts';
 import { singleFieldKeys } from './config-check-context.ts';
@@ -14,6 +14,7 @@ import { valueFinisher } from './coerce.ts';
 import { drawOrder, jointDraw, uniqueByRetries } from './uniqueness.ts';
 import { streamKey } from './random.ts';
 import { defaultNullShare } from './null-shares.ts';
+import { compositePrograms, withPositionFanOut } from './composite-programs.ts';
 
 export interface CompiledField {
   index: number;
@@ -50,6 +51,8 @@ interface Compiling {
   program: ValueProgram;
   unique: boolean;
   joint?: { draw: NonNullable<ReturnType<typeof jointDraw>>; position: number; pool: FinitePool };
+  /** A field of a composite reference: its value comes with the parent row the reference picks. */
+  composite?: boolean;
 }
 
 /** Compiles the fields of an entity (`only`: just these field ids, e.g. the deferred ones). */
@@ -58,19 +61,22 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
   const planned = context.plan.rowCount;
   const keys = singleFieldKeys(entity);
   const compiling: Compiling[] = [];
+  const composite = compositePrograms(context, only ? new Set([...skip, ...entity.fields.map((field) => field.id).filter((id) => !only.has(id))]) : skip);
   entity.fields.forEach((field, index) => {
     if (skip.has(field.id) || (only && !only.has(field.id))) return;
-    const program = createProgram(context, field);
+    const member = composite.programs.get(field.id);
+    const program = member ?? createProgram(context, withPositionFanOut(entity, field));
     if (!program) {
       const target = referenceSpec(field)!;
       throw new Error(`${fieldName(context, field)} needs the rows of "${target.entity}": generate that entity first (plan order)`);
     }
-    const unique = keys.has(field.id) || field.generation?.uniqueValues === true || field.references?.relation === 'one-to-one';
-    compiling.push({ index, field, program, unique });
+    // A field of a composite reference is unique only together with the others (see assignJointKeys).
+    const unique = !member && (keys.has(field.id) || field.generation?.uniqueValues === true || field.references?.relation === 'one-to-one');
+    compiling.push({ index, field, program, unique, composite: member !== undefined });
   });
 
-  const limits: Limit[] = [];
-  if (!only) assignJointKeys(context, compiling, skip, limits);
+  const limits: Limit[] = [...composite.limits];
+  if (!only) assignJointKeys(context, compiling, skip, limits, composite.distinct);
   const notes: { path: string; message: string }[] = [];
   const order = compiling.map((item) => compileField(context, item, planned, limits, notes));
   let rowLimit = planned;
@@ -94,7 +100,7 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   const reference = referenceSpec(field);
   let core: (row: number, values: readonly RowValue[]) => FieldOutput;
   let pure = !program.deps?.length;
-  let sequential = false;
+  let sequential = program.sequential === true;
 
   if (program.rows !== undefined || program.shortfall !== undefined) {
     const path = context.pointer(index, ...(field.references ? ['references'] : ['generation', 'strategy']), 'fanOut');
@@ -148,7 +154,7 @@ function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number
  * construction: when every member has a countable pool, rows draw combinations without
  * replacement; otherwise one open-ended member is made unique on its own.
  */
-function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: ReadonlySet<string>, limits: Limit[]): void {
+function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: ReadonlySet<string>, limits: Limit[], distinctReferences: CompositeReference[] = []): void {
   const { entity } = context;
   const groups: { fields: string[]; path: string }[] = [];
   const at = (...tokens: (string | number)[]) => `/entities/${context.entityIndex}/${tokens.join('/')}`;
@@ -159,7 +165,10 @@ function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: R
   for (const group of groups) {
     const ids = [...new Set(group.fields)];
     if (ids.length < 2 || ids.some((id) => skip.has(id) || !byId.has(id))) continue;
-    const members = ids.map((id) => byId.get(id)!);
+    if (uniqueByConstruction(ids, compiling, distinctReferences)) continue;
+    // Fields of a composite reference come with their parent row: never drawn on their own.
+    const members = ids.map((id) => byId.get(id)!).filter((member) => !member.composite);
+    if (members.length === 0) continue;
     if (members.some((member) => member.unique)) continue;
     const distinct = members.find((member) => member.program.distinct);
     if (distinct) {
@@ -180,6 +189,19 @@ function assignJointKeys(context: EntityContext, compiling: Compiling[], skip: R
     members.forEach((member, position) => (member.joint = { draw, position, pool: pools[position]! }));
     limits.push({ size: draw.size, path: group.path, what: `combinations for ${entity.id}.(${ids.join(', ')})` });
   }
+}
+
+/**
+ * Whether a key group is unique whatever its members' values: it holds every field of a composite
+ * reference drawn without replacement, or a sequence counted within fields the group also holds.
+ */
+function uniqueByConstruction(ids: readonly string[], compiling: Compiling[], distinctReferences: CompositeReference[]): boolean {
+  const group = new Set(ids);
+  if (distinctReferences.some((reference) => reference.fields.every((id) => group.has(id)))) return true;
+  return compiling.some((item) => {
+    const strategy = item.field.generation?.strategy;
+    return group.has(item.field.id) && strategy?.kind === 'sequence' && strategy.within !== undefined && strategy.within.every((id) => group.has(id));
+  });
 }
 
 function sortByDependencies(fields: CompiledField[], compiling: Compiling[]): CompiledField[] {

@@ -17,6 +17,7 @@ import { LocaleWords } from './values/words.ts';
 import { RandomStream, streamKey } from './random.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { ancestorsOf } from './config-graph.ts';
+import { compositeReferences } from '../model/composite-keys.ts';
 import { planGeneration } from './plan.ts';
 import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';
@@ -39,6 +40,8 @@ export class DataGenerator {
   readonly #pools = new Map<string, KeyPool>();
   /** Columns whose values other entities (or deferred updates) need, by entity id. */
   readonly #needed = new Map<string, Set<string>>();
+  /** Columns a composite reference reads by parent row: their pools keep nulls, so row i is at index i. */
+  readonly #aligned = new Set<string>();
   readonly #fakers: FakerPool;
   readonly #compiledEntities = new Map<string, CompiledEntity>();
   readonly #referenceMs: number;
@@ -65,6 +68,12 @@ export class DataGenerator {
       for (const field of entity.fields) {
         const target = referenceTarget(field);
         if (target) need(target.entity, target.field);
+      }
+      for (const reference of compositeReferences(entity)) {
+        for (const field of reference.targetFields) {
+          need(reference.entity, field);
+          this.#aligned.add(`${reference.entity}.${field}`);
+        }
       }
       if (entityPlan.deferredColumns.length > 0) for (const key of entityPlan.table.primaryKey) need(entity.id, key);
       // Version 2: a child time follows its parent's created-like time, read from the parent's rows.
@@ -134,7 +143,7 @@ export class DataGenerator {
     const columns = plan.table.columns.length;
     const needed = this.#needed.get(entityId) ?? new Set<string>();
     const stored = compiled.order.filter((field) => needed.has(field.field.id) && !this.#indexable(field));
-    const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true)]));
+    const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true && !this.#aligned.has(`${entityId}.${field.field.id}`))]));
     // Columns children read by row keep every row, nulls included, unless they can be recomputed.
     const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
     const rowStored = compiled.order.filter((field) => rowNeeded.has(field.field.id) && !field.pure);

@@ -42,6 +42,8 @@ export interface ValueProgram {
   rows?: number;
   /** A shortfall to warn about (a bounded fan-out with too few rows for every parent's min). */
   shortfall?: string;
+  /** Values depend on earlier rows (a count per group): rows must be made in order, from the first, once each. */
+  sequential?: boolean;
 }
 
 /** A set of key values of generated rows (a referenced column, or a primary key for deferred updates). */

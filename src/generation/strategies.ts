@@ -1,5 +1,6 @@
 // The value program of a field: its strategy (every kind of the JSON Schema), its reference, or
 // a default from type, format and id.
+import { withinSequenceProgram } from './composite-programs.ts';
 import type { Field, Strategy } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
@@ -53,6 +54,7 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'literal':
       return constantProgram(strategy.value);
     case 'sequence':
+      if (strategy.within) return withinSequenceProgram(strategy.start ?? 1, strategy.step ?? 1, strategy.within.map((id) => context.fieldIndex(id)));
       return field.type === 'integer' || field.type === 'number'
         ? sequenceProgram(strategy.start ?? 1, strategy.step ?? 1, field.min, field.max)
         : sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);

@@ -9,6 +9,7 @@ import { checkConfigSchema, compareIndices } from './config-schema.ts';
 import { isUnderBroken, repairConfig } from './config-repair.ts';
 import { createContext, fieldSite } from './config-check-context.ts';
 import { checkField } from './config-field-checks.ts';
+import { checkCompositeReferences } from './config-composite-checks.ts';
 import { checkTemplateCycles } from './config-strategy-checks.ts';
 import { unbreakableCycles } from './config-graph.ts';
 import { fakerTrialIssues, type FakerTrialSite } from './faker-trial.ts';
@@ -112,6 +113,7 @@ function checkEntity(context: CheckContext, entity: Entity, entityIndex: number,
       });
     } else indexIds.set(index.id.toLowerCase(), at('indexes', i, 'id'));
   });
+  checkCompositeReferences(context, entity, entityIndex);
   if (entity.generation) checkGenerationConfig(context, entity.generation, at('generation'));
 
   entity.fields.forEach((field, fieldIndex) => {

@@ -1,8 +1,9 @@
 // Drift: a schema config compared with the config introspected from a live database. Reports
 // tables and columns missing on either side, each field's structure as field-structure.ts compares it
 // (type classes, enum values, nullability, lengths, precision, defaults, references with their
-// actions: what `init --merge` applies), primary keys and unique keys, each as data and as a sentence.
-import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
+// actions: what `init --merge` applies), composite references, primary keys and unique keys, each as
+// data and as a sentence.
+import type { CompositeReference, Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import { compareFieldStructure, describeDefault, describeReference } from './field-structure.ts';
 
 export type DifferenceKind =
@@ -18,7 +19,8 @@ export type DifferenceKind =
   | 'primary-key'
   | 'unique-key-only-in-database'
   | 'unique-key-only-in-config'
-  | 'reference';
+  | 'reference'
+  | 'composite-reference';
 
 export interface Difference {
   kind: DifferenceKind;
@@ -89,7 +91,36 @@ function diffEntity(entity: Entity, actual: Entity): Difference[] {
   for (const [key, fields] of configUnique) {
     if (!liveUnique.has(key)) differences.push({ kind: 'unique-key-only-in-config', entity: at, config: fields, message: `${at}: unique key ${columns(fields)} is in the config but not in the database` });
   }
+  differences.push(...diffCompositeReferences(entity, actual));
   return differences;
+}
+
+/** Composite references, matched by their fields: missing on either side, or pointing elsewhere or acting otherwise. */
+function diffCompositeReferences(entity: Entity, actual: Entity): Difference[] {
+  const at = entity.id;
+  const key = (reference: CompositeReference) => [...reference.fields].sort().join(',');
+  const live = new Map((actual.references ?? []).map((reference) => [key(reference), reference]));
+  const declared = new Set((entity.references ?? []).map(key));
+  const differences: Difference[] = [];
+  for (const reference of entity.references ?? []) {
+    const other = live.get(key(reference));
+    if (describeComposite(reference) === (other && describeComposite(other))) continue;
+    differences.push({
+      kind: 'composite-reference',
+      entity: at,
+      config: reference,
+      database: other ?? null,
+      message: `${at}${columns(reference.fields)}: ${describeComposite(reference)} in the config, ${other ? describeComposite(other) : 'no foreign key'} in the database`,
+    });
+  }
+  for (const [id, reference] of live) {
+    if (!declared.has(id)) differences.push({ kind: 'composite-reference', entity: at, config: null, database: reference, message: `${at}${columns(reference.fields)}: no foreign key in the config, ${describeComposite(reference)} in the database` });
+  }
+  return differences;
+}
+
+function describeComposite(reference: CompositeReference): string {
+  return `references ${reference.entity}${columns(reference.targetFields)} (on delete ${reference.onDelete ?? 'restrict'}, on update ${reference.onUpdate ?? 'restrict'})`;
 }
 
 function diffField(entity: string, field: Field, live: Field): Difference[] {

@@ -13,7 +13,7 @@ import { configLimitIssues } from '../generation/work-limits.ts';
 import { introspectionErrors } from './introspection-errors.ts';
 import { describeShape, mapColumnType } from './field-types.ts';
 import { IdScope } from './names.ts';
-import { mapReferences } from './map-references.ts';
+import { mapPositions, mapReferences } from './map-references.ts';
 import { assignRowCounts, type RowCountOptions } from './row-counts.ts';
 import { Warnings, type IntrospectionWarning } from './warnings.ts';
 
@@ -53,6 +53,7 @@ export function mapCatalogTables(catalog: Catalog, options: MapOptions = {}): In
   }
   for (const table of mapped) mapKeys(table, indexIds, entityIds, warnings);
   mapReferences(catalog, mapped, warnings);
+  mapPositions(mapped);
 
   const config: SchemaConfig = {
     formatVersion: 1,

@@ -3,7 +3,8 @@
 // unique. Then reference cycles: sds fills a cycle through one of its nullable fields after insert,
 // so a cycle of NOT NULL keys gets one field made nullable (a DEFERRABLE one first), and says so.
 import type { Catalog, CatalogAction, CatalogForeignKey } from '../dialects/catalog.ts';
-import type { Field, Reference, SchemaConfig } from '../model/config-types.ts';
+import type { CompositeReference, Field, Reference, SchemaConfig } from '../model/config-types.ts';
+import { isKeySet, keyGroups } from '../model/composite-keys.ts';
 import { sameTypeFamily, singleFieldKeys } from '../generation/config-check-context.ts';
 import { unbreakableCycles } from '../generation/config-graph.ts';
 import type { MappedTable } from './map-config.ts';
@@ -43,7 +44,7 @@ function mapForeignKey(catalog: Catalog, child: MappedTable, foreignKey: Catalog
     return undefined;
   }
   if (column === undefined) {
-    warnings.add(table.name, undefined, `${label} spans several columns, which a reference cannot; ${plain}`);
+    mapCompositeForeignKey(child, foreignKey, byTable, label, warnings);
     return undefined;
   }
   const field = child.fields.get(column);
@@ -84,6 +85,65 @@ function mapForeignKey(catalog: Catalog, child: MappedTable, foreignKey: Catalog
 }
 
 /**
+ * A foreign key of several columns → a composite reference of the entity, when every column is
+ * kept, the referenced columns are a key of an introspected table (listed in the key's order) and
+ * the types match; else a warning says why the columns stay plain fields.
+ */
+function mapCompositeForeignKey(child: MappedTable, foreignKey: CatalogForeignKey, byTable: Map<string, MappedTable>, label: string, warnings: Warnings): void {
+  const { table, entity } = child;
+  const plain = 'its columns stay plain fields';
+  const parent = byTable.get(foreignKey.references.table);
+  if (!parent) return warnings.add(table.name, undefined, `${label}: the referenced table is not introspected; ${plain}`);
+  if (parent === child) return warnings.add(table.name, undefined, `${label} references its own table, which a composite reference cannot; ${plain}`);
+  const fields = foreignKey.columns.map((column) => child.fields.get(column));
+  const targets = foreignKey.references.columns.map((column) => parent.fields.get(column));
+  if (fields.some((field) => !field) || targets.some((field) => !field)) return warnings.add(table.name, undefined, `${label} has a column that is left out; ${plain}`);
+  // Pairs in the order of the referenced key (PostgreSQL accepts any order; the config wants the key's).
+  let pairs = fields.map((field, i) => ({ field: field!, target: targets[i]! }));
+  const key = keyGroups(parent.entity).find((group) => group.length === pairs.length && pairs.every((pair) => group.includes(pair.target.id)));
+  if (!key) return warnings.add(table.name, undefined, `${label}: the referenced columns are not a primary or unique key in the config; ${plain}`);
+  pairs = key.map((id) => pairs.find((pair) => pair.target.id === id)!);
+  const mismatch = pairs.find((pair) => !sameTypeFamily(pair.field.type, pair.target.type));
+  if (mismatch) return warnings.add(table.name, undefined, `${label}: ${mismatch.field.type} cannot reference ${mismatch.target.type}; ${plain}`);
+  const taken = pairs.find((pair) => entity.references?.some((other) => other.fields.includes(pair.field.id)));
+  if (taken) return warnings.add(table.name, undefined, `${label}: column of ${taken.field.id} already takes its values from another composite foreign key; ${plain}`);
+  const reference: CompositeReference = {
+    fields: pairs.map((pair) => pair.field.id) as CompositeReference['fields'],
+    entity: parent.entity.id,
+    targetFields: pairs.map((pair) => pair.target.id) as CompositeReference['targetFields'],
+  };
+  if (isKeySet(entity, reference.fields)) reference.relation = 'one-to-one';
+  for (const [property, action] of [['onDelete', foreignKey.onDelete], ['onUpdate', foreignKey.onUpdate]] as const) {
+    if (action === 'cascade') reference[property] = 'cascade';
+    else if (action === 'set-null' || action === 'set-default') warnings.add(table.name, undefined, `${label}: ${property} ${action === 'set-null' ? 'SET NULL' : 'SET DEFAULT'} cannot be expressed on a composite reference; restrict instead`);
+  }
+  // The fields take their values from the parent row: a strategy (from a CHECK) would be ignored.
+  for (const pair of pairs) if (!pair.field.references) delete pair.field.generation;
+  (entity.references ??= []).push(reference);
+}
+
+/**
+ * Numbers a child within its parent: a key (parent reference…, position) whose last member is an
+ * integer that nothing else fills becomes a sequence counted within the reference's fields, so
+ * each parent's children get 1…n (line numbers within an order), within the column's CHECK bounds.
+ */
+export function mapPositions(mapped: MappedTable[]): void {
+  for (const { entity } of mapped) {
+    for (const key of keyGroups(entity)) {
+      if (key.length < 2) continue;
+      const position = entity.fields.find((field) => field.id === key.at(-1));
+      const rest = key.slice(0, -1);
+      if (!position || position.type !== 'integer' || position.references || position.generation?.strategy) continue;
+      if (entity.references?.some((reference) => reference.fields.includes(position.id))) continue;
+      const single = rest.length === 1 && entity.fields.find((field) => field.id === rest[0])?.references !== undefined;
+      const composite = entity.references?.some((reference) => reference.fields.length === rest.length && rest.every((id) => reference.fields.includes(id)));
+      if (!single && !composite) continue;
+      position.generation = { ...position.generation, strategy: { kind: 'sequence', start: Math.max(Math.ceil(position.min ?? 1), 1), within: rest as [string, ...string[]] } };
+    }
+  }
+}
+
+/**
  * Makes each cycle of non-nullable references breakable: one of its references is filled after
  * insert (`fillAfterInsert`: the column stays NOT NULL, as in the database). A primary-key field
  * cannot be filled after insert; a cycle made only of those loses one reference instead.
@@ -99,13 +159,22 @@ function breakCycles(config: SchemaConfig, mapped: MappedTable[], deferrable: Se
       return { table, field, column, primary: table.entity.primaryKey?.includes(field.id) === true };
     });
     const path = cycle.entities.join(' → ');
-    const open = candidates.filter((candidate) => !candidate.primary);
+    // A composite reference is made with its row, never filled afterwards: it cannot break a cycle.
+    const open = candidates.filter((candidate, i) => !candidate.primary && cycle.edges[i]!.via !== 'composite');
     const chosen = open.find((candidate) => deferrable.has(candidate.field)) ?? open.at(-1);
     if (chosen) {
       chosen.field.references = { ...chosen.field.references!, fillAfterInsert: true };
       continue;
     }
     const dropped = candidates.at(-1)!;
+    const lastEdge = cycle.edges.at(-1)!;
+    if (lastEdge.via === 'composite') {
+      const entity = dropped.table.entity;
+      entity.references = entity.references?.filter((reference) => !reference.fields.includes(dropped.field.id));
+      if (entity.references?.length === 0) delete entity.references;
+      warnings.add(dropped.table.table.name, undefined, `the composite foreign key through ${dropped.column} closes the reference cycle ${path}; the reference is left out`);
+      continue;
+    }
     delete dropped.field.references;
     warnings.add(dropped.table.table.name, dropped.column, `closes the reference cycle ${path} through primary-key columns only; the reference is left out`);
   }

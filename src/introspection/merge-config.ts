@@ -82,6 +82,13 @@ function mergeEntity(old: Entity, fresh: Entity, changes: MergeChange[]): Entity
   if (primaryKey) merged.primaryKey = primaryKey;
   if (uniqueKeys) merged.uniqueKeys = uniqueKeys;
   if (indexes) merged.indexes = indexes;
+  // Composite references are structure (the database's); a hand-set pick, relation or fanOut stays with the same fields.
+  if (fresh.references) {
+    merged.references = fresh.references.map((reference) => {
+      const before = old.references?.find((candidate) => candidate.entity === reference.entity && candidate.fields.join(',') === reference.fields.join(','));
+      return before ? { ...reference, ...pick(before, ['pick', 'relation', 'fanOut', 'id']) } : reference;
+    });
+  }
   const generation = old.generation ?? fresh.generation;
   if (generation) merged.generation = generation;
   return merged;

@@ -1,6 +1,7 @@
 // What a developer needs to call a source's runtime API: the documented runtime-docs shape, and an
 // OpenAPI 3.1 document of the source's tables (operations per table, typed rows, the list query as
 // parameters generators serialise correctly, errors) to generate typed clients from.
+import { compositeReferenceNames } from '../model/composite-keys.ts';
 import type { components, SchemaConfig } from '../contract.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { Operation, BaseContext } from '../operation.ts';
@@ -164,6 +165,8 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
     const fieldIds = entity.fields.map((field) => field.id);
     const fieldNames = fieldIds.join(', ');
     const references = entity.fields.filter((field) => field.references && entities.has(field.references.entity));
+    // Composite references populate under their own name (model/composite-keys.ts).
+    const composites = [...compositeReferenceNames(entity)].filter(([, reference]) => entities.has(reference.entity));
     schemas[name] = { type: 'object', description: `A whole row of ${entity.id}, as writes answer it.`, properties, required: fieldIds };
     // Reads answer what the query asks for: some fields (`fields`), references replaced by rows (`populate`).
     schemas[`${name}Selection`] = {
@@ -171,13 +174,20 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
       description:
         `A row of ${entity.id} as reads answer it: every field, or those \`fields\` names; a reference field named in ` +
         `\`populate\` holds the referenced row (projected by \`populate.<field>.fields\`), or null when there is none.`,
-      properties: Object.fromEntries(
-        entity.fields.map((field) => {
+      properties: Object.fromEntries([
+        ...entity.fields.map((field) => {
           const target = field.references && entities.has(field.references.entity) && names.get(field.references.entity)!.singular;
           if (!target) return [field.id, valueSchema(field)];
           return [field.id, { anyOf: [valueSchema(field), ref(`${target}Projection`), { type: 'null' }] }];
         }),
-      ),
+        ...composites.map(([compositeName, reference]) => [
+          compositeName,
+          {
+            description: `With \`populate=${compositeName}\`: the ${reference.entity} row that (${reference.fields.join(', ')}) references, or null.`,
+            anyOf: [ref(`${names.get(reference.entity)!.singular}Projection`), { type: 'null' }],
+          },
+        ]),
+      ]),
     };
     schemas[`${name}Projection`] = {
       type: 'object',
@@ -228,9 +238,22 @@ export function sourceOpenApi(source: Source, config: SchemaConfig, baseUrl: str
 
     const sortable = entity.fields.filter((field) => field.type !== 'json').map((field) => field.id);
     const fieldsParameter = listParameter('fields', `Fields to return (of ${fieldNames}); all of them when absent.`, fieldIds);
-    const populateParameters = references.length
+    const populateNames = [...references.map((field) => field.id), ...composites.map(([compositeName]) => compositeName)];
+    const populateParameters = populateNames.length
       ? [
-          listParameter('populate', `Reference fields (${references.map((field) => field.id).join(', ')}) to replace with the referenced row, or null.`, references.map((field) => field.id)),
+          listParameter(
+            'populate',
+            `Reference fields (${references.map((field) => field.id).join(', ') || 'none'}) to replace with the referenced row, or null` +
+              (composites.length ? `; composite references (${composites.map(([compositeName]) => compositeName).join(', ')}) add the referenced row under their name.` : '.'),
+            populateNames,
+          ),
+          ...composites.map(([compositeName, reference]) =>
+            listParameter(
+              `populate.${compositeName}.fields`,
+              `Fields of the populated ${reference.entity} row in \`${compositeName}\`; all of them when absent. Populates \`${compositeName}\` by itself.`,
+              entities.get(reference.entity)!.fields.map((targetField) => targetField.id),
+            ),
+          ),
           ...references.map((field) => {
             const target = entities.get(field.references!.entity)!;
             return listParameter(

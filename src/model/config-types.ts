@@ -19,3 +19,5 @@ export type StrategyOf<K extends StrategyKind> = Extract<Strategy, { kind: K }>;
 export type NumericDistribution = NonNullable<StrategyOf<'randomInt'>['distribution']>;
 /** The `fanOut` of a reference. */
 export type FanOut = NonNullable<Reference['fanOut']>;
+/** An entity-level reference of several fields (a composite foreign key). */
+export type CompositeReference = NonNullable<Entity['references']>[number];

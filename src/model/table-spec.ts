@@ -7,6 +7,7 @@ import type { Entity, Field, SchemaConfig } from './config-types.ts';
 import { castFieldDefault, type ColumnDefault } from './field-default.ts';
 import { fieldType } from './field-types/index.ts';
 import { hashString } from './hash.ts';
+import { compositeReferenceOf, compositeReferences } from './composite-keys.ts';
 
 /** Column types of generated tables: the schema config's field types (FIELD_TYPES in contract.ts). */
 export type ColumnType = FieldType;
@@ -77,7 +78,7 @@ export function buildTableSpecs(config: SchemaConfig, rowCounts: ReadonlyMap<str
     const field = entity?.fields.find((candidate) => candidate.id === fieldId);
     let result = false;
     if (entity && field?.type === 'integer') {
-      const target = referenceTarget(field);
+      const target = columnReferenceTarget(entity, field);
       result = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCounts.get(entityId) ?? 0);
     }
     big.set(key, result);
@@ -104,7 +105,7 @@ function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (enti
   const column: ColumnSpec = { name: field.id, type: field.type, nullable: field.nullable === true, ...fieldType(field.type).columnFacets(field) };
   if (field.references?.fillAfterInsert === true && field.nullable !== true) column.fillAfterInsert = true;
   if (field.type === 'integer') {
-    const target = referenceTarget(field);
+    const target = columnReferenceTarget(entity, field);
     const big = target ? isBig(target.entity, target.field) : integerFieldIsBig(entity, field, rowCount);
     if (big) column.big = true;
   }
@@ -117,6 +118,13 @@ function columnSpec(entity: Entity, field: Field, rowCount: number, isBig: (enti
 export function referenceTarget(field: Field): { entity: string; field: string } | undefined {
   const strategy = field.generation?.strategy;
   return field.references ?? (strategy?.kind === 'reference' ? strategy : undefined);
+}
+
+/** The column a field's values come from: its composite reference's target field first, else referenceTarget. */
+function columnReferenceTarget(entity: Entity, field: Field): { entity: string; field: string } | undefined {
+  const composite = compositeReferenceOf(entity, field.id);
+  if (composite) return { entity: composite.reference.entity, field: composite.reference.targetFields[composite.position]! };
+  return referenceTarget(field);
 }
 
 /** Whether values of an integer field (not a reference) may leave the 32-bit range. */
@@ -173,7 +181,7 @@ function indexSpecs(entity: Entity, primaryKey: string[]): IndexSpec[] {
 }
 
 function foreignKeySpecs(entity: Entity): ForeignKeySpec[] {
-  return entity.fields.flatMap((field) => {
+  const single = entity.fields.flatMap((field): ForeignKeySpec[] => {
     const reference = field.references;
     if (!reference) return [];
     return [
@@ -186,6 +194,14 @@ function foreignKeySpecs(entity: Entity): ForeignKeySpec[] {
       },
     ];
   });
+  const composite = compositeReferences(entity).map((reference) => ({
+    name: reference.id ?? constraintName(`${entity.id}_${reference.fields.join('_')}`, 'fkey'),
+    columns: [...reference.fields],
+    references: { table: reference.entity, columns: [...reference.targetFields] },
+    onDelete: reference.onDelete ?? 'restrict',
+    onUpdate: reference.onUpdate ?? 'restrict',
+  }));
+  return [...single, ...composite];
 }
 
 /**

@@ -6,6 +6,7 @@ import { didYouMean } from '../suggest.ts';
 import type { SchemaConfig } from './config-types.ts';
 import { fieldType } from './field-types/index.ts';
 import { buildTableSpecs, type ColumnSpec, type TableSpec } from './table-spec.ts';
+import { compositeReferenceNames } from './composite-keys.ts';
 import type { DateOutputFormat } from './temporal.ts';
 
 export interface RuntimeColumn extends ColumnSpec {
@@ -19,6 +20,11 @@ export interface RuntimeColumn extends ColumnSpec {
   max?: number;
   /** The referenced table and column, for reference fields (`references` in the config). */
   references?: { table: string; column: string };
+  /**
+   * A sequence counted within other columns (a line number within its order), part of the primary
+   * key: create numbers a new row after the others of its group when the body leaves it out.
+   */
+  within?: { columns: string[]; start: number; step: number };
 }
 
 export interface RuntimeTable {
@@ -29,6 +35,8 @@ export interface RuntimeTable {
   byName: Map<string, RuntimeColumn>;
   /** Primary key columns in key order; empty when the entity declares none. */
   primaryKey: RuntimeColumn[];
+  /** Composite references (entity-level `references`) by the name `populate` knows them by. */
+  compositeReferences: Map<string, { columns: string[]; table: string; targetColumns: string[] }>;
 }
 
 export interface RuntimeTables {
@@ -63,11 +71,18 @@ export function buildRuntimeTables(config: SchemaConfig, rowCounts: ReadonlyMap<
         if (field.max !== undefined) runtime.max = field.max;
       }
       if (field?.references) runtime.references = { table: field.references.entity, column: field.references.field };
+      const strategy = field?.generation?.strategy;
+      if (strategy?.kind === 'sequence' && strategy.within && field?.type === 'integer' && spec.primaryKey.includes(column.name)) {
+        runtime.within = { columns: [...strategy.within], start: strategy.start ?? 1, step: strategy.step ?? 1 };
+      }
       return runtime;
     });
     const byName = new Map(columns.map((column) => [column.name, column]));
     const primaryKey = spec.primaryKey.map((name) => byName.get(name)!);
-    tables.set(entity.id, { name: entity.id, spec, columns, byName, primaryKey });
+    const compositeReferences = new Map(
+      [...compositeReferenceNames(entity)].map(([name, reference]) => [name, { columns: [...reference.fields], table: reference.entity, targetColumns: [...reference.targetFields] }]),
+    );
+    tables.set(entity.id, { name: entity.id, spec, columns, byName, primaryKey, compositeReferences });
   }
   const names = config.entities.map((entity) => entity.id).filter((name) => tables.has(name));
   return {

@@ -59,3 +59,10 @@ export function compileSelectByKey(dialect: SqlHooks, namespace: string, table: 
 export function compileMaxKey(dialect: SqlHooks, namespace: string, table: RuntimeTable, column: string): string[] {
   return dialect.maxKeyStatements(qualifiedTable(dialect, namespace, table.name), dialect.quoteIdentifier(column));
 }
+
+/** compileMaxKey among the rows whose `within` columns hold `values` (a line number within its order). */
+export function compileMaxWithin(dialect: SqlHooks, namespace: string, table: RuntimeTable, column: string, within: string[], values: RowValue[]): { statements: string[]; params: unknown[] } {
+  const params = new SqlParams(dialect);
+  const where = within.map((name, i) => `${dialect.quoteIdentifier(name)} = ${params.typed(knownColumn(table, name), values[i]!)}`).join(' AND ');
+  return { statements: dialect.maxKeyStatements(qualifiedTable(dialect, namespace, table.name), dialect.quoteIdentifier(column), where), params: params.values };
+}

@@ -139,14 +139,23 @@ function compileFilter(dialect: SqlHooks, column: ColumnSpec, filter: PlannedFil
   return operatorSpec(filter.operator).compile({ dialect, name: dialect.quoteIdentifier(column.name), column, values: filter.values, params });
 }
 
-/** The referenced rows of one populated field: one query for the whole page. */
-export function compilePopulate(dialect: SqlHooks, namespace: string, populate: PlannedPopulate, target: RuntimeTable, keys: RowValue[]): CompiledQuery {
+/**
+ * The referenced rows of one populated field: one query for the whole page. `keys` holds one value
+ * per key column of each referenced row (`populate.keys` order).
+ */
+export function compilePopulate(dialect: SqlHooks, namespace: string, populate: PlannedPopulate, target: RuntimeTable, keys: RowValue[][]): CompiledQuery {
   const params = new SqlParams(dialect);
-  const key = knownColumn(target, populate.key);
-  const fields = populate.fields.includes(populate.key) ? populate.fields : [...populate.fields, populate.key];
-  const list = keys.map((value) => params.typed(key, value)).join(', ');
+  const columns = populate.keys.map((name) => knownColumn(target, name));
+  const fields = [...populate.fields, ...populate.keys.filter((name) => !populate.fields.includes(name))];
+  let where: string;
+  if (columns.length === 1) {
+    where = `${dialect.quoteIdentifier(columns[0]!.name)} IN (${keys.map((values) => params.typed(columns[0]!, values[0]!)).join(', ')})`;
+  } else {
+    // (a = ? AND b = ?) OR …: row-value IN lists differ between the engines.
+    where = keys.map((values) => `(${columns.map((column, i) => `${dialect.quoteIdentifier(column.name)} = ${params.typed(column, values[i]!)}`).join(' AND ')})`).join(' OR ');
+  }
   return {
-    sql: `SELECT ${columnList(dialect, fields)} FROM ${qualifiedTable(dialect, namespace, target.name)} WHERE ${dialect.quoteIdentifier(key.name)} IN (${list})`,
+    sql: `SELECT ${columnList(dialect, fields)} FROM ${qualifiedTable(dialect, namespace, target.name)} WHERE ${where}`,
     params: params.values,
   };
 }

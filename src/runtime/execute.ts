@@ -52,32 +52,49 @@ export async function executeOne(context: TableContext, plan: ReadPlan): Promise
   return row;
 }
 
-/** Replaces each populated field's value by the referenced row (or null): one query per field. */
+/**
+ * Replaces each populated field's value by the referenced row (or null), or for a composite
+ * reference adds the row under its name: one query per populated name.
+ */
 async function populate(context: TableContext, plans: PlannedPopulate[], rows: JsonRow[]): Promise<void> {
   for (const plan of plans) {
     const referenced = context.tables.get(plan.table);
-    const keyColumn = referenced.byName.get(plan.key)!;
-    const keys = new Map<string, RowValue>();
+    const keyColumns = plan.keys.map((name) => referenced.byName.get(name)!);
+    // The key values of a row (cast by the referenced columns), or undefined when one is null.
+    const keyOf = (row: JsonRow, columns: string[]): RowValue[] | undefined => {
+      const values: RowValue[] = [];
+      for (let i = 0; i < columns.length; i++) {
+        const value = row[columns[i]!];
+        const cast = value === null || value === undefined ? undefined : castJson(keyColumns[i]!, value);
+        if (cast === undefined || cast === null) return undefined;
+        values.push(cast);
+      }
+      return values;
+    };
+    const keys = new Map<string, RowValue[]>();
     for (const row of rows) {
-      const value = row[plan.field];
-      const cast = value === null || value === undefined ? undefined : castJson(keyColumn, value);
-      if (cast !== undefined && cast !== null) keys.set(keyText(cast), cast);
+      const values = keyOf(row, plan.columns);
+      if (values) keys.set(tupleText(values), values);
     }
     const found = new Map<string, JsonRow>();
     if (keys.size > 0) {
       const query = compilePopulate(context.connection.dialect, context.namespace, plan, referenced, [...keys.values()]);
+      const read = [...plan.fields, ...plan.keys.filter((name) => !plan.fields.includes(name))];
       for (const raw of await readRows(context.connection, query, { ...context, table: referenced })) {
-        const full = shapeRow(referenced, raw, plan.fields.includes(plan.key) ? plan.fields : [...plan.fields, plan.key]);
-        const key = castJson(keyColumn, full[plan.key]);
-        if (key !== undefined && key !== null) found.set(keyText(key), projection(full, plan.fields));
+        const full = shapeRow(referenced, raw, read);
+        const values = keyOf(full, plan.keys);
+        if (values) found.set(tupleText(values), projection(full, plan.fields));
       }
     }
     for (const row of rows) {
-      const value = row[plan.field];
-      const cast = value === null || value === undefined ? undefined : castJson(keyColumn, value);
-      row[plan.field] = cast === undefined || cast === null ? null : (found.get(keyText(cast)) ?? null);
+      const values = keyOf(row, plan.columns);
+      row[plan.field] = values ? (found.get(tupleText(values)) ?? null) : null;
     }
   }
+}
+
+function tupleText(values: RowValue[]): string {
+  return values.length === 1 ? keyText(values[0]!) : values.map(keyText).join('\u0000');
 }
 
 function keyText(value: RowValue): string {

@@ -26,11 +26,16 @@ export interface PlannedSort {
 }
 
 export interface PlannedPopulate {
-  /** The reference field whose value is replaced by the referenced row. */
+  /** The reference field whose value is replaced by the referenced row, or the name a composite reference's row goes under. */
   field: string;
-  /** The referenced table and its key column. */
+  /** The referenced table and its key column (the first of `keys`). */
   table: string;
   key: string;
+  /** The row's columns that hold the key, and the referenced key columns, in the same order (one each for a reference field). */
+  columns: string[];
+  keys: string[];
+  /** A composite reference: the row gets the referenced row under `field`, its key columns stay. */
+  composite: boolean;
   /** The populated row's fields, in response order. */
   fields: string[];
 }
@@ -51,7 +56,8 @@ export interface ReadPlan {
 export function planRead(parsed: ParsedQuery, table: RuntimeTable, tables: RuntimeTables): ReadPlan {
   const populate = parsed.populate.map((entry) => planPopulate(entry.field, entry.fields, table, tables));
   const fields = planFields(parsed.fields, table, 'fields');
-  for (const entry of populate) if (!fields.includes(entry.field)) fields.push(entry.field);
+  // The key columns are read too: a reference field's value is then replaced, a composite reference's row added.
+  for (const entry of populate) for (const column of entry.columns) if (!fields.includes(column)) fields.push(column);
   return {
     table: table.name,
     fields,
@@ -159,11 +165,18 @@ function planOffset(text: string | undefined): number {
 
 export function planPopulate(field: string, projection: string[] | undefined, table: RuntimeTable, tables: RuntimeTables): PlannedPopulate {
   const column = table.byName.get(field);
+  const composite = column ? undefined : table.compositeReferences.get(field);
+  const compositeTarget = composite && tables.find(composite.table);
+  if (composite && compositeTarget) {
+    const fields = planFields(projection, compositeTarget, `populate.${field}.fields`);
+    return { field, table: compositeTarget.name, key: composite.targetColumns[0]!, columns: composite.columns, keys: composite.targetColumns, composite: true, fields };
+  }
   if (!column) throw unknownPopulate(field, table, tables);
   const references = table.columns.filter((candidate) => candidate.references).map((candidate) => candidate.name);
   const target = column.references ? tables.find(column.references.table) : undefined;
   if (!column.references || !target) throw runtimeErrors.notReference(field, references);
-  return { field, table: target.name, key: column.references.column, fields: planFields(projection, target, `populate.${field}.fields`) };
+  const key = column.references.column;
+  return { field, table: target.name, key, columns: [field], keys: [key], composite: false, fields: planFields(projection, target, `populate.${field}.fields`) };
 }
 
 /** An unknown populate name; when it names a table whose rows reference this one, say how to read those. */

@@ -38,8 +38,10 @@ export function validateBody(table: RuntimeTable, body: unknown, mode: WriteMode
   const generated = generatedKey(table);
   for (const column of table.columns) {
     if (!Object.hasOwn(input, column.name)) {
-      // A column with a default takes it from the database when the insert leaves it out.
-      if (mode === 'create' && !column.nullable && column !== generated && column.default === undefined) details.push({ path: pointer(column.name), message: `column "${column.name}" is required` });
+      // A column with a default takes it from the database when the insert leaves it out; a position
+      // within its group (a line number) is numbered by create when the group's columns are given.
+      const numbered = column.within !== undefined && column.within.columns.every((name) => Object.hasOwn(input, name));
+      if (mode === 'create' && !column.nullable && column !== generated && column.default === undefined && !numbered) details.push({ path: pointer(column.name), message: `column "${column.name}" is required` });
       continue;
     }
     const problem = check(column, input[column.name], values);

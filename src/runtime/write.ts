@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { DriverError, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { AppError } from '../errors.ts';
-import { compileDelete, compileInsert, compileMaxKey, compileSelectByKey, compileUpdate } from './compile-write.ts';
+import { compileDelete, compileInsert, compileMaxKey, compileMaxWithin, compileSelectByKey, compileUpdate } from './compile-write.ts';
 import { formatRowId, parseRowId, type RowKey } from './row-id.ts';
 import { runtimeErrors } from './runtime-errors.ts';
 import { fieldType } from '../model/field-types/index.ts';
@@ -38,9 +38,12 @@ export async function createRow(context: TableContext, body: unknown): Promise<{
   // Without RETURNING and without a key to read the row back by, the answer is the values written:
   // defaults are written out then, as the database would have filled them.
   if (!dialect.capabilities.supportsReturning && table.primaryKey.length === 0) fillDefaults(table, values);
+  // Positions within a group the body leaves out (validateBody checked the group is given).
+  const positions = table.columns.filter((column) => column.within && !values.has(column.name));
   const insert = () =>
     connection.transaction(async (tx) => {
       if (counted) values.set(counted.name, await nextIntegerKey(tx, context, counted.name));
+      for (const column of positions) values.set(column.name, await nextPosition(tx, context, column.name, column.within!, values));
       const statement = compileInsert(dialect, namespace, table, values);
       const returned = await tx.query(statement.sql, statement.params);
       if (dialect.capabilities.supportsReturning) return shapeRow(table, returned[0]!, allFields(table));
@@ -49,7 +52,7 @@ export async function createRow(context: TableContext, body: unknown): Promise<{
     });
   // Creators counting up keys of one table take turns in this process; across processes the
   // database lock orders them (and a deadlock it breaks is retried).
-  const row = await mapWriteErrors(context, 'changed', counted ? () => inTurn(connection, `${namespace}.${table.name}`, insert) : insert);
+  const row = await mapWriteErrors(context, 'changed', counted || positions.length > 0 ? () => inTurn(connection, `${namespace}.${table.name}`, insert) : insert);
   return { row, id: table.primaryKey.length > 0 ? formatRowId(table, row) : '' };
 }
 
@@ -116,6 +119,16 @@ async function nextIntegerKey(tx: SqlExecutor, context: TableContext, column: st
   const max = rows[0]?.max;
   const next = max === null || max === undefined ? 1n : BigInt(String(max)) + 1n;
   return Number.isSafeInteger(Number(next)) ? Number(next) : next;
+}
+
+/** The next position in the row's group: the group's largest + step, or start for the first row. */
+async function nextPosition(tx: SqlExecutor, context: TableContext, column: string, within: { columns: string[]; start: number; step: number }, values: Map<string, RowValue>): Promise<RowValue> {
+  const { statements, params } = compileMaxWithin(context.connection.dialect, context.namespace, context.table, column, within.columns, within.columns.map((name) => values.get(name) ?? null));
+  let rows: Array<{ max?: unknown }> = [];
+  // The last statement reads the max (and holds the placeholders); those before it lock.
+  for (const [i, statement] of statements.entries()) rows = await tx.query(statement, i === statements.length - 1 ? params : []);
+  const max = rows[0]?.max;
+  return max === null || max === undefined ? within.start : Number(max) + within.step;
 }
 
 /** Locks the row at `key` for the transaction, or 404. */

@@ -2423,6 +2423,8 @@ export interface components {
              * @default 1
              */
             step?: number;
+            /** @description Counts per group instead of per table: row i gets start + (rows before it with the same values of these fields) * step, e.g. a line number 1, 2, 3… within each order (`within: ["orderId"]`). The fields are usually references; with them, the field completes a composite key (orderId, lineNo) that is unique by construction. */
+            within?: string[];
         } & {
             [key: string]: unknown;
         };
@@ -2776,6 +2778,45 @@ export interface components {
             weights?: number[];
         };
         /**
+         * CompositeReference
+         * @description A foreign key of several fields: `fields` of this entity take the values of `targetFields` (in the same order) of one row of `entity`. The target fields must be that entity's primary key or one of its unique keys, and each field's type must match its target field's. Both fields of a row come from the same parent row.
+         */
+        compositeReference: {
+            /** @description Ids of the referencing fields of this entity, in the order of `targetFields` (at least two). */
+            fields: string[];
+            /** @description Id of the referenced entity. */
+            entity: string;
+            /** @description Ids of the referenced fields: the primary key or a unique key of `entity`, as many as `fields`. */
+            targetFields: string[];
+            /** @description Name of the foreign-key constraint. Default `<entity>_<fields joined by _>_fkey` (shortened with a hash past 63 characters). */
+            id?: string;
+            /**
+             * @description `many-to-one` (default): many rows may point at the same parent; `one-to-one`: each parent is used at most once.
+             * @default many-to-one
+             * @enum {string}
+             */
+            relation?: "many-to-one" | "one-to-one";
+            /**
+             * @description How parents are picked: `random` (default, seeded) or `sequential` (in parent order, wrapping around).
+             * @default random
+             * @enum {string}
+             */
+            pick?: "random" | "sequential";
+            /**
+             * @description What deleting a referenced row does: `restrict` (default) or `cascade`.
+             * @default restrict
+             * @enum {string}
+             */
+            onDelete?: "restrict" | "cascade";
+            /**
+             * @description What changing a referenced key does: `restrict` (default) or `cascade`.
+             * @default restrict
+             * @enum {string}
+             */
+            onUpdate?: "restrict" | "cascade";
+            fanOut?: components["schemas"]["fanOut"];
+        };
+        /**
          * RowCountRange
          * @description A range of row counts; both bounds inclusive, `min` <= `max`.
          */
@@ -2818,6 +2859,8 @@ export interface components {
             uniqueKeys?: string[][];
             /** @description Secondary indexes. */
             indexes?: components["schemas"]["SchemaConfigIndex"][];
+            /** @description References made of several fields (composite foreign keys): each picks an existing row of the target entity as a whole. A reference of one field is the field's own `references`. */
+            references?: components["schemas"]["compositeReference"][];
             generation?: components["schemas"]["generationConfig"];
         };
         /**

@@ -65,8 +65,8 @@ export function mysqlOrderBy(expr: string, direction: SortDirection, nullable: b
 }
 
 /** A locking read of the max takes a next-key lock on the index's end: concurrent creators wait. */
-export function mysqlMaxKeyStatements(table: string, column: string): string[] {
-  return [`SELECT MAX(${column}) AS max FROM ${table} FOR UPDATE`];
+export function mysqlMaxKeyStatements(table: string, column: string, where?: string): string[] {
+  return [`SELECT MAX(${column}) AS max FROM ${table}${where ? ` WHERE ${where}` : ''} FOR UPDATE`];
 }
 
 /** `LIMIT … OFFSET …` (standard SQL's OFFSET … FETCH would do on PostgreSQL, not on MySQL). */

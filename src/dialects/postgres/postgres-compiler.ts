@@ -115,8 +115,8 @@ export function postgresOrderBy(expr: string, direction: SortDirection): string 
 }
 
 /** SHARE ROW EXCLUSIVE conflicts with itself and with writers, not with readers. */
-export function postgresMaxKeyStatements(table: string, column: string): string[] {
-  return [`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`, `SELECT MAX(${column}) AS max FROM ${table}`];
+export function postgresMaxKeyStatements(table: string, column: string, where?: string): string[] {
+  return [`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`, `SELECT MAX(${column}) AS max FROM ${table}${where ? ` WHERE ${where}` : ''}`];
 }
 
 /** `LIMIT … OFFSET …` (standard SQL's OFFSET … FETCH would do on PostgreSQL, not on MySQL). */

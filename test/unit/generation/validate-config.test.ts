@@ -151,7 +151,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/1/primarykey',
             message:
-              'entities[1] has unknown property "primarykey" (did you mean "primaryKey"?); allowed properties: id, label, description, fields, primaryKey, uniqueKeys, indexes, generation',
+              'entities[1] has unknown property "primarykey" (did you mean "primaryKey"?); allowed properties: id, label, description, fields, primaryKey, uniqueKeys, indexes, references, generation',
           },
         ],
       },

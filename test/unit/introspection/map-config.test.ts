@@ -260,18 +260,6 @@ describe('mapCatalog: foreign keys', () => {
   type Case = [string, { tables: CatalogTable[]; field: [string, string]; reference: boolean; warning: string }];
   const cases: Case[] = [
     [
-      'several columns',
-      {
-        tables: [
-          table('lines', [column('o', int), column('n', int)], { primaryKey: { name: 'p', columns: ['o', 'n'] } }),
-          keyed('ships', [id(), column('o', int), column('n', int)], { foreignKeys: [fk('s_line', ['o', 'n'], 'lines', ['o', 'n'])] }),
-        ],
-        field: ['ships', 'o'],
-        reference: false,
-        warning: 'ships: foreign key s_line (o, n) → lines(o, n) spans several columns, which a reference cannot; its columns stay plain fields, not references',
-      },
-    ],
-    [
       'another schema',
       {
         tables: [keyed('t', [id(), column('u', int)], { foreignKeys: [fk('t_u', ['u'], 'users', ['id'], { references: { table: 'users', columns: ['id'], namespace: 'auth' } })] })],
@@ -337,6 +325,31 @@ describe('mapCatalog: foreign keys', () => {
       expect(validateConfig(result.config).errors).toEqual([]);
       expect(result.messages).toEqual([]);
     }
+  });
+
+  it('a foreign key of several columns becomes a composite reference, in the order of the referenced key', () => {
+    const result = mapped([
+      keyed('orders', [id()]),
+      table('lines', [column('o', int), column('n', int), column('qty', int)], {
+        primaryKey: { name: 'p', columns: ['o', 'n'] },
+        foreignKeys: [fk('l_o', ['o'], 'orders', ['id'], { onDelete: 'cascade' })],
+        checks: [{ expression: 'n BETWEEN 1 AND 20', rules: [{ column: 'n', op: '>=', value: 1 }, { column: 'n', op: '<=', value: 20 }] }],
+      }),
+      keyed('ships', [id(), column('o', int), column('n', int)], { foreignKeys: [fk('s_line', ['n', 'o'], 'lines', ['n', 'o'], { onDelete: 'cascade' })] }),
+    ]);
+    expect(result.entity('ships').references).toEqual([{ fields: ['o', 'n'], entity: 'lines', targetFields: ['o', 'n'], onDelete: 'cascade' }]);
+    // The position within its order: (o, n) with n in 1..20 numbers each order's lines 1…n.
+    expect(result.field('lines', 'n')).toEqual({ id: 'n', type: 'integer', min: 1, max: 20, generation: { strategy: { kind: 'sequence', start: 1, within: ['o'] } } });
+    expect(result.messages).toEqual([]);
+  });
+
+  it('a foreign key of several columns to columns that are no key stays plain fields, with a warning', () => {
+    const result = mapped([
+      keyed('lines', [id(), column('o', int), column('n', int)]),
+      keyed('ships', [id(), column('o', int), column('n', int)], { foreignKeys: [fk('s_line', ['o', 'n'], 'lines', ['o', 'n'])] }),
+    ]);
+    expect(result.entity('ships').references).toBeUndefined();
+    expect(result.messages).toEqual(['ships: foreign key s_line (o, n) → lines(o, n): the referenced columns are not a primary or unique key in the config; its columns stay plain fields']);
   });
 
   it('a cycle through primary-key columns only loses a reference', () => {

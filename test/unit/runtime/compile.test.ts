@@ -25,8 +25,8 @@ describe('a page with populate', () => {
   it('plans the populated fields into the page and one query per reference', () => {
     expect(plan.fields).toEqual(['id', 'title', 'authorId', 'editorId']);
     expect(plan.populate).toEqual([
-      { field: 'authorId', table: 'authors', key: 'id', fields: ['name'] },
-      { field: 'editorId', table: 'authors', key: 'id', fields: AUTHOR_FIELDS },
+      { field: 'authorId', table: 'authors', key: 'id', columns: ['authorId'], keys: ['id'], composite: false, fields: ['name'] },
+      { field: 'editorId', table: 'authors', key: 'id', columns: ['editorId'], keys: ['id'], composite: false, fields: AUTHOR_FIELDS },
     ]);
   });
 
@@ -38,11 +38,11 @@ describe('a page with populate', () => {
       params: [5, 10],
     });
     const authors = tables.get('authors');
-    expect(compilePopulate(dialect, 'ns', plan.populate[0]!, authors, [3, 7])).toEqual({
+    expect(compilePopulate(dialect, 'ns', plan.populate[0]!, authors, [[3], [7]])).toEqual({
       sql: `SELECT ${q('name')}, ${q('id')} FROM ${q('ns')}.${q('authors')} WHERE ${q('id')} IN (${typed(1)}, ${typed(2)})`,
       params: [3, 7],
     });
-    expect(compilePopulate(dialect, 'ns', plan.populate[1]!, authors, [9])).toEqual({
+    expect(compilePopulate(dialect, 'ns', plan.populate[1]!, authors, [[9]])).toEqual({
       sql: `SELECT ${AUTHOR_FIELDS.map(q).join(', ')} FROM ${q('ns')}.${q('authors')} WHERE ${q('id')} IN (${typed(1)})`,
       params: [9],
     });

@@ -64,11 +64,11 @@ const cases: Case[] = [
     'populate with projection adds the field to the response',
     {
       given: 'fields=id,title&populate=authorId&populate.authorId.fields=id,name',
-      want: { fields: ['id', 'title', 'authorId'], populate: [{ field: 'authorId', table: 'authors', key: 'id', fields: ['id', 'name'] }] },
+      want: { fields: ['id', 'title', 'authorId'], populate: [{ field: 'authorId', table: 'authors', key: 'id', columns: ['authorId'], keys: ['id'], composite: false, fields: ['id', 'name'] }] },
     },
   ],
-  ['populate without projection takes every field', { given: 'populate=editorId&fields=id', want: { fields: ['id', 'editorId'], populate: [{ field: 'editorId', table: 'authors', key: 'id', fields: tables.get('authors').columns.map((column) => column.name) }] } }],
-  ['self reference', { given: 'populate=mentorId&populate.mentorId.fields=name&fields=id,mentorId', table: 'authors', want: { fields: ['id', 'mentorId'], populate: [{ field: 'mentorId', table: 'authors', key: 'id', fields: ['name'] }] } }],
+  ['populate without projection takes every field', { given: 'populate=editorId&fields=id', want: { fields: ['id', 'editorId'], populate: [{ field: 'editorId', table: 'authors', key: 'id', columns: ['editorId'], keys: ['id'], composite: false, fields: tables.get('authors').columns.map((column) => column.name) }] } }],
+  ['self reference', { given: 'populate=mentorId&populate.mentorId.fields=name&fields=id,mentorId', table: 'authors', want: { fields: ['id', 'mentorId'], populate: [{ field: 'mentorId', table: 'authors', key: 'id', columns: ['mentorId'], keys: ['id'], composite: false, fields: ['name'] }] } }],
 
   ['unknown field in filters', { given: 'filters.titel.$eq=x', want: { error: 'Unknown field "titel" in filters (did you mean "title"?)' } }],
   ['unknown field, wrong case', { given: 'filters.AuthorID.$eq=1', want: { error: 'Unknown field "AuthorID" in filters (did you mean "authorId"?)' } }],
