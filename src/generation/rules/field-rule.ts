@@ -33,7 +33,9 @@ export type RuleAudit =
   /** `of`: the reference value the field shows; `phone`: compared by calling (and area) code; `postal`: only where the reference data has postal codes. */
   | { kind: 'place-in-reference'; of: (place: Place) => string | undefined; phone?: boolean; postal?: boolean }
   | { kind: 'time-pair-ordered' }
-  | { kind: 'child-after-parent' };
+  | { kind: 'child-after-parent' }
+  /** Version 4's lifecycle of a date column (rules/lifecycles.ts): its earlier columns, status, parents, window and the reference date. */
+  | { kind: 'lifecycle' };
 
 export interface FieldRule {
   /** Stable id, counted by the report and listed in docs/field-rules.md (`person.email`, `place.city`). */
