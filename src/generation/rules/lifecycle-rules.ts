@@ -2,11 +2,13 @@
 // (field-rules.ts spreads them in before its other time rules): context rules on date columns, tried
 // in this order; all make the column with one maker (lifecycle-makers.ts), and the report checks
 // every fact of its lifecycle (lifecycles.ts), each counted under the rule that states it.
-import type { Field } from '../../model/config-types.ts';
+import type { Entity, Field } from '../../model/config-types.ts';
+import type { GeneratorVersion } from '../versions.ts';
 import type { FieldRule, RuleScope } from './field-rule.ts';
 import { hasFeature } from '../versions.ts';
 import { lifecycleTime, lifecycleApplies } from './lifecycle-makers.ts';
-import { lifecycleOf, type Lifecycle } from './lifecycles.ts';
+import { lifecycleOf, type Lifecycle, type ParentAnchor } from './lifecycles.ts';
+import { ruleOf } from './choose-rule.ts';
 
 /** The lifecycle of a field where the lifecycle rules apply to it. */
 function lifeOf(scope: RuleScope, field: Field): Lifecycle | undefined {
@@ -51,3 +53,9 @@ export const LIFECYCLE_RULES: readonly FieldRule[] = [
     (life) => life.window === 'activity',
   ),
 ];
+
+/** The parents whose created-like times the entity's lifecycle-made columns follow (the generator keeps those columns of the parents' rows). */
+export function lifecycleParents(entity: Entity, entities: readonly Entity[], deferred: readonly string[], version: GeneratorVersion): ParentAnchor[] {
+  const scope = { entity, entities, deferred, version };
+  return entity.fields.flatMap((field) => (ruleOf(scope, field)?.audit?.kind === 'lifecycle' ? (lifecycleOf(entity, field, entities, deferred)?.parents ?? []) : []));
+}

@@ -79,13 +79,15 @@ export const CHAINS: readonly (readonly string[])[] = [
 const RANK = new Map(STAGES.map((stage, index) => [stage.id, index]));
 const BY_WORD = new Map(STAGES.flatMap((stage) => stage.words.map((word) => [word, stage] as const)));
 const EARLIEST = new Set(['born', 'founded']);
+/** Stages after every other of the row (a record is updated or deleted after whatever it records). */
+const LATEST = new Set(['updated', 'deleted']);
 const COMPARABLE = new Set<string>();
 for (const chain of CHAINS) for (const a of chain) for (const b of chain) if (a !== b) COMPARABLE.add(`${a}<${b}`);
 
-/** Whether a row's `earlier` stage comes before its `later` one (same chain, or a birth or founding first). */
+/** Whether a row's `earlier` stage comes before its `later` one (same chain, a birth or founding first, an update or deletion last). */
 export function stageBefore(earlier: string, later: string): boolean {
   if (RANK.get(earlier)! >= RANK.get(later)!) return false;
-  return EARLIEST.has(earlier) || COMPARABLE.has(`${earlier}<${later}`);
+  return EARLIEST.has(earlier) || LATEST.has(later) || COMPARABLE.has(`${earlier}<${later}`);
 }
 
 /** Words of a name that make a time a plan rather than a fact (`expected_delivery`, `next_billing`). */
@@ -198,11 +200,14 @@ export function lifecycleField(field: Field): boolean {
 export function lifecycleOf(entity: Entity, field: Field, entities: readonly Entity[], deferred: readonly string[]): Lifecycle | undefined {
   if (!lifecycleField(field)) return undefined;
   const stage = stageOf(field.id);
+  // An end that has happened (`ended_at`, `closed_on`) is activity; one that may lie ahead (`end_date`, `due_date`) is not.
+  const past = pastTime(field);
   const earlier: number[] = [];
   let birth = -1;
   if (stage) {
     entity.fields.forEach((other, index) => {
-      if (other === field || !DATES.includes(other.type)) return;
+      // A fact never follows a plan (`paid_at` is not kept after `due_date`, which may lie ahead).
+      if (other === field || !DATES.includes(other.type) || (past && !pastTime(other))) return;
       const otherStage = stageOf(other.id);
       if (otherStage && stageBefore(otherStage.id, stage.id)) {
         earlier.push(index);
@@ -210,8 +215,6 @@ export function lifecycleOf(entity: Entity, field: Field, entities: readonly Ent
       }
     });
   }
-  // An end that has happened (`ended_at`, `closed_on`) is activity; one that may lie ahead (`end_date`, `due_date`) is not.
-  const past = pastTime(field);
   const window: StageWindow = stage && !(stage.window === 'future' && past) ? stage.window : past ? 'activity' : 'future';
   const parents: ParentAnchor[] = [];
   // A time whose row has no earlier activity (a birth or founding aside) follows its parents instead.
