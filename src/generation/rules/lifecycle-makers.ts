@@ -64,7 +64,7 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
   const now = context.referenceMs;
   const range = windowBack(life, context.entity);
   const own = range ? undefined : next();
-  const gap = life.stage?.gap;
+  const gap = life.gap;
   const afterBirth = (life.stage?.afterBirthDays ?? 0) * DAY_MS;
   const parents = life.parents.flatMap((anchor) => {
     const keys = context.keyPool(anchor.parent, anchor.parentKey);

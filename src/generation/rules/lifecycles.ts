@@ -146,9 +146,14 @@ export interface Lifecycle {
   /** Parents the value follows (a time of the row with no earlier column). */
   parents: ParentAnchor[];
   window: StageWindow;
+  /** Days after the latest earlier time, for a stage that follows closely (the stage's; an `end_time` of a datetime: hours). */
+  gap?: readonly [number, number];
   /** Never after the reference date. */
   past: boolean;
 }
+
+/** The end of a datetime named a time of day (`end_time`, `finishTime`) follows its start by 15 minutes to 8 hours. */
+const HOURS_GAP: readonly [number, number] = [1 / 96, 1 / 3];
 
 const STATUS_WORDS = new Set(['status', 'state', 'stage', 'phase']);
 
@@ -182,13 +187,19 @@ function statusLink(entity: Entity, field: Field, stage: Stage): StatusLink | un
 function anchorOf(parent: Entity): string | undefined {
   let best: { id: string; rank: number } | undefined;
   for (const field of parent.fields) {
-    if (!DATES.includes(field.type) || field.generation?.strategy) continue;
+    if (!DATES.includes(field.type) || field.references) continue;
     const stage = stageOf(field.id);
     if (!stage || stage.window !== 'activity' || stage.gap || stage.id === 'updated' || stage.id === 'deleted' || stage.id === 'died') continue;
     const rank = RANK.get(stage.id)!;
     if (!best || rank < best.rank) best = { id: field.id, rank };
   }
   return best?.id;
+}
+
+/** Whether a column's value reads no other column of its row (so a time may follow it without a cycle): no strategy, or a plain date range. */
+function independent(field: Field): boolean {
+  const strategy = field.generation?.strategy;
+  return !strategy || (strategy.kind === 'dateRange' && strategy.after === undefined) || strategy.kind === 'literal';
 }
 
 /** Whether a field is a date column without a strategy or reference: what lifecycles apply to. */
@@ -207,7 +218,7 @@ export function lifecycleOf(entity: Entity, field: Field, entities: readonly Ent
   if (stage) {
     entity.fields.forEach((other, index) => {
       // A fact never follows a plan (`paid_at` is not kept after `due_date`, which may lie ahead).
-      if (other === field || !DATES.includes(other.type) || (past && !pastTime(other))) return;
+      if (other === field || !DATES.includes(other.type) || (past && !pastTime(other)) || !independent(other)) return;
       const otherStage = stageOf(other.id);
       if (otherStage && stageBefore(otherStage.id, stage.id)) {
         earlier.push(index);
@@ -228,5 +239,6 @@ export function lifecycleOf(entity: Entity, field: Field, entities: readonly Ent
     }
   }
   const status = stage ? statusLink(entity, field, stage) : undefined;
-  return { stage, earlier, birth, ...(status ? { status } : {}), parents, window, past: window !== 'future' };
+  const gap = stage?.id === 'ended' && field.type === 'datetime' && idWords(field.id).includes('time') ? HOURS_GAP : stage?.gap;
+  return { stage, earlier, birth, ...(status ? { status } : {}), parents, window, ...(gap ? { gap } : {}), past: window !== 'future' };
 }

@@ -212,6 +212,40 @@ describe('generator version 4: lifecycles that make sense', () => {
     }
   });
 
+  it('time.stage-order: the end of a datetime named a time of day follows its start by hours, not months', () => {
+    const visits = generate(config(entity('appointments', 300, [{ id: 'start_time', type: 'datetime' }, { id: 'end_time', type: 'datetime' }])), { generatorVersion: 4 }).objects('appointments');
+    for (const row of visits) {
+      const hours = (ms(row.end_time) - ms(row.start_time)) / 3_600_000;
+      expect(hours).toBeGreaterThanOrEqual(0.25 - 1e-9);
+      expect(hours).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it('follows columns with a strategy of their own where they read no other column, and never makes a cycle with a formula', () => {
+    const made = generate(
+      config(
+        entity('owners', 50, [{ id: 'createdAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-10y', to: '-8y' } } }]),
+        entity('pets', 200, [
+          { id: 'ownerId', type: 'integer', references: { entity: 'owners', field: 'id' } },
+          { id: 'adopted_at', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-6y', to: '-5y' } } },
+          { id: 'returned_at', type: 'datetime' },
+          { id: 'registered_on', type: 'date' },
+          // An earlier stage that reads a later one: the later one does not follow it back.
+          { id: 'delivered_at', type: 'datetime' },
+          { id: 'booked_on', type: 'date', generation: { strategy: { kind: 'formula', expression: 'date(delivered_at) + 1 days' } } },
+        ]),
+      ),
+      { generatorVersion: 4 },
+    );
+    const owners = new Map(made.objects('owners').map((row) => [row.id, row]));
+    for (const pet of made.objects('pets')) {
+      // registered_on follows its owner's created time, which a strategy made.
+      expect(String(pet.registered_on) >= day(owners.get(pet.ownerId)!.createdAt)).toBe(true);
+      // booked_on is its formula's value, a day after delivered_at.
+      expect(String(pet.booked_on) > day(pet.delivered_at)).toBe(true);
+    }
+  });
+
   it('leaves versions 1–3 and columns with a strategy or weekdaysOnly to their own values', () => {
     const owner = schema.entities.find((candidate) => candidate.id === 'invoices')!;
     const paid = owner.fields.find((field) => field.id === 'paid_at')!;
