@@ -42,7 +42,8 @@ export function windowBack(life: Lifecycle, entity: Entity): [number, number] | 
 function back(life: Lifecycle, range: [number, number], u: number): number {
   const [low, high] = range;
   if (life.window === 'founded') return Math.exp(Math.log(low) + u * (Math.log(high) - Math.log(low)));
-  if (life.window === 'activity') return high * u ** 1.6;
+  // u^1.5 (a third of the values in the last of five years), without Math.pow: it runs for every row.
+  if (life.window === 'activity') return high * u * Math.sqrt(u);
   return low + u * (high - low);
 }
 
