@@ -37,7 +37,7 @@ export const LIFECYCLE_RULES: readonly FieldRule[] = [
   ),
   rule(
     'time.stage-order',
-    'a time after the earlier stages of its row, by the words of their names: born < created < ordered < paid < shipped < delivered < returned, issued < due, rented < returned, requested < approved < started < ended, hired (16 years after birth) < terminated, created < updated; close stages follow by days (shipped 0–5 after ordered, due 3–45 after issued)',
+    'a time after the earlier stages of its row, by the words of their names: born < created < ordered < paid < shipped < delivered < returned, issued < due, rented < returned, requested < approved < started < ended, hired (16 years after birth) < terminated, delivered < ended (completed), an update after every other stage; close stages follow by days (shipped 0–5 after paid, due 3–45 after issued), an `end_time` by 15 minutes to 8 hours',
     (life) => life.earlier.length > 0,
   ),
   rule(

@@ -56,13 +56,14 @@ export const STAGES: readonly Stage[] = [
 
 /**
  * Stages that follow each other within one kind of row, in order (each chain's stages in table
- * order): two columns of a row are ordered only when a chain holds both. `born` and `founded` come
- * before every other stage.
+ * order): two columns of a row are ordered only when chains order them (directly or through another
+ * stage). `born` and `founded` come before every other stage, `updated` and `deleted` after.
  */
 export const CHAINS: readonly (readonly string[])[] = [
   ['created', 'updated'],
   ['created', 'deleted'],
   ['created', 'ordered', 'paid', 'shipped', 'delivered', 'returned'],
+  ['delivered', 'ended'],
   ['ordered', 'cancelled'],
   ['created', 'issued', 'due'],
   ['issued', 'paid'],
@@ -81,8 +82,15 @@ const BY_WORD = new Map(STAGES.flatMap((stage) => stage.words.map((word) => [wor
 const EARLIEST = new Set(['born', 'founded']);
 /** Stages after every other of the row (a record is updated or deleted after whatever it records). */
 const LATEST = new Set(['updated', 'deleted']);
+/** Pairs of stages in order: the chains' pairs and what follows from them (paid < delivered < ended: paid < ended). */
 const COMPARABLE = new Set<string>();
-for (const chain of CHAINS) for (const a of chain) for (const b of chain) if (a !== b) COMPARABLE.add(`${a}<${b}`);
+for (const chain of CHAINS) chain.forEach((a, i) => chain.slice(i + 1).forEach((b) => COMPARABLE.add(`${a}<${b}`)));
+for (const middle of STAGES) {
+  for (const a of STAGES) {
+    if (!COMPARABLE.has(`${a.id}<${middle.id}`)) continue;
+    for (const b of STAGES) if (COMPARABLE.has(`${middle.id}<${b.id}`)) COMPARABLE.add(`${a.id}<${b.id}`);
+  }
+}
 
 /** Whether a row's `earlier` stage comes before its `later` one (same chain, a birth or founding first, an update or deletion last). */
 export function stageBefore(earlier: string, later: string): boolean {

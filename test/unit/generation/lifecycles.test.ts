@@ -53,6 +53,9 @@ describe('the stage vocabulary', () => {
     expect(stageBefore('hired', 'paid')).toBe(false);
     expect(stageBefore('born', 'hired')).toBe(true);
     expect(stageBefore('hired', 'updated')).toBe(true);
+    // Through another stage: paid < delivered < ended.
+    expect(stageBefore('paid', 'ended')).toBe(true);
+    expect(stageBefore('shipped', 'cancelled')).toBe(false);
   });
 
   it('reads a column’s earlier stages, its status, its parents and its window from the config', () => {
@@ -125,9 +128,9 @@ describe('generator version 4: lifecycles that make sense', () => {
     exact('subscriptions', 'cancelledAt', 'state', ['cancelled']);
   });
 
-  it('time.status-implied: a later stage of the chain implies the earlier ones (delivered has a shipped time, cancelled has neither)', () => {
+  it('time.status-implied: a later stage of the chain implies the earlier ones (delivered and completed have a shipped time, cancelled has neither)', () => {
     const orders = entity('orders', 300, [
-      { id: 'status', type: 'enum', values: ['pending', 'paid', 'shipped', 'delivered', 'cancelled'] },
+      { id: 'status', type: 'enum', values: ['pending', 'paid', 'shipped', 'delivered', 'completed', 'cancelled'] },
       { id: 'ordered_at', type: 'datetime' },
       { id: 'paid_at', type: 'datetime', nullable: true },
       { id: 'shipped_at', type: 'datetime', nullable: true },
@@ -140,6 +143,7 @@ describe('generator version 4: lifecycles that make sense', () => {
       paid: ['paid_at'],
       shipped: ['paid_at', 'shipped_at'],
       delivered: ['paid_at', 'shipped_at', 'delivered_at'],
+      completed: ['paid_at', 'shipped_at', 'delivered_at'],
       cancelled: ['cancelled_at'],
     };
     for (const row of made) {
