@@ -74,7 +74,8 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
   });
   const status = life.status;
   const stageId = life.stage?.id ?? '';
-  const deps = [...life.earlier, ...parents.map((parent) => parent.reference), ...(status ? [status.index] : [])];
+  // What the value reads: earlier times, references, the status, and whatever the program it falls back to reads.
+  const deps = [...new Set([...life.earlier, ...parents.map((parent) => parent.reference), ...(status ? [status.index] : []), ...(own?.deps ?? [])])];
   const format = field.type === 'date' ? (ms: number) => formatDay(localDay(ms, zone)) : formatInstant;
 
   return {
@@ -114,7 +115,8 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
       if (life.past && ms > now) ms = bounded ? (lower <= now ? lower + stream.float53(row, draw + 2) * (now - lower) : lower) : now;
       return format(Math.floor(ms));
     },
-    typed: true,
+    // Values of its own are typed; the fallback's are passed on as they come when nothing bounds them.
+    typed: own?.typed ?? true,
     ...(deps.length > 0 ? { deps } : {}),
   };
 }

@@ -180,8 +180,9 @@ export function statusImplies(status: string | undefined, stage: string): boolea
   return status !== undefined && (status === stage || stageBefore(stage, status));
 }
 
+/** The status column a nullable fact (not a plan such as `expires_on`, which active rows have too) follows. */
 function statusLink(entity: Entity, field: Field, stage: Stage): StatusLink | undefined {
-  if (!field.nullable) return undefined;
+  if (!field.nullable || !pastTime(field)) return undefined;
   for (const [index, candidate] of entity.fields.entries()) {
     const values = candidate === field ? undefined : statusValues(candidate);
     if (!values) continue;

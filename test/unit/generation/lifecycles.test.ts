@@ -78,6 +78,11 @@ describe('the stage vocabulary', () => {
     expect(life('rentals', 'due_date')!.status).toBeUndefined();
     const notNull: Field = { id: 'paid_at', type: 'datetime' };
     expect(lifecycleOf({ ...invoices, fields: [...invoices.fields.filter((field) => field.id !== 'paid_at'), notNull] }, notNull, schema.entities, [])!.status).toBeUndefined();
+    // A plan is not a fact: an active licence has an expiry date too.
+    const expires: Field = { id: 'expires_on', type: 'date', nullable: true };
+    const licences = entity('licences', 1, [{ id: 'status', type: 'enum', values: ['active', 'expired'] }, { id: 'issued_on', type: 'date' }, expires]);
+    expect(lifecycleOf(licences, expires, [licences], [])).toMatchObject({ earlier: [2], past: false });
+    expect(lifecycleOf(licences, expires, [licences], [])!.status).toBeUndefined();
   });
 });
 
