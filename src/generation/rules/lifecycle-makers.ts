@@ -6,10 +6,11 @@
 // the row's status says the stage has not happened.
 import type { RowValue } from '../../model/row-value.ts';
 import type { Entity, Field } from '../../model/config-types.ts';
-import type { EntityContext, ValueProgram } from '../program.ts';
+import type { EntityContext, KeyPool, ValueProgram } from '../program.ts';
 import type { RandomStream } from '../random.ts';
 import type { RuleMaker } from './field-rule.ts';
-import { dayOfText, instantOf, parentTimeLookup } from '../coherence/time.ts';
+import { dayOfText, instantOf } from '../coherence/time.ts';
+import { rowIndexOf } from '../parent-lookups.ts';
 import { DAY_MS, formatDay, formatInstant, localDay, wallToInstant } from '../values/dates.ts';
 import { lifecycleOf, peopleLike, statusImplies, type Lifecycle } from './lifecycles.ts';
 
@@ -22,6 +23,29 @@ export function timeMs(value: RowValue | undefined, zone: string): number {
   if (typeof value !== 'string') return Number.NaN;
   if (value.length === 10) return wallToInstant(dayOfText(value) * DAY_MS, zone);
   return instantOf(value);
+}
+
+/**
+ * The instant of the created time of the parent a row references (NaN when none): each parent row's
+ * time is read once (children of one parent are many, and rows of several columns read it).
+ */
+function parentInstants(keys: KeyPool, times: KeyPool, zone: string): (key: RowValue | undefined) => number {
+  let rowOf: ((key: RowValue) => number | undefined) | undefined;
+  let instants: Float64Array | undefined;
+  let known: Uint8Array | undefined;
+  return (key) => {
+    if (key === null || key === undefined) return Number.NaN;
+    // Built on first use: the parent's keys are complete by the time its children are made.
+    const row = (rowOf ??= rowIndexOf(keys))(key);
+    if (row === undefined) return Number.NaN;
+    instants ??= new Float64Array(keys.size);
+    known ??= new Uint8Array(keys.size);
+    if (known[row] === 0) {
+      instants[row] = timeMs(times.at(row), zone);
+      known[row] = 1;
+    }
+    return instants[row]!;
+  };
 }
 
 /** [from, to] instants of a stage's own window, as offsets back from the reference date. */
@@ -70,7 +94,7 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
   const parents = life.parents.flatMap((anchor) => {
     const keys = context.keyPool(anchor.parent, anchor.parentKey);
     const times = context.keyPool(anchor.parent, anchor.parentTime);
-    return keys && times ? [{ reference: anchor.reference, time: parentTimeLookup(keys, times) }] : [];
+    return keys && times ? [{ reference: anchor.reference, time: parentInstants(keys, times, zone) }] : [];
   });
   const status = life.status;
   const stageId = life.stage?.id ?? '';
@@ -94,7 +118,7 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
         if (born > lower) lower = born;
       }
       for (const parent of parents) {
-        const ms = timeMs(parent.time(values[parent.reference]), zone);
+        const ms = parent.time(values[parent.reference]);
         if (ms > lower) lower = ms;
       }
       const bounded = lower > Number.NEGATIVE_INFINITY;
