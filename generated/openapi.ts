@@ -1980,19 +1980,25 @@ export interface components {
              *     holds its last name. `place-in-reference`: the row's country, code, state, city, postal
              *     code and phone calling code (with the area code where the reference data has one) form a
              *     tuple of the reference data. `time-pair-ordered`: the
-             *     end of a start/end style pair is not before its start. `child-after-parent`: a child's
+             *     end of a start/end style pair is not before its start (version 4: a time is not before
+             *     the earlier stages of its row, a hire not before birth + 16 years). `child-after-parent`: a child's
              *     created-like time is not before its referenced parent's. `row-formula` (version 4): a
              *     total equals its row's subtotal + tax + shipping − discount, a line total its quantity ×
              *     unit price, or a tax its subtotal times a rate of 5% to 20%, to the cent. `references-agree` (version 4): two references of a row lead to
              *     the same ancestor row (an invoice's owner is its visit's pet's owner). `null-share` (version 4):
              *     a nullable field's nulls are counted, not judged: `holding` is the rows left null, `against` the
-             *     share the field's name asks for.
+             *     share the field's name asks for. Version 4 also:
+             *     `status-implies-time`: a nullable time is set exactly on the rows whose status names its
+             *     stage or a later one (`paid_at` on `paid` rows); `not-in-future`: a time that is a fact
+             *     is not after the reference date; `in-window`: a birth or founding date lies in its window.
              * @enum {string}
              */
-            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree" | "null-share";
+            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree" | "null-share" | "status-implies-time" | "not-in-future" | "in-window";
             /**
              * @description Id of the field rule that made the field (`person.email`, `place.city`, `time.pair-end`; the
-             *     table of rules is docs/field-rules.md); for place fields, their rules joined by `+` as the fields
+             *     table of rules is docs/field-rules.md), or for version 4's lifecycle checks the rule the
+             *     check proves (`time.stage-order`, `time.status-implied`, `time.after-every-parent`); for
+             *     place fields, their rules joined by `+` as the fields
              *     are. Absent from audits recorded before rules had ids.
              */
             ruleId?: string;

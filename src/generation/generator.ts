@@ -21,6 +21,7 @@ import { compositeReferences } from '../model/composite-keys.ts';
 import { planGeneration } from './plan.ts';
 import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';
+import { lifecycleParents } from './rules/lifecycle-rules.ts';
 import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
@@ -83,6 +84,8 @@ export class DataGenerator {
           if (link) need(link.parent, link.parentTime);
         }
       }
+      // Version 4: a time with no earlier stage in its row follows every parent's created-like time.
+      for (const parent of lifecycleParents(entity, config.entities, entityPlan.deferredColumns, plan.version)) need(parent.parent, parent.parentTime);
       const rowNeed = (entity: string, field: string) => this.#rowNeeded.set(entity, (this.#rowNeeded.get(entity) ?? new Set()).add(field));
       for (const read of parentReads(entity, (id) => this.#entities.get(id)?.entity)) {
         rowNeed(read.reference.target.entity, read.reference.target.field);

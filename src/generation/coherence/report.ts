@@ -11,7 +11,9 @@ import type { GenerationPlan } from '../plan.ts';
 import { GENERATOR_VERSIONS, hasFeature, type GeneratorVersion } from '../versions.ts';
 import { localeCountry, placesOf } from './places.ts';
 import { ParentTimes, PlaceTuples } from './report-lookups.ts';
-import { pairStart, parentTimeLink } from './time.ts';
+import { pairStart, parentTimeLink, type ParentTimeLink } from './time.ts';
+import { lifecycleChecks } from './lifecycle-audit.ts';
+import { lifecycleOf } from '../rules/lifecycles.ts';
 import { FIELD_RULES } from '../rules/field-rules.ts';
 import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
@@ -21,7 +23,17 @@ import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
 import { defaultNullShare } from '../null-shares.ts';
 import { ParentColumns, agreementCheck } from './agreement-audit.ts';
 
-export type CoherenceRuleName = 'names-in-email' | 'place-in-reference' | 'time-pair-ordered' | 'child-after-parent' | 'row-formula' | 'references-agree' | 'null-share';
+export type CoherenceRuleName =
+  | 'names-in-email'
+  | 'place-in-reference'
+  | 'time-pair-ordered'
+  | 'child-after-parent'
+  | 'row-formula'
+  | 'references-agree'
+  | 'null-share'
+  | 'status-implies-time'
+  | 'not-in-future'
+  | 'in-window';
 
 export interface CoherenceCount {
   /** The check run. */
@@ -75,11 +87,12 @@ export class CoherenceAudit {
     const rowsOf = (entityId: string) => plan.entities.find((candidate) => candidate.id === entityId)?.rowCount ?? 0;
     for (const entityPlan of plan.entities) {
       const entity = config.entities.find((candidate) => candidate.id === entityPlan.id);
-      if (entity) this.#checks.set(entity.id, this.#checksOf(entity, config, entityPlan.deferredColumns, entityPlan.locale, entityPlan.timezone, plan.version, rowsOf));
+      if (entity) this.#checks.set(entity.id, this.#checksOf(entity, config, entityPlan.deferredColumns, entityPlan.locale, entityPlan.timezone, plan, rowsOf));
     }
   }
 
-  #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string, version: GeneratorVersion, rowsOf: (entityId: string) => number): Check[] {
+  #checksOf(entity: Entity, config: SchemaConfig, deferred: string[], locale: string, zone: string, plan: GenerationPlan, rowsOf: (entityId: string) => number): Check[] {
+    const version = plan.version;
     const checks: Check[] = [];
     const add = (rule: CoherenceRuleName, ruleId: string, field: string, against: string, test: Check['test']) =>
       checks.push({ count: { rule, ruleId, entity: entity.id, field, against, rows: 0, holding: 0 }, test });
@@ -144,18 +157,17 @@ export class CoherenceAudit {
         });
         return;
       }
+      if (rule?.audit?.kind === 'lifecycle') {
+        const life = lifecycleOf(entity, field, config.entities, deferred)!;
+        const parentTimes = (link: ParentTimeLink) => this.#parentTimesOf(config, link, rowsOf);
+        for (const check of lifecycleChecks({ entity, index, rule: rule.id, life, zone, referenceMs: Date.parse(plan.referenceDate), compare: compareTimes, parentTimes })) {
+          add(check.rule, check.ruleId, field.id, check.against, check.test);
+        }
+        return;
+      }
       if (rule?.audit?.kind !== 'child-after-parent') return;
       const link = parentTimeLink(entity, field, config.entities, deferred)!;
-      const parent = config.entities.find((candidate) => candidate.id === link.parent)!;
-      const slot = `${link.parent}.${link.parentKey}.${link.parentTime}`;
-      if (!this.#parentTimes.has(slot)) {
-        this.#parentTimes.set(slot, {
-          key: parent.fields.findIndex((other) => other.id === link.parentKey),
-          time: parent.fields.findIndex((other) => other.id === link.parentTime),
-          times: new ParentTimes(rowsOf(link.parent)),
-        });
-      }
-      const times = this.#parentTimes.get(slot)!.times;
+      const times = this.#parentTimesOf(config, link, rowsOf);
       const compare = (a: string, b: string) => compareTimes(a, b, zone);
       add('child-after-parent', rule.id, field.id, `${link.parent}.${link.parentTime}`, (values) => {
         const child = values[index];
@@ -176,6 +188,20 @@ export class CoherenceAudit {
       if (share > 0) add('null-share', NULL_SHARE.id, field.id, `${Math.round(share * 100)}% null`, (values) => values[index] === null);
     });
     return checks;
+  }
+
+  /** The created-like times of a parent by key, kept while its children are made (one store per parent column). */
+  #parentTimesOf(config: SchemaConfig, link: Omit<ParentTimeLink, 'reference'>, rowsOf: (entityId: string) => number): ParentTimes {
+    const slot = `${link.parent}.${link.parentKey}.${link.parentTime}`;
+    if (!this.#parentTimes.has(slot)) {
+      const parent = config.entities.find((candidate) => candidate.id === link.parent)!;
+      this.#parentTimes.set(slot, {
+        key: parent.fields.findIndex((other) => other.id === link.parentKey),
+        time: parent.fields.findIndex((other) => other.id === link.parentTime),
+        times: new ParentTimes(rowsOf(link.parent)),
+      });
+    }
+    return this.#parentTimes.get(slot)!.times;
   }
 
   readonly #observed = new Set<string>();
@@ -213,7 +239,7 @@ export class CoherenceAudit {
 }
 
 /** Orders two stored times; a date against a datetime compares calendar days of the entity's zone. */
-function compareTimes(a: string, b: string, zone: string): number {
+export function compareTimes(a: string, b: string, zone: string): number {
   // Dates ('YYYY-MM-DD') and stored instants (ISO UTC text of one length) sort as text.
   if (a.length === b.length && (a.length === 10 || (a.endsWith('Z') && b.endsWith('Z')))) return a < b ? -1 : a > b ? 1 : 0;
   if (a.length === 10 || b.length === 10) {

@@ -35,7 +35,9 @@ export type RuleAudit =
   | { kind: 'time-pair-ordered' }
   | { kind: 'child-after-parent' }
   /** The field equals the arithmetic its row's fields state (row-formulas.ts), to the cent. */
-  | { kind: 'row-formula' };
+  | { kind: 'row-formula' }
+  /** Version 4's lifecycle of a date column (rules/lifecycles.ts): its earlier columns, status, parents, window and the reference date. */
+  | { kind: 'lifecycle' };
 
 export interface FieldRule {
   /** Stable id, counted by the report and listed in docs/field-rules.md (`person.email`, `place.city`). */

@@ -17,6 +17,7 @@ import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
 import { lineTotal, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
+import { LIFECYCLE_RULES } from './lifecycle-rules.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMERIC: FieldType[] = ['integer', 'number'];
@@ -148,6 +149,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
     fits: (field) => roomOf(field) >= 3,
     make: { meaning: (context, field, stream) => v2.place((p) => p.currency)(context, field, stream) },
   },
+  ...LIFECYCLE_RULES,
   {
     id: 'time.past-pair-end',
     what: 'the past-tense end of a start/end pair (`endedAt`, `closed_on`, `delivered_at`…): not before its start, never after the reference date',

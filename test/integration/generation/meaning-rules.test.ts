@@ -108,7 +108,8 @@ for (const target of DIALECTS) {
       expect(summary.coherence).toContainEqual(
         expect.objectContaining({ rule: 'place-in-reference', ruleId: 'code.country-alpha2+code.state+place.city', field: 'country+state+city', rows: ROWS, holding: ROWS }),
       );
-      expect(summary.coherence).toContainEqual(expect.objectContaining({ rule: 'time-pair-ordered', ruleId: 'time.past-pair-end', field: 'ended_at', rows: ROWS, holding: ROWS }));
+      expect(summary.coherence).toContainEqual(expect.objectContaining({ rule: 'time-pair-ordered', ruleId: 'time.stage-order', field: 'ended_at', rows: ROWS, holding: ROWS }));
+      expect(summary.coherence).toContainEqual(expect.objectContaining({ rule: 'not-in-future', ruleId: 'time.stage-order', field: 'ended_at', rows: ROWS, holding: ROWS }));
     });
   });
 }
