@@ -137,6 +137,12 @@ describe('CHANGELOG.md acknowledgement of breaking changes', () => {
       'PATCH /public/v1/projects/{projectId}/sources/{sourceId}',
       // The per-source document's operation and type names (issue 28): clients generated from it, once regenerated.
       'GET /public/v1/projects/{projectId}/sources/{sourceId}/openapi.json',
+      // The kinds `sds init --learn` writes (issue 27): a new distribution and fan-out kind in configs answered back.
+      'GET /public/v1/projects/{projectId}/schemas/{schemaId}/versions',
+      'POST /public/v1/projects/{projectId}/schemas/{schemaId}/versions',
+      'GET /public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}',
+      'POST /public/v1/schema-config/introspect',
+      'GET /public/v1/projects/{projectId}/sources/{sourceId}/runtime-docs',
     ]);
   });
 });
