@@ -2,10 +2,11 @@
 // clinic (owners, pets, vets, visits, invoices) whose references agree on their shared ancestors,
 // a shop (orders, order lines) whose totals and line totals are formulas to the cent, and nullable
 // columns with their shares of nulls; the report counts each rule.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Field, SchemaConfig } from '../../../src/model/config-types.ts';
-import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { type GenerationSummary } from '../../../src/generation/run.ts';
+import { dialectTargets, uniqueNamespace } from '../../helpers/dialect-targets.ts';
+import { generateBeforeAll } from '../../helpers/generated-namespace.ts';
 import { Catalog } from '../../helpers/catalog.ts';
 
 const DIALECTS = await dialectTargets();
@@ -38,24 +39,9 @@ const schema = (): SchemaConfig => ({
 for (const target of DIALECTS) {
   describe(`${target.name}: generator version 4 keeps references, totals and nulls consistent`, () => {
     const namespace = uniqueNamespace('agree');
-    let connection: Awaited<ReturnType<typeof openTarget>>;
-    let inspector: Inspector;
     let catalog: Catalog;
     let summary: GenerationSummary;
-
-    beforeAll(async () => {
-      connection = await openTarget(target);
-      inspector = await openInspector(target);
-      catalog = new Catalog(target, inspector, namespace);
-      connection.track(namespace);
-      connection.track(stagingNamespace(namespace));
-      summary = await runGeneration(connection, namespace, schema(), { referenceDate: '2025-06-15', generatorVersion: 4, atomic: true });
-    }, 180_000);
-
-    afterAll(async () => {
-      await inspector?.close();
-      await connection?.cleanup();
-    });
+    generateBeforeAll(target, namespace, schema, { referenceDate: '2025-06-15', generatorVersion: 4 }, (generated) => ({ catalog, summary } = generated), 180_000);
 
     const count = (sql: string) => catalog.count(sql);
 

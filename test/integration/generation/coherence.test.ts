@@ -2,11 +2,12 @@
 // from the row's names, full names from first and last, names that follow the gender, place tuples
 // present in the reference data (loaded into a table beside the data), ordered time pairs, children
 // after their parents; and the run's coherence report counts the same rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allLocales } from '@faker-js/faker';
 import { placesOf } from '../../../src/generation/coherence/places.ts';
-import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { type GenerationSummary } from '../../../src/generation/run.ts';
+import { dialectTargets, uniqueNamespace } from '../../helpers/dialect-targets.ts';
+import { generateBeforeAll } from '../../helpers/generated-namespace.ts';
 import { Catalog } from '../../helpers/catalog.ts';
 import { COHERENT_ROWS, coherentConfig } from '../../fixtures/coherent-config.ts';
 
@@ -15,18 +16,10 @@ const DIALECTS = await dialectTargets();
 for (const target of DIALECTS) {
   describe(`${target.name}: generator version 2 rows hold together`, () => {
     const namespace = uniqueNamespace('coh');
-    let connection: Awaited<ReturnType<typeof openTarget>>;
-    let inspector: Inspector;
     let catalog: Catalog;
     let summary: GenerationSummary;
-
-    beforeAll(async () => {
-      connection = await openTarget(target);
-      inspector = await openInspector(target);
-      catalog = new Catalog(target, inspector, namespace);
-      connection.track(namespace);
-      connection.track(stagingNamespace(namespace));
-      summary = await runGeneration(connection, namespace, coherentConfig(), { referenceDate: '2025-06-15', generatorVersion: 2, atomic: true });
+    generateBeforeAll(target, namespace, coherentConfig, { referenceDate: '2025-06-15', generatorVersion: 2 }, async (generated) => {
+      ({ catalog, summary } = generated);
       // The reference data, beside the generated tables.
       const { q, t } = catalog;
       await catalog.query(
@@ -40,11 +33,6 @@ for (const target of DIALECTS) {
         await catalog.query(`INSERT INTO ${t('ref_places')} VALUES ${rows}`, params);
       }
     }, 120_000);
-
-    afterAll(async () => {
-      await inspector?.close();
-      await connection?.cleanup();
-    });
 
     it('loads every planned row under generator version 2', async () => {
       expect(summary.generatorVersion).toBe('2.0.0+faker-10.6.0');

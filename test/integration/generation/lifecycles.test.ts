@@ -3,10 +3,11 @@
 // imply their timestamps and back, every parent's created time before its children's, birth and
 // founding windows, activity spread over recent years and no fact after the reference date. Every
 // rule is exact here (0 rows break it), and the run's report counts each rule by its id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
+import { describe, expect, it } from 'vitest';
+import { type GenerationSummary } from '../../../src/generation/run.ts';
 import { LIFECYCLE_RULES } from '../../../src/generation/rules/lifecycle-rules.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { dialectTargets, uniqueNamespace } from '../../helpers/dialect-targets.ts';
+import { generateBeforeAll } from '../../helpers/generated-namespace.ts';
 import { Catalog } from '../../helpers/catalog.ts';
 import { LIFECYCLE_ROWS, lifecycleSchema } from '../../fixtures/lifecycle-schemas.ts';
 
@@ -16,24 +17,9 @@ const REFERENCE_DATE = '2025-06-15';
 for (const target of DIALECTS) {
   describe(`${target.name}: generator version 4 lifecycles hold in the database`, () => {
     const namespace = uniqueNamespace('life');
-    let connection: Awaited<ReturnType<typeof openTarget>>;
-    let inspector: Inspector;
     let catalog: Catalog;
     let summary: GenerationSummary;
-
-    beforeAll(async () => {
-      connection = await openTarget(target);
-      inspector = await openInspector(target);
-      catalog = new Catalog(target, inspector, namespace);
-      connection.track(namespace);
-      connection.track(stagingNamespace(namespace));
-      summary = await runGeneration(connection, namespace, lifecycleSchema(), { referenceDate: REFERENCE_DATE, generatorVersion: 4, atomic: true });
-    }, 180_000);
-
-    afterAll(async () => {
-      await inspector?.close();
-      await connection?.cleanup();
-    });
+    generateBeforeAll(target, namespace, lifecycleSchema, { referenceDate: REFERENCE_DATE, generatorVersion: 4 }, (generated) => ({ catalog, summary } = generated), 180_000);
 
     // SQL of each engine: a datetime's UTC calendar day, the reference instant and day, years before a date.
     const day = (column: string) => (catalog.postgres ? `(${column} AT TIME ZONE 'UTC')::date` : `DATE(${column})`);

@@ -1,10 +1,11 @@
 // Generator version 4's first meaning rules, loaded into each database and checked in SQL: the
 // columns' own types hold the values (char(1) flags, char(2)/char(3) country codes, decimal prices)
 // and the sizes, codes and time orders hold on every row.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
-import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { type GenerationSummary } from '../../../src/generation/run.ts';
+import { dialectTargets, uniqueNamespace } from '../../helpers/dialect-targets.ts';
+import { generateBeforeAll } from '../../helpers/generated-namespace.ts';
 import { Catalog } from '../../helpers/catalog.ts';
 
 const DIALECTS = await dialectTargets();
@@ -44,24 +45,9 @@ const schema = (): SchemaConfig => ({
 for (const target of DIALECTS) {
   describe(`${target.name}: generator version 4 columns mean what their names say`, () => {
     const namespace = uniqueNamespace('mean');
-    let connection: Awaited<ReturnType<typeof openTarget>>;
-    let inspector: Inspector;
     let catalog: Catalog;
     let summary: GenerationSummary;
-
-    beforeAll(async () => {
-      connection = await openTarget(target);
-      inspector = await openInspector(target);
-      catalog = new Catalog(target, inspector, namespace);
-      connection.track(namespace);
-      connection.track(stagingNamespace(namespace));
-      summary = await runGeneration(connection, namespace, schema(), { referenceDate: REFERENCE_DATE, generatorVersion: 4, atomic: true });
-    }, 120_000);
-
-    afterAll(async () => {
-      await inspector?.close();
-      await connection?.cleanup();
-    });
+    generateBeforeAll(target, namespace, schema, { referenceDate: REFERENCE_DATE, generatorVersion: 4 }, (generated) => ({ catalog, summary } = generated), 120_000);
 
     const all = (where: string) => catalog.count(`SELECT count(*) FROM ${catalog.t('invoice_lines')} WHERE ${where}`);
 

@@ -4,11 +4,12 @@
 // and time zone form a place of the reference data (loaded into a table beside the data), the places
 // vary, and the run's coherence report counts the postal code in its tuple check and finds every row
 // holding it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { placesOf } from '../../../src/generation/coherence/places.ts';
-import { runGeneration, stagingNamespace, type GenerationSummary } from '../../../src/generation/run.ts';
-import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
+import { type GenerationSummary } from '../../../src/generation/run.ts';
+import { dialectTargets, uniqueNamespace } from '../../helpers/dialect-targets.ts';
+import { generateBeforeAll } from '../../helpers/generated-namespace.ts';
 import { Catalog } from '../../helpers/catalog.ts';
 
 const DIALECTS = await dialectTargets();
@@ -47,18 +48,10 @@ const COLUMNS = ['country', 'country_code', 'state', 'state_code', 'city', 'post
 for (const target of DIALECTS) {
   describe(`${target.name}: generator version 3 places have real postal codes in FR, AU, FI and DE`, () => {
     const namespace = uniqueNamespace('postal');
-    let connection: Awaited<ReturnType<typeof openTarget>>;
-    let inspector: Inspector;
     let catalog: Catalog;
     let summary: GenerationSummary;
-
-    beforeAll(async () => {
-      connection = await openTarget(target);
-      inspector = await openInspector(target);
-      catalog = new Catalog(target, inspector, namespace);
-      connection.track(namespace);
-      connection.track(stagingNamespace(namespace));
-      summary = await runGeneration(connection, namespace, placesConfig(), { referenceDate: '2025-06-15', generatorVersion: 3, atomic: true });
+    generateBeforeAll(target, namespace, placesConfig, { referenceDate: '2025-06-15', generatorVersion: 3 }, async (generated) => {
+      ({ catalog, summary } = generated);
       const { q, t } = catalog;
       await catalog.query(`CREATE TABLE ${t('ref_places')} (${COLUMNS.map((column) => `${q(column)} ${column.endsWith('itude') ? 'DOUBLE PRECISION' : 'VARCHAR(100)'}`).join(', ')})`);
       for (const [, country] of Object.values(LOCALES)) {
@@ -71,11 +64,6 @@ for (const target of DIALECTS) {
         }
       }
     }, 180_000);
-
-    afterAll(async () => {
-      await inspector?.close();
-      await connection?.cleanup();
-    });
 
     for (const [entity, [locale, country]] of Object.entries(LOCALES)) {
       it(`${locale}: 100% of the rows' place tuples, postal code and coordinates included, are places of ${country}'s reference data`, async () => {
