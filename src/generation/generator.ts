@@ -21,7 +21,7 @@ import { compositeReferences } from '../model/composite-keys.ts';
 import { planGeneration } from './plan.ts';
 import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';
-import { lifecycleParents } from './rules/lifecycle-rules.ts';
+import { lifecycleParents } from './rules/lifecycle-parents.ts';
 import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';

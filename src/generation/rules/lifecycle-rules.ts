@@ -8,7 +8,6 @@ import type { FieldRule, RuleScope } from './field-rule.ts';
 import { hasFeature } from '../versions.ts';
 import { lifecycleTime, lifecycleApplies } from './lifecycle-makers.ts';
 import { lifecycleOf, type Lifecycle, type ParentAnchor } from './lifecycles.ts';
-import { ruleOf } from './choose-rule.ts';
 
 /** The lifecycle of a field where the lifecycle rules apply to it. */
 function lifeOf(scope: RuleScope, field: Field): Lifecycle | undefined {
@@ -53,9 +52,3 @@ export const LIFECYCLE_RULES: readonly FieldRule[] = [
     (life) => life.window === 'activity',
   ),
 ];
-
-/** The parents whose created-like times the entity's lifecycle-made columns follow (the generator keeps those columns of the parents' rows). */
-export function lifecycleParents(entity: Entity, entities: readonly Entity[], deferred: readonly string[], version: GeneratorVersion): ParentAnchor[] {
-  const scope = { entity, entities, deferred, version };
-  return entity.fields.flatMap((field) => (ruleOf(scope, field)?.audit?.kind === 'lifecycle' ? (lifecycleOf(entity, field, entities, deferred)?.parents ?? []) : []));
-}
