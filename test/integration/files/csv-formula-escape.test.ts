@@ -23,7 +23,7 @@ const config: SchemaConfig = {
       id: 'contacts',
       primaryKey: ['id'],
       fields: [
-        { id: 'id', type: 'integer', min: 1, max: 5 },
+        { id: 'id', type: 'integer', min: 1, max: 1000 },
         { id: 'name', type: 'string', maxLength: 200 },
         { id: 'note', type: 'text', nullable: true },
         { id: 'tier', type: 'enum', values: ['gold', '-silver', '@bronze'] },
