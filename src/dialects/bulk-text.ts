@@ -53,14 +53,31 @@ export function plainText(text: string): boolean {
 /** Below this, distinct decimals of at most 3 places are always distinct doubles (a double's spacing stays under 10^-3 / 4). */
 const EXACT_SCALED_LIMIT = 2 ** 50;
 
+/** '0' … '999', and '000' … '999' for the groups after the first. */
+const DIGITS = Array.from({ length: 1000 }, (_, index) => String(index));
+const GROUPS = Array.from({ length: 1000 }, (_, index) => String(index).padStart(3, '0'));
+
+/** The digits of a non-negative safe integer: table look-ups (String() of an integer misses V8's small cache and costs 3–4 times as much). */
+function integerDigits(value: number): string {
+  if (value < 1000) return DIGITS[value]!;
+  const high = Math.floor(value / 1000);
+  return integerDigits(high) + GROUPS[value - high * 1000]!;
+}
+
+/** `String(value)` of every number, faster for safe integers (keys, counts, quantities). */
+export function integerText(value: number): string {
+  if (!Number.isSafeInteger(value)) return String(value);
+  return value < 0 ? `-${integerDigits(-value)}` : integerDigits(value === 0 ? 0 : value);
+}
+
 /**
- * `String(value)` of numbers, several times faster for the decimals a `precision` column holds.
- * A double that is exactly the nearest double to n / 10^precision prints, in JavaScript's shortest
- * round-trip form, as that decimal with trailing zeros dropped: no shorter decimal maps to it. Any
- * other value (more places, huge, NaN, infinite) goes through String itself.
+ * `String(value)` of numbers, several times faster for integers and for the decimals a `precision`
+ * column holds. A double that is exactly the nearest double to n / 10^precision prints, in
+ * JavaScript's shortest round-trip form, as that decimal with trailing zeros dropped: no shorter
+ * decimal maps to it. Any other value (more places, huge, NaN, infinite) goes through String itself.
  */
 export function numberText(precision: number | undefined): (value: number) => string {
-  if (precision === undefined || !Number.isInteger(precision) || precision < 1 || precision > 3) return String;
+  if (precision === undefined || !Number.isInteger(precision) || precision < 1 || precision > 3) return integerText;
   const scale = 10 ** precision;
   const fractions = Array.from({ length: scale }, (_, fraction) => (fraction === 0 ? '' : `.${String(fraction).padStart(precision, '0')}`.replace(/0+$/, '')));
   return (value) => {
@@ -68,7 +85,7 @@ export function numberText(precision: number | undefined): (value: number) => st
     if (scaled / scale !== value || !(Math.abs(scaled) < EXACT_SCALED_LIMIT)) return String(value);
     const magnitude = Math.abs(scaled);
     const whole = Math.floor(magnitude / scale);
-    const text = String(whole) + fractions[magnitude - whole * scale]!;
+    const text = integerDigits(whole) + fractions[magnitude - whole * scale]!;
     return value < 0 ? `-${text}` : text;
   };
 }

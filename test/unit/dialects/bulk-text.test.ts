@@ -29,6 +29,13 @@ describe('numberText', () => {
     }
     for (const value of values) expect(text(value), String(value)).toBe(String(value));
   });
+
+  it('is String() for integers around the digit tables\' edges (999, 1000, 1001…) and past safe integers', () => {
+    const text = numberText(undefined);
+    const values = [-0, 7, 999, 1000, 1001, 10_000, 999_999, 1_000_000, 1_000_001, 100_200_300, -1000, -1_000_001, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 2 ** 60, 1e21];
+    for (let value = 0; value < 2_100_000; value += 997) values.push(value);
+    for (const value of values) expect(text(value), String(value)).toBe(String(value));
+  });
 });
 
 describe('LOAD DATA encoders', () => {
