@@ -45,14 +45,14 @@ const MB = 1024 * 1024;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3] [--config default|coherent|options]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3|4] [--config default|coherent|options]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
   --binary       also run the engine on PostgreSQL with binary COPY (copyFormat: 'binary') instead of text
-  --generator-version N  1, 2 or 3 (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
+  --generator-version N  ${GENERATOR_VERSIONS.join(', ')} (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
   --help         this text
@@ -411,6 +411,17 @@ function printTable(results: CaseResult[], options: Options): boolean {
   return ok;
 }
 
+/**
+ * Every run as it ends (the table keeps each case's best): its time, client CPU per 1,000 rows and,
+ * once both ran in this round, the engine against the raw load of the same round.
+ */
+function printRound(attempt: number, result: CaseResult, raw: CaseResult | undefined, engine: CaseResult | undefined): void {
+  const cpu = result.cpuSeconds === undefined ? '' : `, client CPU ${((result.cpuSeconds * 1e6) / result.rows).toFixed(2)} ms per 1k rows`;
+  const phases = result.loadSeconds === undefined ? '' : ` (load ${result.loadSeconds.toFixed(2)} s, keys ${result.constraintSeconds!.toFixed(2)} s)`;
+  const ratio = result.case === 'raw' && engine ? `; engine / raw = ${(raw!.seconds / engine.seconds).toFixed(2)} end to end, ${(raw!.seconds / engine.loadSeconds!).toFixed(2)} load phase` : '';
+  console.log(`round ${attempt} ${result.database} ${result.case}: ${result.seconds.toFixed(2)} s${phases}${cpu}; load average ${os.loadavg()[0]!.toFixed(1)}${ratio}`);
+}
+
 async function cleanup(databases: Database[]): Promise<void> {
   for (const database of databases) {
     const connection = await connect(database).catch(() => undefined);
@@ -456,8 +467,11 @@ async function main(): Promise<void> {
           ...(database === 'postgres' && options.binary ? (['engine-binary'] as const) : []),
           ...(options.baseline ? (['raw'] as const) : []),
         ];
+        const round = new Map<CaseName, CaseResult>();
         for (const caseName of cases) {
           const result = await runChild(caseName, database, options);
+          round.set(caseName, result);
+          printRound(attempt, result, round.get('raw'), round.get('engine'));
           const key = `${database} ${caseName}`;
           const kept = best.get(key);
           const faster = !kept || result.seconds < kept.seconds ? result : kept;
