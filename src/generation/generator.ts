@@ -121,18 +121,26 @@ export class DataGenerator {
     const size = batchLength(batchSize);
     let text = '';
     let rows = 0;
-    for (const values of this.#rowValues(entityId, true)) {
-      text += encodeRow(values);
-      if (++rows >= size) {
-        yield { text, batchRows: rows };
-        text = '';
-        rows = 0;
-      } else if (text.length >= TEXT_CHUNK_CHARS) {
-        yield { text };
-        text = '';
+    // The row maker's plain calls, not a generator resumed per row: rows are most of a load's work.
+    const maker = this.#rowMaker(entityId, true);
+    try {
+      for (let values = maker.next(); values !== undefined; values = maker.next()) {
+        text += encodeRow(values);
+        if (++rows >= size) {
+          yield { text, batchRows: rows };
+          text = '';
+          rows = 0;
+        } else if (text.length >= TEXT_CHUNK_CHARS) {
+          yield { text };
+          text = '';
+        }
       }
+      // Published before the last chunk goes, as when the rows ran out.
+      maker.close();
+      if (rows > 0) yield { text, batchRows: rows };
+    } finally {
+      maker.close();
     }
-    if (rows > 0) yield { text, batchRows: rows };
   }
 
   /**
@@ -140,6 +148,20 @@ export class DataGenerator {
    * done with a row before asking for the next).
    */
   *#rowValues(entityId: string, reuse: boolean): Generator<RowValue[]> {
+    const maker = this.#rowMaker(entityId, reuse);
+    try {
+      for (let values = maker.next(); values !== undefined; values = maker.next()) yield values;
+    } finally {
+      maker.close();
+    }
+  }
+
+  /**
+   * #rowValues as plain calls: `next()` makes the next row (undefined after the last, or once a
+   * unique pool ran out, with its warning); `close()`, once, records the rows produced and publishes
+   * the entity's pools, whether or not every row was asked for.
+   */
+  #rowMaker(entityId: string, reuse: boolean): { next(): RowValue[] | undefined; close(): void } {
     const { plan } = this.#entry(entityId);
     const compiled = compileEntity(this.#context(entityId), new Set(plan.deferredColumns));
     this.warnings.push(...compiled.warnings);
@@ -157,30 +179,47 @@ export class DataGenerator {
     const poolList = [...pools.values()];
     const shared: RowValue[] = new Array<RowValue>(columns);
     const observe = this.audit?.observer(entityId);
+    const order = compiled.order;
+    const rowLimit = compiled.rowLimit;
     let row = 0;
-    try {
-      rows: for (; row < compiled.rowLimit; row++) {
-        const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
-        for (const field of compiled.order) {
-          const value = field.generate(row, values);
-          if (value === EXHAUSTED) {
-            this.warnings.push({
-              path: `/entities/${this.#entry(entityId).index}/fields/${field.index}`,
-              message: `no unique value left for ${entityId}.${field.field.id} after ${row} rows; inserted ${row} of ${plan.rowCount} planned rows`,
-            });
-            break rows;
-          }
-          values[field.index] = value;
-        }
-        for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
-        observe?.(values);
-        for (let i = 0; i < rowPoolList.length; i++) rowPoolList[i]!.push(values[rowPoolIndexes[i]!]!);
-        yield values;
+    // Row `row` was handed out: it counts as produced once the next one is asked for (as a generator
+    // resumed past its yield counted it), so a consumer that stops early leaves it out, as before.
+    let handed = false;
+    let ended = false;
+    let closed = false;
+    const next = (): RowValue[] | undefined => {
+      if (handed) {
+        row++;
+        handed = false;
       }
-    } finally {
+      if (ended || row >= rowLimit) return undefined;
+      const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
+      for (let f = 0; f < order.length; f++) {
+        const field = order[f]!;
+        const value = field.generate(row, values);
+        if (value === EXHAUSTED) {
+          this.warnings.push({
+            path: `/entities/${this.#entry(entityId).index}/fields/${field.index}`,
+            message: `no unique value left for ${entityId}.${field.field.id} after ${row} rows; inserted ${row} of ${plan.rowCount} planned rows`,
+          });
+          ended = true;
+          return undefined;
+        }
+        values[field.index] = value;
+      }
+      for (let i = 0; i < poolList.length; i++) poolList[i]!.push(values[poolIndexes[i]!]!);
+      observe?.(values);
+      for (let i = 0; i < rowPoolList.length; i++) rowPoolList[i]!.push(values[rowPoolIndexes[i]!]!);
+      handed = true;
+      return values;
+    };
+    const close = () => {
+      if (closed) return;
+      closed = true;
       this.produced.set(entityId, row);
       this.#publishPools(entityId, compiled, pools, row, rowPools);
-    }
+    };
+    return { next, close };
   }
 
   /** After every `rows()`: batches of `[...primaryKeyValues, ...deferredColumnValues]` (rows whose deferred values are all null are left out). */
