@@ -1822,6 +1822,24 @@ export interface components {
                     parents: number;
                     histogramBins: number;
                 }[];
+                /**
+                 * @description Date columns that no row of the table has before another date of its row or of
+                 *     its parent: the config keeps them after it by a gap of the observed spread
+                 *     (dateRange `afterField` or `after`, with `gap`).
+                 */
+                orderRules?: {
+                    column: string;
+                    /** @description A column of the row, or `<reference>.<column>` of its parent. */
+                    after: string;
+                    /** @description Rows holding both dates, over which the rule held. */
+                    rows: number;
+                    /**
+                     * @description Whether the column follows by a learned gap (the dates move together: the
+                     *     gaps spread less than half as much as the column) or is only kept from
+                     *     coming before (dates far apart keep their own distribution).
+                     */
+                    gap: boolean;
+                }[];
             }[];
             columns: {
                 table: string;

@@ -12,6 +12,7 @@ import { IntrospectionError, introspectionErrors } from '../introspection/intros
 import { validateConfig } from '../generation/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
+import { learnDateOrder, type OrderRule } from './learn-order.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
@@ -39,6 +40,8 @@ export interface TableReport {
   sampled?: number;
   /** Children per parent learned for these reference columns. */
   fanOut?: { column: string; parents: number; histogramBins: number }[];
+  /** Date columns that never come before another date of their row or of their parent. */
+  orderRules?: OrderRule[];
 }
 
 export interface PrivacyReport {
@@ -138,6 +141,11 @@ async function learnTables(
       applyGeneration(field, fitted.generation);
       report.columns.push({ table: table.table.name, column, ...fitted.report });
     }
+  }
+  for (const table of tables) {
+    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns);
+    const tableReport = report.tables.find((entry) => entry.table === table.table.name);
+    if (rules.length > 0 && tableReport) tableReport.orderRules = rules;
   }
   config.learned = { database, engine: connection.dialect.kind, learnedAt: (options.now ?? new Date()).toISOString(), minCount, scale };
   config.metadata = { ...config.metadata, tags: [...(config.metadata?.tags ?? []), 'learned'] };

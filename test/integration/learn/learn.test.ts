@@ -42,11 +42,16 @@ function fixture(): Fixture {
     for (const [value, weight] of weighted) if ((u -= weight) < 0) return value;
     return weighted.at(-1)![0];
   };
+  // Dates with order rules draw from a stream of their own, so the other columns keep their values.
+  const later = random(7);
+  const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   const customers = Array.from({ length: 300 }, (_, i) => {
     const name = NAMES[i % NAMES.length]!;
     // LU: 4 rows, one fewer than the default min count.
     const country = i < 4 ? 'LU' : pick([['DE', 0.5], ['FR', 0.3], ['US', 0.2]]);
-    return [i + 1, name, `${name.toLowerCase()}.${i}@mail-${i % 7}.test`, country];
+    // Every customer joined before any order (2021–2022): orders follow their customer's joining.
+    const joined = stamp(Date.UTC(2021, 0, 1) + Math.floor(later() * 700 * 86_400) * 1000);
+    return [i + 1, name, `${name.toLowerCase()}.${i}@mail-${i % 7}.test`, country, joined];
   });
   const products = Array.from({ length: 400 }, (_, i) => {
     const price = i < 4 ? 4.49 : pick([[0.99, 0.65], [1.99, 0.25], [9.99, 0.1]]);
@@ -61,8 +66,10 @@ function fixture(): Fixture {
     // A heavy tail: about half the customers have no order, a few have twenty.
     const count = Math.floor(0.5 / (next() + 0.02));
     for (let j = 0; j < count; j++) {
-      const placed = new Date(Date.UTC(2023, 0, 1) + Math.floor(next() * 365 * 86_400) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-      orders.push([orders.length + 1, customer, pick([[1, 0.8], [2, 0.15], [3, 0.05]]), placed]);
+      const placedMs = Date.UTC(2023, 0, 1) + Math.floor(next() * 365 * 86_400) * 1000;
+      // Shipped 2 hours to 6 days after it was placed, or not yet (null).
+      const shipped = later() < 0.15 ? null : stamp(placedMs + Math.floor((2 + later() ** 2 * 142) * 3600) * 1000);
+      orders.push([orders.length + 1, customer, pick([[1, 0.8], [2, 0.15], [3, 0.05]]), stamp(placedMs), shipped]);
     }
   }
   return { customers, products, orders };
@@ -88,12 +95,12 @@ async function createShop(target: DialectTarget, data: Fixture): Promise<{ names
   const q = (name: string) => `${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier(name)}`;
   const [double, timestamp] = target.name === 'postgres' ? ['DOUBLE PRECISION', 'TIMESTAMP'] : ['DOUBLE', 'DATETIME'];
   await inspector.query(`CREATE TABLE ${q('genres')} (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL)`);
-  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL)`);
+  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL, joined_at ${timestamp} NOT NULL)`);
   await inspector.query(
     `CREATE TABLE ${q('products')} (id INTEGER PRIMARY KEY, genre_id INTEGER NOT NULL REFERENCES ${q('genres')} (id), price NUMERIC(8,2) NOT NULL, ` +
       `weight ${double} NULL, status VARCHAR(20) NOT NULL, released DATE NOT NULL)`,
   );
-  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL)`);
+  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL, shipped_at ${timestamp} NULL)`);
   await insert(inspector, q('genres'), GENRES.map((name, i) => [i + 1, name]));
   await insert(inspector, q('customers'), data.customers);
   await insert(inspector, q('products'), data.products);
@@ -135,7 +142,7 @@ for (const target of targets) {
       }
       const asNumbers = (values: unknown[]) => values.map((value) => (value === null ? null : Number(value)));
       const asInstants = (values: unknown[]) => values.map((value) => isoText(value, 'datetime'));
-      const scores = {
+      const scores: Record<string, number> = {
         price: columnShape('categorical', asNumbers(await real('products', 'price')), run.column('products', 'price')),
         status: columnShape('categorical', await real('products', 'status'), run.column('products', 'status')),
         country: columnShape('categorical', await real('customers', 'country'), run.column('customers', 'country')),
@@ -150,6 +157,21 @@ for (const target of targets) {
           { parents: run.column('customers', 'id'), children: run.column('orders', 'customer_id') },
         ),
       };
+      // Order rules: shipped never before placed (inside the row), an order never before its customer joined (after the parent).
+      const orderRules = report.tables.find((entry) => entry.table === 'orders')?.orderRules;
+      expect(orderRules).toEqual(expect.arrayContaining([{ column: 'shipped_at', after: 'placed_at', rows: data.orders.filter((row) => row[4] !== null).length, gap: true }, { column: 'placed_at', after: 'customer_id.joined_at', rows: data.orders.length, gap: false }]));
+      const madeOrders = run.objects('orders');
+      const joinedOf = new Map(run.objects('customers').map((row) => [row.id, row.joined_at as string]));
+      expect(madeOrders.filter((row) => row.shipped_at !== null && (row.shipped_at as string) < (row.placed_at as string))).toEqual([]);
+      expect(madeOrders.filter((row) => (row.placed_at as string) < joinedOf.get(row.customer_id)!)).toEqual([]);
+      const gaps = (rows: { placed: unknown; shipped: unknown }[]) => rows.filter((row) => row.shipped !== null).map((row) => Date.parse(isoText(row.shipped, 'datetime')) - Date.parse(isoText(row.placed, 'datetime')));
+      const realOrders = await inspector.query(`SELECT placed_at AS placed, shipped_at AS shipped FROM ${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier('orders')}`);
+      Object.assign(scores, {
+        shippedAt: columnShape('numeric', asInstants(await real('orders', 'shipped_at')), run.column('orders', 'shipped_at')),
+        shippedNulls: nullRateScore(await real('orders', 'shipped_at'), run.column('orders', 'shipped_at')),
+        shippingGap: columnShape('numeric', gaps(realOrders as { placed: unknown; shipped: unknown }[]), gaps(madeOrders.map((row) => ({ placed: row.placed_at, shipped: row.shipped_at })))),
+        joinedAt: columnShape('numeric', asInstants(await real('customers', 'joined_at')), run.column('customers', 'joined_at')),
+      });
       for (const [name, score] of Object.entries(scores)) expect(score, name).toBeGreaterThanOrEqual(0.9);
       expect(scores.genres).toBe(1);
       // The generated rows copy no rare value either.
