@@ -200,13 +200,19 @@ for (const target of targets) {
       fs.writeFileSync(out, JSON.stringify(config));
       const fidelity = await sds(['fidelity', out, '--database-url', target.url, flag, namespace, '--json']);
       expect(fidelity.code, fidelity.stderr).toBe(0);
-      const scored = JSON.parse(fidelity.stdout) as { overall: number; columnShapes: number; cardinality: number; columns: { table: string; column: string; score: number }[]; privacy: { column: string; realValuesReproduced: number }[] };
+      const scored = JSON.parse(fidelity.stdout) as { overall: number; columnShapes: number; pairTrends: number; nullRates: number; pairs: unknown[]; orderRules: unknown[]; cardinality: number; columns: { table: string; column: string; score: number }[]; privacy: { column: string; realValuesReproduced: number }[] };
       expect(scored.columnShapes).toBeGreaterThanOrEqual(0.9);
+      // Pair trends: shipped moves with placed (rank correlation near 1), and the learned gap keeps it.
+      expect(scored.pairs).toContainEqual(expect.objectContaining({ table: 'orders', columns: ['placed_at', 'shipped_at'] }));
+      expect(scored.pairTrends).toBeGreaterThanOrEqual(0.9);
+      expect(scored.nullRates).toBeGreaterThanOrEqual(0.95);
+      expect(scored.orderRules).toContainEqual({ table: 'orders', column: 'shipped_at', after: 'placed_at', generatedShare: 1 });
       expect(scored.cardinality).toBeGreaterThanOrEqual(0.9);
       expect(scored.columns.map((entry) => `${entry.table}.${entry.column}`)).toEqual(expect.arrayContaining(['products.price', 'products.status', 'products.weight', 'orders.customer_id', 'orders.placed_at']));
       expect(scored.privacy).toContainEqual({ table: 'customers', column: 'first_name', realValuesReproduced: 0 });
       const fidelityText = await sds(['fidelity', out, '--database-url', target.url, flag, namespace]);
-      expect(fidelityText.stdout).toMatch(/^fidelity of .*: overall 0\.9\d\d \(column shapes 0\.9\d\d, cardinality (0\.9\d\d|1\.000)\)$/m);
+      expect(fidelityText.stdout).toMatch(/^fidelity of .*: overall 0\.9\d\d \(column shapes 0\.9\d\d, pair trends (0\.9\d\d|1\.000), cardinality (0\.9\d\d|1\.000); null shares 0\.9\d\d\)$/m);
+      expect(fidelityText.stdout).toMatch(/^ {2}orders\.shipped_at never before placed_at in the real rows: 100\.0% of generated rows keep it$/m);
       // Tables over the sample size are profiled on a sample (TABLESAMPLE / a seeded RAND()); their counts stay exact.
       const sampled = await learnDatabase(target.url, { namespace, sampleRows: 150 });
       const products = sampled.report.tables.find((table) => table.table === 'products')!;
@@ -221,7 +227,7 @@ for (const target of targets) {
       expect((await sds(['init', '--from-database', target.url, flag, namespace, '--out', plainOut])).code).toBe(0);
       const before = JSON.parse((await sds(['fidelity', plainOut, '--database-url', target.url, flag, namespace, '--json'])).stdout) as typeof scored;
       expect(before.columnShapes).toBeLessThan(scored.columnShapes - 0.2);
-      console.log(`${target.name} sds fidelity`, JSON.stringify({ before: [before.overall, before.columnShapes, before.cardinality], after: [scored.overall, scored.columnShapes, scored.cardinality] }));
+      console.log(`${target.name} sds fidelity`, JSON.stringify({ before: [before.overall, before.columnShapes, before.pairTrends, before.cardinality], after: [scored.overall, scored.columnShapes, scored.pairTrends, scored.cardinality] }));
       await expect(sds(['init', '--from-database', target.url, flag, namespace, '--scale', '2'])).resolves.toMatchObject({ code: 1, stderr: 'sds: --scale, --min-count and --no-lookups go with --learn\n' });
     }, SLOW);
   });
