@@ -13,6 +13,7 @@ import { validateConfig } from '../generation/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
 import { learnDateOrder, type OrderRule } from './learn-order.ts';
+import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
@@ -42,6 +43,8 @@ export interface TableReport {
   fanOut?: { column: string; parents: number; histogramBins: number }[];
   /** Date columns that never come before another date of their row or of their parent. */
   orderRules?: OrderRule[];
+  /** Numeric columns every row keeps equal to a sum or product of two others. */
+  formulas?: FormulaRule[];
 }
 
 export interface PrivacyReport {
@@ -143,9 +146,13 @@ async function learnTables(
     }
   }
   for (const table of tables) {
-    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns);
     const tableReport = report.tables.find((entry) => entry.table === table.table.name);
+    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns);
     if (rules.length > 0 && tableReport) tableReport.orderRules = rules;
+    // Person and contact columns keep sds's generators, whatever they add up to.
+    const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
+    const formulas = await learnFormulas(profiler, table, minCount, report.columns, identifying);
+    if (formulas.length > 0 && tableReport) tableReport.formulas = formulas;
   }
   config.learned = { database, engine: connection.dialect.kind, learnedAt: (options.now ?? new Date()).toISOString(), minCount, scale };
   config.metadata = { ...config.metadata, tags: [...(config.metadata?.tags ?? []), 'learned'] };

@@ -31,6 +31,14 @@ export interface PairOrder {
   meanGap: number;
 }
 
+/** A relation a row may keep between its numeric columns: `result = a + b` or `result = a * b`. */
+export interface FormulaCandidate {
+  result: string;
+  op: '+' | '*';
+  a: string;
+  b: string;
+}
+
 /** Two date columns compared: `a` (earlier candidate) and `b`, on one table or a child joined to its parent. */
 export interface DatePair {
   a: string;
@@ -157,6 +165,23 @@ export class TableProfiler {
       : this.#source(table, sampled);
     const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${from}`);
     return pairs.map((_, i) => ({ both: Number(row[`n${i}`] ?? 0), notAfter: Number(row[`le${i}`] ?? 0), before: Number(row[`lt${i}`] ?? 0), meanGap: Number(row[`g${i}`] ?? 0) }));
+  }
+
+  /**
+   * For each candidate `result = a op b`, the rows holding all three and the rows where the result
+   * is within `tolerance` of it, in one scan of the table or its sample (decimals, so no overflow).
+   */
+  async formulaCounts(table: string, candidates: FormulaCandidate[], tolerance: number): Promise<{ rows: number; holds: number }[]> {
+    if (candidates.length === 0) return [];
+    const parts = candidates.flatMap(({ result, op, a, b }, i) => {
+      const [r, x, y] = [this.#quote(result), this.#quote(a), this.#quote(b)];
+      return [
+        `sum(CASE WHEN ${r} IS NOT NULL AND ${x} IS NOT NULL AND ${y} IS NOT NULL THEN 1 ELSE 0 END) AS n${i}`,
+        `sum(CASE WHEN abs(${r} - ((${x} * 1.0) ${op} ${y})) <= ${tolerance} THEN 1 ELSE 0 END) AS h${i}`,
+      ];
+    });
+    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${this.#source(table, this.#fractions.has(table))}`);
+    return candidates.map((_, i) => ({ rows: Number(row[`n${i}`] ?? 0), holds: Number(row[`h${i}`] ?? 0) }));
   }
 
   /**

@@ -1840,6 +1840,18 @@ export interface components {
                      */
                     gap: boolean;
                 }[];
+                /**
+                 * @description Numeric columns that every row holding their inputs keeps equal to the sum or
+                 *     product of two other columns of the row (to half a cent): the config makes them
+                 *     with a `formula` strategy.
+                 */
+                formulas?: {
+                    column: string;
+                    /** @description The formula, e.g. `subtotal + tax` or `quantity * unit_price`. */
+                    expression: string;
+                    /** @description Rows holding the inputs and the column, over which it held. */
+                    rows: number;
+                }[];
             }[];
             columns: {
                 table: string;

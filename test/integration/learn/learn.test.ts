@@ -69,7 +69,12 @@ function fixture(): Fixture {
       const placedMs = Date.UTC(2023, 0, 1) + Math.floor(next() * 365 * 86_400) * 1000;
       // Shipped 2 hours to 6 days after it was placed, or not yet (null).
       const shipped = later() < 0.15 ? null : stamp(placedMs + Math.floor((2 + later() ** 2 * 142) * 3600) * 1000);
-      orders.push([orders.length + 1, customer, pick([[1, 0.8], [2, 0.15], [3, 0.05]]), stamp(placedMs), shipped]);
+      // Derived money: subtotal = quantity × unit price, total = subtotal + shipping, to the cent.
+      const quantity = pick([[1, 0.8], [2, 0.15], [3, 0.05]]);
+      const unitPrice = [4.5, 12.99, 30][Math.floor(later() * 3)]!;
+      const subtotal = Math.round(quantity * unitPrice * 100) / 100;
+      const shipping = [0, 4.99, 9.99][Math.floor(later() * 3)]!;
+      orders.push([orders.length + 1, customer, quantity, stamp(placedMs), shipped, unitPrice, subtotal, shipping, Math.round((subtotal + shipping) * 100) / 100]);
     }
   }
   return { customers, products, orders };
@@ -100,7 +105,8 @@ async function createShop(target: DialectTarget, data: Fixture): Promise<{ names
     `CREATE TABLE ${q('products')} (id INTEGER PRIMARY KEY, genre_id INTEGER NOT NULL REFERENCES ${q('genres')} (id), price NUMERIC(8,2) NOT NULL, ` +
       `weight ${double} NULL, status VARCHAR(20) NOT NULL, released DATE NOT NULL)`,
   );
-  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL, shipped_at ${timestamp} NULL)`);
+  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL, shipped_at ${timestamp} NULL, ` +
+      `unit_price NUMERIC(8,2) NOT NULL, subtotal NUMERIC(10,2) NOT NULL, shipping NUMERIC(8,2) NOT NULL, total NUMERIC(10,2) NOT NULL)`);
   await insert(inspector, q('genres'), GENRES.map((name, i) => [i + 1, name]));
   await insert(inspector, q('customers'), data.customers);
   await insert(inspector, q('products'), data.products);
@@ -161,6 +167,13 @@ for (const target of targets) {
       const orderRules = report.tables.find((entry) => entry.table === 'orders')?.orderRules;
       expect(orderRules).toEqual(expect.arrayContaining([{ column: 'shipped_at', after: 'placed_at', rows: data.orders.filter((row) => row[4] !== null).length, gap: true }, { column: 'placed_at', after: 'customer_id.joined_at', rows: data.orders.length, gap: false }]));
       const madeOrders = run.objects('orders');
+      // Derived columns: the formulas every real row keeps, kept by every generated row.
+      expect(report.tables.find((entry) => entry.table === 'orders')?.formulas).toEqual([
+        { column: 'subtotal', expression: 'quantity * unit_price', rows: data.orders.length },
+        { column: 'total', expression: 'subtotal + shipping', rows: data.orders.length },
+      ]);
+      const cents = (value: unknown) => Math.round(Number(value) * 100);
+      expect(madeOrders.filter((row) => cents(row.total) !== cents(row.subtotal) + cents(row.shipping) || cents(row.subtotal) !== Math.round(Number(row.quantity) * cents(row.unit_price)))).toEqual([]);
       const joinedOf = new Map(run.objects('customers').map((row) => [row.id, row.joined_at as string]));
       expect(madeOrders.filter((row) => row.shipped_at !== null && (row.shipped_at as string) < (row.placed_at as string))).toEqual([]);
       expect(madeOrders.filter((row) => (row.placed_at as string) < joinedOf.get(row.customer_id)!)).toEqual([]);
