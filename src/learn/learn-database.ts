@@ -31,7 +31,16 @@ export interface LearnOptions extends IntrospectOptions {
   sampleRows?: number;
   /** The time recorded in `learned.learnedAt`; default now. */
   now?: Date;
+  /**
+   * Longest any profiling statement may run (PostgreSQL statement_timeout, MariaDB
+   * max_statement_time, MySQL max_execution_time on the profiling session); default none. A
+   * statement cut short fails the learning with an `invalid` IntrospectionError that says so.
+   */
+  statementTimeoutMs?: number;
 }
+
+/** The statement limit of learning over HTTP: a request must not hold a database (or a worker) for minutes. */
+export const HTTP_STATEMENT_TIMEOUT_MS = 30_000;
 
 export interface TableReport {
   table: string;
@@ -64,7 +73,9 @@ export interface LearnedConfig {
 /** A config learned from the tables of a live database, its introspection warnings and the privacy report. */
 export async function learnDatabase(url: string, options: LearnOptions = {}): Promise<LearnedConfig> {
   const dialect = dialectOfUrl(url);
-  const connection = await dialect.connect(url, options.connect).catch((error: unknown) => {
+  const timeout = options.statementTimeoutMs;
+  const connect = timeout ? { ...options.connect, queryTimeoutMs: timeout } : options.connect;
+  const connection = await dialect.connect(url, connect).catch((error: unknown) => {
     throw connectionFailure(dialect, error, true);
   });
   try {
@@ -73,6 +84,12 @@ export async function learnDatabase(url: string, options: LearnOptions = {}): Pr
     const database = databaseLabel(url, catalog.namespace, dialect.facts.namespaceField === 'schema');
     return await learnTables(connection, catalog.namespace, database, mapped, options);
   } catch (error) {
+    if (timeout && !(error instanceof IntrospectionError) && dialect.mapError(error).kind === 'timeout') {
+      throw new IntrospectionError(
+        'invalid',
+        `A profiling statement ran longer than ${timeout / 1000} s, the limit of learning here; learn fewer tables (tables), or run sds init --learn, which has no limit`,
+      );
+    }
     throw error instanceof IntrospectionError ? error : connectionFailure(dialect, error);
   } finally {
     await connection.close().catch(() => {});

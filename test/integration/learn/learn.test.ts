@@ -243,6 +243,26 @@ for (const target of targets) {
       console.log(`${target.name} sds fidelity`, JSON.stringify({ before: [before.overall, before.columnShapes, before.pairTrends, before.cardinality], after: [scored.overall, scored.columnShapes, scored.pairTrends, scored.cardinality] }));
       await expect(sds(['init', '--from-database', target.url, flag, namespace, '--scale', '2'])).resolves.toMatchObject({ code: 1, stderr: 'sds: --scale, --min-count and --no-lookups go with --learn\n' });
     }, SLOW);
+
+    it('a statement time limit (as over HTTP) cuts a long profiling statement short with a clear error', async () => {
+      const connection = await openTarget(target);
+      const namespace = connection.track(uniqueNamespace('learnlimit'));
+      const inspector = await openInspector(target);
+      cleanups.push(async () => {
+        await inspector.close();
+        await connection.cleanup();
+      });
+      const q = (name: string) => target.dialect.quoteIdentifier(name);
+      await inspector.query(`CREATE ${target.name === 'postgres' ? 'SCHEMA' : 'DATABASE'} ${q(namespace)}`);
+      const numbers = target.name === 'postgres' ? 'SELECT g AS id, g % 97 AS v FROM generate_series(1, 300000) g' : 'SELECT seq AS id, seq % 97 AS v FROM seq_1_to_300000';
+      await inspector.query(`CREATE TABLE ${q(namespace)}.${q('readings')} AS ${numbers}`);
+      await expect(learnDatabase(target.url, { namespace, statementTimeoutMs: 1 })).rejects.toMatchObject({
+        kind: 'invalid',
+        message: 'A profiling statement ran longer than 0.001 s, the limit of learning here; learn fewer tables (tables), or run sds init --learn, which has no limit',
+      });
+      // Without the limit the same table is learned.
+      expect((await learnDatabase(target.url, { namespace })).report.tables).toMatchObject([{ table: 'readings', rows: 300_000 }]);
+    }, SLOW);
   });
 }
 
