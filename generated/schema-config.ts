@@ -769,6 +769,22 @@ export interface DateRangeStrategy {
    * A date or datetime field of the row's referenced row, as `<reference>.<field>` (reference: the id of this entity's reference field, that id without a trailing `Id`/`_id`, or the referenced entity's id): values are not earlier than it (and not earlier than `from`), e.g. `customer.createdAt`. When the referenced value is later than `to`, the value is the referenced value.
    */
   after?: string;
+  /**
+   * A date or datetime field of the same row (not this one, no cycles): values are not earlier than it, e.g. `rented_at` for `returned_at`. Without `gap`, a value drawn earlier becomes that field's value; where that field is null, the value comes from the strategy alone. Not with `after`. Written by `sds init --learn` for order rules every row of the real table keeps.
+   */
+  afterField?: string;
+  /**
+   * With `after` or `afterField`: the value is the earlier value plus a gap drawn from this observed distribution, so the pair keeps its order and how far apart its values lie (a rental returned 1 to 9 days after it started); where the earlier value is null, the value comes from the strategy alone. Written by `sds init --learn`.
+   */
+  gap?: {
+    /**
+     * Seconds from the earlier value to this one (whole days for dates), in ascending order, equally spaced in probability (e.g. one per percent); drawn by linear interpolation.
+     *
+     * @minItems 2
+     * @maxItems 1001
+     */
+    quantiles: [number, number, ...number[]];
+  };
   [k: string]: unknown;
 }
 /**

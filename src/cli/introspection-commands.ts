@@ -232,9 +232,11 @@ export function registerIntrospectionCommands(program: Command): void {
         return;
       }
       const figure = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
-      console.log(`fidelity of ${file}: overall ${figure(report.overall)} (column shapes ${figure(report.columnShapes)}, cardinality ${figure(report.cardinality)})`);
+      console.log(`fidelity of ${file}: overall ${figure(report.overall)} (column shapes ${figure(report.columnShapes)}, pair trends ${figure(report.pairTrends)}, cardinality ${figure(report.cardinality)}; null shares ${figure(report.nullRates)})`);
       for (const table of report.tables) console.log(`table ${table.table}: ${table.realRows} real rows, ${table.generatedRows} generated`);
       for (const column of report.columns) console.log(`  ${column.table}.${column.column}: ${column.metric} ${figure(column.score)}${column.nullRate === undefined ? '' : `, null share ${figure(column.nullRate)}`}`);
+      for (const pair of report.pairs) console.log(`  ${pair.table}.${pair.columns.join(' ~ ')}: rank correlation ${pair.real.toFixed(2)} real, ${pair.generated === null ? 'n/a' : pair.generated.toFixed(2)} generated: ${figure(pair.score)}`);
+      for (const rule of report.orderRules) console.log(`  ${rule.table}.${rule.column} never before ${rule.after} in the real rows: ${(rule.generatedShare * 100).toFixed(1)}% of generated rows keep it`);
       if (report.worst.length) console.log(`worst: ${report.worst.map((column) => `${column.table}.${column.column} ${figure(column.score)}`).join(', ')}`);
       for (const entry of report.privacy) console.log(`privacy ${entry.table}.${entry.column}: ${(entry.realValuesReproduced * 100).toFixed(1)}% of generated values are real ones`);
       for (const note of report.skipped) console.error(`skipped ${note}`);

@@ -352,6 +352,7 @@ function checkDateShape(context: CheckContext, site: FieldSite, strategy: Strate
     if (site.field.type !== 'datetime') error('/hourWeights', `hourWeights apply to datetime fields only, but ${site.name} is ${site.field.type}; remove them or make the field a datetime`);
     else if (sum(strategy.hourWeights) <= 0) error('/hourWeights', `hourWeights of ${site.name} are all 0; give at least one hour a weight > 0`);
   }
+  checkDateOrder(context, site, strategy, path);
   if (strategy.after === undefined) return;
   const [name = '', fieldId = ''] = strategy.after.split('.');
   const resolved = resolveRowReference(site.entity, name);
@@ -392,3 +393,29 @@ function deferredReference(context: CheckContext, entity: Entity, fieldId: strin
 
 /** Entity order per validation, computed once. */
 const ENTITY_ORDERS = new WeakMap<CheckContext, string[]>();
+
+/** An `afterField` that names another date of the row without closing a cycle, and a `gap` that has an earlier date to follow. */
+function checkDateOrder(context: CheckContext, site: FieldSite, strategy: StrategyOf<'dateRange'>, path: string): void {
+  const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
+  if (strategy.gap && strategy.after === undefined && strategy.afterField === undefined) error('/gap', `gap of ${site.name} needs after or afterField: the date it follows`);
+  if (strategy.gap) checkAscending(context, `${path}/gap/quantiles`, strategy.gap.quantiles, (value) => value, `gap quantiles of ${site.name}`);
+  if (strategy.afterField === undefined) return;
+  if (strategy.after !== undefined) error('/afterField', `${site.name} has both after and afterField; keep one`);
+  const dates = site.entity.fields.filter((other) => other !== site.field && (other.type === 'date' || other.type === 'datetime')).map((other) => other.id);
+  const earlier = site.entity.fields.find((other) => other.id === strategy.afterField);
+  if (!earlier || earlier === site.field || (earlier.type !== 'date' && earlier.type !== 'datetime')) {
+    error('/afterField', `afterField "${strategy.afterField}" of ${site.name} is not another date or datetime field of entity "${site.entity.id}"${didYouMean(strategy.afterField, dates)}; use one of: ${dates.join(', ') || 'none'}`);
+    return;
+  }
+  // Follow the chain of afterFields from this field: coming back to it is a cycle.
+  const seen = new Set([site.field.id]);
+  for (let at: typeof earlier | undefined = earlier; at; ) {
+    if (seen.has(at.id)) {
+      error('/afterField', `afterField "${strategy.afterField}" of ${site.name} closes a cycle (${[...seen, at.id].join(' → ')}); remove one afterField of it`);
+      return;
+    }
+    seen.add(at.id);
+    const next: string | undefined = at.generation?.strategy?.kind === 'dateRange' ? at.generation.strategy.afterField : undefined;
+    at = next === undefined ? undefined : site.entity.fields.find((other) => other.id === next);
+  }
+}

@@ -18,6 +18,7 @@ import { dateRangeProgram, quantileDateProgram } from './values/date-programs.ts
 import { distributionProgram, distributionSampler } from './values/distributions.ts';
 import { isShaped, shapedDateProgram, storedDay, storedInstant, type LowerBound } from './values/date-shapes.ts';
 import { resolveRowReference } from './row-references.ts';
+import { orderedDateProgram, rowBound } from './values/date-gaps.ts';
 import { agreementOf, agreementProgram } from './reference-agreement.ts';
 import { hasFeature } from './versions.ts';
 
@@ -88,6 +89,7 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'template':
       return templateProgram(context, strategy.template, stream);
     case 'dateRange': {
+      if (strategy.afterField !== undefined || strategy.gap !== undefined) return orderedDateRange(context, field, strategy, stream);
       const window = { from: strategy.from ?? DATE_RANGE.from, to: strategy.to ?? DATE_RANGE.to };
       const zone = context.plan.timezone;
       if (strategy.quantiles) {
@@ -106,6 +108,18 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'formula':
       return formulaProgram(context, field, strategy.expression);
   }
+}
+
+/**
+ * A dateRange kept after another date (`afterField` of the row, or `after` with a `gap`): the
+ * strategy without those options draws where that date is null.
+ */
+function orderedDateRange(context: EntityContext, field: Field, strategy: Extract<Strategy, { kind: 'dateRange' }>, stream: RandomStream): ValueProgram {
+  const { afterField, gap, ...plain } = strategy;
+  const bound = afterField !== undefined ? rowBound(context.fieldIndex(afterField), context.entity.fields.find((other) => other.id === afterField)?.type === 'date') : plain.after ? afterBound(context, plain.after) : undefined;
+  if (gap && plain.after) delete plain.after;
+  const inner = strategyProgram(context, field, plain, stream);
+  return bound ? orderedDateProgram(stream.derive('order'), field.type, context.plan.timezone, bound, inner, gap?.quantiles) : inner;
 }
 
 /** The referenced row's date that `after` (`reference.field`) names; always null while the parent is not generated. */

@@ -1,6 +1,7 @@
 // `sds fidelity`: a config's rows, made in memory, scored against the real tables they imitate
-// (fidelity.ts: column shapes, null shares, cardinality), per table and column, with an overall
-// figure, the worst columns and how many generated person or contact values are real ones.
+// (fidelity.ts: column shapes, null shares, pair trends, cardinality), per table and column, with an
+// overall figure, the date orders kept, the worst columns and how many generated person or contact
+// values are real ones.
 import type { Field, SchemaConfig } from '../model/config-types.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
 import type { ConnectOptions } from '../dialects/dialect.ts';
@@ -8,7 +9,7 @@ import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration } from '../generation/plan.ts';
 import { connectionFailure, dialectOfUrl } from '../introspection/read-catalog.ts';
 import { IntrospectionError } from '../introspection/introspection-errors.ts';
-import { cardinalityScore, columnShape, nullRateScore } from './fidelity.ts';
+import { cardinalityScore, columnShape, correlationSimilarity, nullRateScore, rankCorrelation } from './fidelity.ts';
 import { identifyingKind } from './identifying.ts';
 import { isoText } from './profile-sql.ts';
 import { CATEGORY_MAX } from './fit-column.ts';
@@ -28,12 +29,36 @@ export interface ColumnScore {
   nullRate?: number;
 }
 
+/** A strongly correlated pair of numeric or date columns of a table: its rank correlations and their similarity. */
+export interface PairScore {
+  table: string;
+  columns: [string, string];
+  real: number;
+  generated: number | null;
+  score: number;
+}
+
+/** A date order every real row holding both dates keeps (`column` never before `after`), and the share of generated rows that keep it. */
+export interface OrderCheck {
+  table: string;
+  column: string;
+  after: string;
+  generatedShare: number;
+}
+
 export interface FidelityReport {
+  /** The mean of column shapes, pair trends and cardinality (those measured). */
   overall: number;
   columnShapes: number | null;
+  /** Mean CorrelationSimilarity of the pairs whose real rank correlation is at least 0.5 in size. */
+  pairTrends: number | null;
   cardinality: number | null;
+  /** Mean null-share score (1 − |difference of null shares|) of the columns scored. */
+  nullRates: number | null;
   tables: { table: string; realRows: number; generatedRows: number }[];
   columns: ColumnScore[];
+  pairs: PairScore[];
+  orderRules: OrderCheck[];
   worst: ColumnScore[];
   /** Person and contact columns: the share of generated values that are real ones. */
   privacy: { table: string; column: string; realValuesReproduced: number }[];
@@ -76,7 +101,7 @@ async function scoreTables(connection: TargetConnection, namespace: string, conf
     }
     generated.set(entityPlan.id, columns);
   }
-  const report: FidelityReport = { overall: 0, columnShapes: null, cardinality: null, tables: [], columns: [], worst: [], privacy: [], skipped: [] };
+  const report: FidelityReport = { overall: 0, columnShapes: null, pairTrends: null, cardinality: null, nullRates: null, tables: [], columns: [], pairs: [], orderRules: [], worst: [], privacy: [], skipped: [] };
   const realColumn = async (table: string, column: string) =>
     (await connection.query<{ v: unknown }>(`SELECT ${q(column)} AS v FROM ${q(namespace)}.${q(table)} LIMIT ${maxRows}`, [])).map((row) => row.v);
   for (const entity of config.entities) {
@@ -125,14 +150,84 @@ async function scoreTables(connection: TargetConnection, namespace: string, conf
       const score = columnShape(numeric ? 'numeric' : 'categorical', real, mine);
       report.columns.push({ table: entity.id, column: field.id, metric: numeric ? 'KS' : 'TVD', score: round(score), nullRate });
     }
+    await scorePairs(connection, `${q(namespace)}.${q(entity.id)}`, entity, columns, maxRows, report);
   }
   const shapes = mean(report.columns.filter((entry) => entry.metric !== 'cardinality').map((entry) => entry.score));
   const cardinality = mean(report.columns.filter((entry) => entry.metric === 'cardinality').map((entry) => entry.score));
   report.columnShapes = shapes === null ? null : round(shapes);
   report.cardinality = cardinality === null ? null : round(cardinality);
-  report.overall = round(mean([shapes, cardinality].filter((value): value is number => value !== null)) ?? 0);
+  const pairTrends = mean(report.pairs.map((pair) => pair.score));
+  const nullRates = mean(report.columns.flatMap((entry) => (entry.nullRate === undefined ? [] : [entry.nullRate])));
+  report.pairTrends = pairTrends === null ? null : round(pairTrends);
+  report.nullRates = nullRates === null ? null : round(nullRates);
+  report.overall = round(mean([shapes, pairTrends, cardinality].filter((value): value is number => value !== null)) ?? 0);
   report.worst = [...report.columns].sort((a, b) => a.score - b.score).slice(0, 5);
   return report;
+}
+
+/** Real rank correlations this strong (in size) make a pair scored for its trend. */
+const STRONG = 0.5;
+/** Most numeric and date columns of a table compared pairwise. */
+const MAX_PAIR_COLUMNS = 12;
+
+/**
+ * Pair trends and date orders of a table: its numeric and date columns (no keys, references or
+ * identifying columns) read row by row, real beside generated.
+ */
+async function scorePairs(connection: TargetConnection, table: string, entity: SchemaConfig['entities'][number], generated: Map<string, unknown[]>, maxRows: number, report: FidelityReport): Promise<void> {
+  const keys = new Set(entity.primaryKey ?? []);
+  const fieldIds = entity.fields.map((field) => field.id);
+  const fields = entity.fields
+    .filter((field) => ['integer', 'number', 'date', 'datetime'].includes(field.type) && !keys.has(field.id) && !field.references && generated.has(field.id) && !identifyingKind(entity.id, field.id, fieldIds))
+    .slice(0, MAX_PAIR_COLUMNS);
+  if (fields.length < 2) return;
+  const q = (name: string) => connection.dialect.quoteIdentifier(name);
+  const rows = await connection.query<Record<string, unknown>>(`SELECT ${fields.map((field, i) => `${q(field.id)} AS c${i}`).join(', ')} FROM ${table} LIMIT ${maxRows}`, []).catch(() => undefined);
+  if (!rows) return;
+  const real = fields.map((field, i) => normalize(field, rows.map((row) => row[`c${i}`]))!);
+  const mine = fields.map((field) => normalize(field, generated.get(field.id)!)!);
+  for (let i = 0; i < fields.length; i++) {
+    for (let j = i + 1; j < fields.length; j++) {
+      const correlation = rankCorrelation(real[i]!, real[j]!);
+      if (correlation !== null && Math.abs(correlation) >= STRONG) {
+        const synthetic = rankCorrelation(mine[i]!, mine[j]!);
+        const score = synthetic === null ? 0 : correlationSimilarity(correlation, synthetic);
+        report.pairs.push({ table: entity.id, columns: [fields[i]!.id, fields[j]!.id], real: round(correlation), generated: synthetic === null ? null : round(synthetic), score: round(score) });
+      }
+      const [a, b] = [fields[i]!, fields[j]!];
+      if ((a.type === 'date' || a.type === 'datetime') && a.type === b.type) {
+        for (const [earlier, later, x, y] of [[a, b, real[i]!, real[j]!], [b, a, real[j]!, real[i]!]] as const) {
+          if (!keepsOrder(x, y)) continue;
+          const [gx, gy] = earlier === a ? [mine[i]!, mine[j]!] : [mine[j]!, mine[i]!];
+          report.orderRules.push({ table: entity.id, column: later.id, after: earlier.id, generatedShare: round(orderShare(gx, gy)) });
+        }
+      }
+    }
+  }
+}
+
+/** Whether every row holding both keeps x ≤ y, with x < y in some (and at least 10 such rows). */
+function keepsOrder(x: readonly unknown[], y: readonly unknown[]): boolean {
+  let [both, strict] = [0, 0];
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] === null || y[i] === null) continue;
+    const [a, b] = [String(x[i]), String(y[i])];
+    if (a > b) return false;
+    both++;
+    if (a < b) strict++;
+  }
+  return both >= 10 && strict > 0;
+}
+
+/** The share of rows holding both that keep x ≤ y (1 when none holds both). */
+function orderShare(x: readonly unknown[], y: readonly unknown[]): number {
+  let [both, kept] = [0, 0];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] === null || y[i] === null) continue;
+    both++;
+    if (String(x[i]) <= String(y[i])) kept++;
+  }
+  return both ? kept / both : 1;
 }
 
 /** Driver values as generated ones look: numbers as numbers, dates as ISO text, booleans as booleans. */

@@ -1,7 +1,8 @@
 // Fidelity of generated rows to real ones, measured as SDMetrics does: column shapes are 1 − the
 // Kolmogorov–Smirnov distance for numbers and dates and 1 − the total variation distance for
 // categories (nulls left out, their share compared on its own); cardinality is the shape of the
-// children-per-parent distribution, parents without children included. 1 means indistinguishable.
+// children-per-parent distribution, parents without children included; pair trends compare the rank
+// correlations of column pairs (CorrelationSimilarity). 1 means indistinguishable.
 
 export type ShapeKind = 'numeric' | 'categorical';
 
@@ -58,6 +59,51 @@ export function childrenPerParent(parentKeys: readonly unknown[], childKeys: rea
 /** The cardinality score of a reference: 1 − KS of the children-per-parent distributions. */
 export function cardinalityScore(real: { parents: readonly unknown[]; children: readonly unknown[] }, synthetic: { parents: readonly unknown[]; children: readonly unknown[] }): number {
   return ksScore(childrenPerParent(real.parents, real.children), childrenPerParent(synthetic.parents, synthetic.children));
+}
+
+/** Spearman's rank correlation of the pairs where both values are numbers (or ISO dates); null under 3 pairs or without spread. */
+export function rankCorrelation(x: readonly unknown[], y: readonly unknown[]): number | null {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const [a, b] = [numberOf(x[i]), numberOf(y[i])];
+    if (Number.isFinite(a) && Number.isFinite(b)) pairs.push([a, b]);
+  }
+  if (pairs.length < 3) return null;
+  const [rx, ry] = [ranks(pairs.map((pair) => pair[0])), ranks(pairs.map((pair) => pair[1]))];
+  const mean = (pairs.length + 1) / 2;
+  let [sxy, sxx, syy] = [0, 0, 0];
+  for (let i = 0; i < pairs.length; i++) {
+    const [dx, dy] = [rx[i]! - mean, ry[i]! - mean];
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  return sxx === 0 || syy === 0 ? null : sxy / Math.sqrt(sxx * syy);
+}
+
+/** SDMetrics' CorrelationSimilarity: 1 − |real − synthetic| / 2 of two correlations in [−1, 1]. */
+export function correlationSimilarity(real: number, synthetic: number): number {
+  return 1 - Math.abs(real - synthetic) / 2;
+}
+
+/** Average ranks (ties share theirs), 1-based. */
+function ranks(values: readonly number[]): number[] {
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1]!.value === order[i]!.value) j++;
+    for (let k = i; k <= j; k++) out[order[k]!.index] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return out;
+}
+
+function numberOf(value: unknown): number {
+  if (value === null || value === undefined) return Number.NaN;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  return Number(value);
 }
 
 function numbersOf(values: readonly unknown[]): number[] {

@@ -12,6 +12,8 @@ import { IntrospectionError, introspectionErrors } from '../introspection/intros
 import { validateConfig } from '../generation/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
+import { learnDateOrder, type OrderRule } from './learn-order.ts';
+import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
@@ -29,7 +31,16 @@ export interface LearnOptions extends IntrospectOptions {
   sampleRows?: number;
   /** The time recorded in `learned.learnedAt`; default now. */
   now?: Date;
+  /**
+   * Longest any profiling statement may run (PostgreSQL statement_timeout, MariaDB
+   * max_statement_time, MySQL max_execution_time on the profiling session); default none. A
+   * statement cut short fails the learning with an `invalid` IntrospectionError that says so.
+   */
+  statementTimeoutMs?: number;
 }
+
+/** The statement limit of learning over HTTP: a request must not hold a database (or a worker) for minutes. */
+export const HTTP_STATEMENT_TIMEOUT_MS = 30_000;
 
 export interface TableReport {
   table: string;
@@ -39,6 +50,10 @@ export interface TableReport {
   sampled?: number;
   /** Children per parent learned for these reference columns. */
   fanOut?: { column: string; parents: number; histogramBins: number }[];
+  /** Date columns that never come before another date of their row or of their parent. */
+  orderRules?: OrderRule[];
+  /** Numeric columns every row keeps equal to a sum or product of two others. */
+  formulas?: FormulaRule[];
 }
 
 export interface PrivacyReport {
@@ -58,7 +73,9 @@ export interface LearnedConfig {
 /** A config learned from the tables of a live database, its introspection warnings and the privacy report. */
 export async function learnDatabase(url: string, options: LearnOptions = {}): Promise<LearnedConfig> {
   const dialect = dialectOfUrl(url);
-  const connection = await dialect.connect(url, options.connect).catch((error: unknown) => {
+  const timeout = options.statementTimeoutMs;
+  const connect = timeout ? { ...options.connect, queryTimeoutMs: timeout } : options.connect;
+  const connection = await dialect.connect(url, connect).catch((error: unknown) => {
     throw connectionFailure(dialect, error, true);
   });
   try {
@@ -67,6 +84,12 @@ export async function learnDatabase(url: string, options: LearnOptions = {}): Pr
     const database = databaseLabel(url, catalog.namespace, dialect.facts.namespaceField === 'schema');
     return await learnTables(connection, catalog.namespace, database, mapped, options);
   } catch (error) {
+    if (timeout && !(error instanceof IntrospectionError) && dialect.mapError(error).kind === 'timeout') {
+      throw new IntrospectionError(
+        'invalid',
+        `A profiling statement ran longer than ${timeout / 1000} s, the limit of learning here; learn fewer tables (tables), or run sds init --learn, which has no limit`,
+      );
+    }
     throw error instanceof IntrospectionError ? error : connectionFailure(dialect, error);
   } finally {
     await connection.close().catch(() => {});
@@ -138,6 +161,15 @@ async function learnTables(
       applyGeneration(field, fitted.generation);
       report.columns.push({ table: table.table.name, column, ...fitted.report });
     }
+  }
+  for (const table of tables) {
+    const tableReport = report.tables.find((entry) => entry.table === table.table.name);
+    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns);
+    if (rules.length > 0 && tableReport) tableReport.orderRules = rules;
+    // Person and contact columns keep sds's generators, whatever they add up to.
+    const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
+    const formulas = await learnFormulas(profiler, table, minCount, report.columns, identifying);
+    if (formulas.length > 0 && tableReport) tableReport.formulas = formulas;
   }
   config.learned = { database, engine: connection.dialect.kind, learnedAt: (options.now ?? new Date()).toISOString(), minCount, scale };
   config.metadata = { ...config.metadata, tags: [...(config.metadata?.tags ?? []), 'learned'] };

@@ -12,10 +12,39 @@ const MAX_VALUES = 1000;
 const MAX_BINS = 1000;
 
 /** A table's rows or a sample of about `fraction` of them, as a FROM item. */
-const SAMPLED: Record<SourceKind, (table: string, fraction: number) => string> = {
-  postgres: (table, fraction) => `${table} TABLESAMPLE SYSTEM (${(fraction * 100).toFixed(6)}) REPEATABLE (0)`,
-  mysql: (table, fraction) => `(SELECT * FROM ${table} WHERE RAND(0) < ${fraction.toFixed(8)}) AS sampled`,
+const SAMPLED: Record<SourceKind, (table: string, fraction: number, alias?: string) => string> = {
+  postgres: (table, fraction, alias) => `${table}${alias ? ` AS ${alias}` : ''} TABLESAMPLE SYSTEM (${(fraction * 100).toFixed(6)}) REPEATABLE (0)`,
+  mysql: (table, fraction, alias) => `(SELECT * FROM ${table} WHERE RAND(0) < ${fraction.toFixed(8)}) AS ${alias ?? 'sampled'}`,
 };
+
+/** Seconds from `a` to `b` (two dates, or two datetimes). */
+const SECONDS_BETWEEN: Record<SourceKind, (a: string, b: string, date: boolean) => string> = {
+  postgres: (a, b, date) => (date ? `((${b} - ${a}) * 86400)` : `EXTRACT(EPOCH FROM (${b} - ${a}))`),
+  mysql: (a, b) => `TIMESTAMPDIFF(SECOND, ${a}, ${b})`,
+};
+
+/** How two date columns of the rows compare: rows holding both, rows where a ≤ b, where a < b, and the mean gap in seconds. */
+export interface PairOrder {
+  both: number;
+  notAfter: number;
+  before: number;
+  meanGap: number;
+}
+
+/** A relation a row may keep between its numeric columns: `result = a + b` or `result = a * b`. */
+export interface FormulaCandidate {
+  result: string;
+  op: '+' | '*';
+  a: string;
+  b: string;
+}
+
+/** Two date columns compared: `a` (earlier candidate) and `b`, on one table or a child joined to its parent. */
+export interface DatePair {
+  a: string;
+  b: string;
+  date: boolean;
+}
 
 export interface TableStats {
   rows: number;
@@ -44,9 +73,10 @@ export class TableProfiler {
   }
 
   /** The table, or its sample when it has more rows than the profiler reads. */
-  #source(table: string, sampled: boolean): string {
+  #source(table: string, sampled: boolean, alias?: string): string {
     const fraction = this.#fractions.get(table);
-    return sampled && fraction !== undefined ? SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction) : this.#table(table);
+    if (sampled && fraction !== undefined) return SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
+    return alias ? `${this.#table(table)} ${alias}` : this.#table(table);
   }
 
   async #query(sql: string): Promise<Record<string, unknown>[]> {
@@ -110,6 +140,77 @@ export class TableProfiler {
     const values = ranks.map((rank) => byRank.get(Math.min(rank, highest)));
     if (values.some((value) => value === undefined || value === null)) return [];
     return type === 'date' || type === 'datetime' ? values.map((value) => isoText(value, type)) : values.map(Number);
+  }
+
+  /**
+   * How the pairs of date columns of a table (or its sample) compare, in one scan. With `join`, `a`
+   * is a column of the parent each row references (alias p) and `b` one of the row (alias c).
+   */
+  async pairOrders(table: string, pairs: DatePair[], join?: { parentTable: string; parentColumn: string; childColumn: string }): Promise<PairOrder[]> {
+    if (pairs.length === 0) return [];
+    const sampled = this.#fractions.has(table);
+    const [a, b] = join ? ['p.', 'c.'] : ['', ''];
+    const parts = pairs.flatMap((pair, i) => {
+      const [x, y] = [a + this.#quote(pair.a), b + this.#quote(pair.b)];
+      const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
+      return [
+        `sum(CASE WHEN ${both} THEN 1 ELSE 0 END) AS n${i}`,
+        `sum(CASE WHEN ${x} <= ${y} THEN 1 ELSE 0 END) AS le${i}`,
+        `sum(CASE WHEN ${x} < ${y} THEN 1 ELSE 0 END) AS lt${i}`,
+        `avg(CASE WHEN ${both} THEN ${SECONDS_BETWEEN[this.#connection.dialect.kind](x, y, pair.date)} END) AS g${i}`,
+      ];
+    });
+    const from = join
+      ? `${this.#source(table, sampled, 'c')} JOIN ${this.#table(join.parentTable)} p ON p.${this.#quote(join.parentColumn)} = c.${this.#quote(join.childColumn)}`
+      : this.#source(table, sampled);
+    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${from}`);
+    return pairs.map((_, i) => ({ both: Number(row[`n${i}`] ?? 0), notAfter: Number(row[`le${i}`] ?? 0), before: Number(row[`lt${i}`] ?? 0), meanGap: Number(row[`g${i}`] ?? 0) }));
+  }
+
+  /**
+   * For each candidate `result = a op b`, the rows holding all three and the rows where the result
+   * is within `tolerance` of it, in one scan of the table or its sample (decimals, so no overflow).
+   */
+  async formulaCounts(table: string, candidates: FormulaCandidate[], tolerance: number): Promise<{ rows: number; holds: number }[]> {
+    if (candidates.length === 0) return [];
+    const parts = candidates.flatMap(({ result, op, a, b }, i) => {
+      const [r, x, y] = [this.#quote(result), this.#quote(a), this.#quote(b)];
+      return [
+        `sum(CASE WHEN ${r} IS NOT NULL AND ${x} IS NOT NULL AND ${y} IS NOT NULL THEN 1 ELSE 0 END) AS n${i}`,
+        `sum(CASE WHEN abs(${r} - ((${x} * 1.0) ${op} ${y})) <= ${tolerance} THEN 1 ELSE 0 END) AS h${i}`,
+      ];
+    });
+    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${this.#source(table, this.#fractions.has(table))}`);
+    return candidates.map((_, i) => ({ rows: Number(row[`n${i}`] ?? 0), holds: Number(row[`h${i}`] ?? 0) }));
+  }
+
+  /**
+   * QUANTILES order statistics of the seconds from `a` to `b` over the rows holding both (of the
+   * table's sample, and joined to the parent like pairOrders), trimmed by `minCount` at each end as
+   * `quantiles` is.
+   */
+  async gapQuantiles(table: string, pair: DatePair, count: number, minCount: number, join?: { parentTable: string; parentColumn: string; childColumn: string }): Promise<number[]> {
+    const trim = Math.max(0, Math.floor(minCount) - 1);
+    if (count - 2 * trim < 2) return [];
+    const sampled = this.#fractions.has(table);
+    const [x, y] = join ? [`p.${this.#quote(pair.a)}`, `c.${this.#quote(pair.b)}`] : [this.#quote(pair.a), this.#quote(pair.b)];
+    const from = join
+      ? `${this.#source(table, sampled, 'c')} JOIN ${this.#table(join.parentTable)} p ON p.${this.#quote(join.parentColumn)} = c.${this.#quote(join.childColumn)}`
+      : this.#source(table, sampled);
+    const gap = SECONDS_BETWEEN[this.#connection.dialect.kind](x, y, pair.date);
+    const values = await this.#orderStatistics(`SELECT ${gap} AS v FROM ${from} WHERE ${x} IS NOT NULL AND ${y} IS NOT NULL`, count, trim);
+    return values.map(Number);
+  }
+
+  /** Order statistics of the single column `v` of `select`, at QUANTILES equally spaced ranks between the trimmed ends. */
+  async #orderStatistics(select: string, count: number, trim: number): Promise<unknown[]> {
+    const [first, last] = [1 + trim, count - trim];
+    const ranks = Array.from({ length: QUANTILES }, (_, i) => first + Math.round((i * (last - first)) / (QUANTILES - 1)));
+    const sql = `SELECT v, r FROM (SELECT v, ROW_NUMBER() OVER (ORDER BY v) AS r FROM (${select}) gaps) ranked WHERE r IN (${[...new Set(ranks)].join(', ')})`;
+    const byRank = new Map((await this.#query(sql)).map((row) => [Number(row.r), row.v]));
+    const highest = Math.max(0, ...byRank.keys());
+    const values = ranks.map((rank) => byRank.get(Math.min(rank, highest)));
+    return values.some((value) => value === undefined || value === null) ? [] : values;
   }
 
   /** How many parents have each number of children (parents without children included). */

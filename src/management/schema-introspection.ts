@@ -8,7 +8,7 @@ import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../contract.ts';
 import { introspectDatabase, IntrospectionError } from '../introspection/introspect.ts';
-import { learnDatabase } from '../learn/learn-database.ts';
+import { HTTP_STATEMENT_TIMEOUT_MS, learnDatabase } from '../learn/learn-database.ts';
 import { AppError, errors } from '../errors.ts';
 import type { Operation, RequestBody } from '../operation.ts';
 import { ConnectionRefusal, type ConnectionGuard } from '../security/connection-guard.ts';
@@ -22,6 +22,8 @@ export interface SchemaIntrospectionDeps {
   guard: ConnectionGuard;
   /** The connect timeout (SDS_CONNECT_TIMEOUT_MS): network failures answer no sooner. */
   connectTimeoutMs: number;
+  /** Longest a profiling statement of `learn` may run; default HTTP_STATEMENT_TIMEOUT_MS (30 s). */
+  learnStatementTimeoutMs?: number;
 }
 
 const UNREACHABLE = 'The database server cannot be reached; check the host and port, and that it accepts connections';
@@ -64,6 +66,7 @@ export function schemaIntrospectionOperations(deps: SchemaIntrospectionDeps) {
           scale: request.scale,
           minCount: request.minCount,
           lookups: request.lookups,
+          statementTimeoutMs: deps.learnStatementTimeoutMs ?? HTTP_STATEMENT_TIMEOUT_MS,
           connect,
         });
         const body: IntrospectionAnswer = { schema: config, warnings, privacyReport: report };

@@ -1822,6 +1822,36 @@ export interface components {
                     parents: number;
                     histogramBins: number;
                 }[];
+                /**
+                 * @description Date columns that no row of the table has before another date of its row or of
+                 *     its parent: the config keeps them after it by a gap of the observed spread
+                 *     (dateRange `afterField` or `after`, with `gap`).
+                 */
+                orderRules?: {
+                    column: string;
+                    /** @description A column of the row, or `<reference>.<column>` of its parent. */
+                    after: string;
+                    /** @description Rows holding both dates, over which the rule held. */
+                    rows: number;
+                    /**
+                     * @description Whether the column follows by a learned gap (the dates move together: the
+                     *     gaps spread less than half as much as the column) or is only kept from
+                     *     coming before (dates far apart keep their own distribution).
+                     */
+                    gap: boolean;
+                }[];
+                /**
+                 * @description Numeric columns that every row holding their inputs keeps equal to the sum or
+                 *     product of two other columns of the row (to half a cent): the config makes them
+                 *     with a `formula` strategy.
+                 */
+                formulas?: {
+                    column: string;
+                    /** @description The formula, e.g. `subtotal + tax` or `quantity * unit_price`. */
+                    expression: string;
+                    /** @description Rows holding the inputs and the column, over which it held. */
+                    rows: number;
+                }[];
             }[];
             columns: {
                 table: string;
@@ -2648,6 +2678,13 @@ export interface components {
             hourWeights?: number[];
             /** @description A date or datetime field of the row's referenced row, as `<reference>.<field>` (reference: the id of this entity's reference field, that id without a trailing `Id`/`_id`, or the referenced entity's id): values are not earlier than it (and not earlier than `from`), e.g. `customer.createdAt`. When the referenced value is later than `to`, the value is the referenced value. */
             after?: string;
+            /** @description A date or datetime field of the same row (not this one, no cycles): values are not earlier than it, e.g. `rented_at` for `returned_at`. Without `gap`, a value drawn earlier becomes that field's value; where that field is null, the value comes from the strategy alone. Not with `after`. Written by `sds init --learn` for order rules every row of the real table keeps. */
+            afterField?: string;
+            /** @description With `after` or `afterField`: the value is the earlier value plus a gap drawn from this observed distribution, so the pair keeps its order and how far apart its values lie (a rental returned 1 to 9 days after it started); where the earlier value is null, the value comes from the strategy alone. Written by `sds init --learn`. */
+            gap?: {
+                /** @description Seconds from the earlier value to this one (whole days for dates), in ascending order, equally spaced in probability (e.g. one per percent); drawn by linear interpolation. */
+                quantiles: number[];
+            };
         } & {
             [key: string]: unknown;
         };

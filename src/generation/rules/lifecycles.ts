@@ -208,7 +208,7 @@ function anchorOf(parent: Entity): string | undefined {
 /** Whether a column's value reads no other column of its row (so a time may follow it without a cycle): no strategy, or a plain date range. */
 function independent(field: Field): boolean {
   const strategy = field.generation?.strategy;
-  return !strategy || (strategy.kind === 'dateRange' && strategy.after === undefined) || strategy.kind === 'literal';
+  return !strategy || (strategy.kind === 'dateRange' && strategy.after === undefined && strategy.afterField === undefined) || strategy.kind === 'literal';
 }
 
 /** Whether a field is a date column without a strategy or reference: what lifecycles apply to. */

@@ -42,11 +42,16 @@ function fixture(): Fixture {
     for (const [value, weight] of weighted) if ((u -= weight) < 0) return value;
     return weighted.at(-1)![0];
   };
+  // Dates with order rules draw from a stream of their own, so the other columns keep their values.
+  const later = random(7);
+  const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   const customers = Array.from({ length: 300 }, (_, i) => {
     const name = NAMES[i % NAMES.length]!;
     // LU: 4 rows, one fewer than the default min count.
     const country = i < 4 ? 'LU' : pick([['DE', 0.5], ['FR', 0.3], ['US', 0.2]]);
-    return [i + 1, name, `${name.toLowerCase()}.${i}@mail-${i % 7}.test`, country];
+    // Every customer joined before any order (2021–2022): orders follow their customer's joining.
+    const joined = stamp(Date.UTC(2021, 0, 1) + Math.floor(later() * 700 * 86_400) * 1000);
+    return [i + 1, name, `${name.toLowerCase()}.${i}@mail-${i % 7}.test`, country, joined];
   });
   const products = Array.from({ length: 400 }, (_, i) => {
     const price = i < 4 ? 4.49 : pick([[0.99, 0.65], [1.99, 0.25], [9.99, 0.1]]);
@@ -61,8 +66,15 @@ function fixture(): Fixture {
     // A heavy tail: about half the customers have no order, a few have twenty.
     const count = Math.floor(0.5 / (next() + 0.02));
     for (let j = 0; j < count; j++) {
-      const placed = new Date(Date.UTC(2023, 0, 1) + Math.floor(next() * 365 * 86_400) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-      orders.push([orders.length + 1, customer, pick([[1, 0.8], [2, 0.15], [3, 0.05]]), placed]);
+      const placedMs = Date.UTC(2023, 0, 1) + Math.floor(next() * 365 * 86_400) * 1000;
+      // Shipped 2 hours to 6 days after it was placed, or not yet (null).
+      const shipped = later() < 0.15 ? null : stamp(placedMs + Math.floor((2 + later() ** 2 * 142) * 3600) * 1000);
+      // Derived money: subtotal = quantity × unit price, total = subtotal + shipping, to the cent.
+      const quantity = pick([[1, 0.8], [2, 0.15], [3, 0.05]]);
+      const unitPrice = [4.5, 12.99, 30][Math.floor(later() * 3)]!;
+      const subtotal = Math.round(quantity * unitPrice * 100) / 100;
+      const shipping = [0, 4.99, 9.99][Math.floor(later() * 3)]!;
+      orders.push([orders.length + 1, customer, quantity, stamp(placedMs), shipped, unitPrice, subtotal, shipping, Math.round((subtotal + shipping) * 100) / 100]);
     }
   }
   return { customers, products, orders };
@@ -88,12 +100,13 @@ async function createShop(target: DialectTarget, data: Fixture): Promise<{ names
   const q = (name: string) => `${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier(name)}`;
   const [double, timestamp] = target.name === 'postgres' ? ['DOUBLE PRECISION', 'TIMESTAMP'] : ['DOUBLE', 'DATETIME'];
   await inspector.query(`CREATE TABLE ${q('genres')} (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL)`);
-  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL)`);
+  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL, joined_at ${timestamp} NOT NULL)`);
   await inspector.query(
     `CREATE TABLE ${q('products')} (id INTEGER PRIMARY KEY, genre_id INTEGER NOT NULL REFERENCES ${q('genres')} (id), price NUMERIC(8,2) NOT NULL, ` +
       `weight ${double} NULL, status VARCHAR(20) NOT NULL, released DATE NOT NULL)`,
   );
-  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL)`);
+  await inspector.query(`CREATE TABLE ${q('orders')} (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES ${q('customers')} (id), quantity INTEGER NOT NULL, placed_at ${timestamp} NOT NULL, shipped_at ${timestamp} NULL, ` +
+      `unit_price NUMERIC(8,2) NOT NULL, subtotal NUMERIC(10,2) NOT NULL, shipping NUMERIC(8,2) NOT NULL, total NUMERIC(10,2) NOT NULL)`);
   await insert(inspector, q('genres'), GENRES.map((name, i) => [i + 1, name]));
   await insert(inspector, q('customers'), data.customers);
   await insert(inspector, q('products'), data.products);
@@ -135,7 +148,7 @@ for (const target of targets) {
       }
       const asNumbers = (values: unknown[]) => values.map((value) => (value === null ? null : Number(value)));
       const asInstants = (values: unknown[]) => values.map((value) => isoText(value, 'datetime'));
-      const scores = {
+      const scores: Record<string, number> = {
         price: columnShape('categorical', asNumbers(await real('products', 'price')), run.column('products', 'price')),
         status: columnShape('categorical', await real('products', 'status'), run.column('products', 'status')),
         country: columnShape('categorical', await real('customers', 'country'), run.column('customers', 'country')),
@@ -150,6 +163,28 @@ for (const target of targets) {
           { parents: run.column('customers', 'id'), children: run.column('orders', 'customer_id') },
         ),
       };
+      // Order rules: shipped never before placed (inside the row), an order never before its customer joined (after the parent).
+      const orderRules = report.tables.find((entry) => entry.table === 'orders')?.orderRules;
+      expect(orderRules).toEqual(expect.arrayContaining([{ column: 'shipped_at', after: 'placed_at', rows: data.orders.filter((row) => row[4] !== null).length, gap: true }, { column: 'placed_at', after: 'customer_id.joined_at', rows: data.orders.length, gap: false }]));
+      const madeOrders = run.objects('orders');
+      // Derived columns: the formulas every real row keeps, kept by every generated row.
+      expect(report.tables.find((entry) => entry.table === 'orders')?.formulas).toEqual([
+        { column: 'subtotal', expression: 'quantity * unit_price', rows: data.orders.length },
+        { column: 'total', expression: 'subtotal + shipping', rows: data.orders.length },
+      ]);
+      const cents = (value: unknown) => Math.round(Number(value) * 100);
+      expect(madeOrders.filter((row) => cents(row.total) !== cents(row.subtotal) + cents(row.shipping) || cents(row.subtotal) !== Math.round(Number(row.quantity) * cents(row.unit_price)))).toEqual([]);
+      const joinedOf = new Map(run.objects('customers').map((row) => [row.id, row.joined_at as string]));
+      expect(madeOrders.filter((row) => row.shipped_at !== null && (row.shipped_at as string) < (row.placed_at as string))).toEqual([]);
+      expect(madeOrders.filter((row) => (row.placed_at as string) < joinedOf.get(row.customer_id)!)).toEqual([]);
+      const gaps = (rows: { placed: unknown; shipped: unknown }[]) => rows.filter((row) => row.shipped !== null).map((row) => Date.parse(isoText(row.shipped, 'datetime')) - Date.parse(isoText(row.placed, 'datetime')));
+      const realOrders = await inspector.query(`SELECT placed_at AS placed, shipped_at AS shipped FROM ${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier('orders')}`);
+      Object.assign(scores, {
+        shippedAt: columnShape('numeric', asInstants(await real('orders', 'shipped_at')), run.column('orders', 'shipped_at')),
+        shippedNulls: nullRateScore(await real('orders', 'shipped_at'), run.column('orders', 'shipped_at')),
+        shippingGap: columnShape('numeric', gaps(realOrders as { placed: unknown; shipped: unknown }[]), gaps(madeOrders.map((row) => ({ placed: row.placed_at, shipped: row.shipped_at })))),
+        joinedAt: columnShape('numeric', asInstants(await real('customers', 'joined_at')), run.column('customers', 'joined_at')),
+      });
       for (const [name, score] of Object.entries(scores)) expect(score, name).toBeGreaterThanOrEqual(0.9);
       expect(scores.genres).toBe(1);
       // The generated rows copy no rare value either.
@@ -178,13 +213,19 @@ for (const target of targets) {
       fs.writeFileSync(out, JSON.stringify(config));
       const fidelity = await sds(['fidelity', out, '--database-url', target.url, flag, namespace, '--json']);
       expect(fidelity.code, fidelity.stderr).toBe(0);
-      const scored = JSON.parse(fidelity.stdout) as { overall: number; columnShapes: number; cardinality: number; columns: { table: string; column: string; score: number }[]; privacy: { column: string; realValuesReproduced: number }[] };
+      const scored = JSON.parse(fidelity.stdout) as { overall: number; columnShapes: number; pairTrends: number; nullRates: number; pairs: unknown[]; orderRules: unknown[]; cardinality: number; columns: { table: string; column: string; score: number }[]; privacy: { column: string; realValuesReproduced: number }[] };
       expect(scored.columnShapes).toBeGreaterThanOrEqual(0.9);
+      // Pair trends: shipped moves with placed (rank correlation near 1), and the learned gap keeps it.
+      expect(scored.pairs).toContainEqual(expect.objectContaining({ table: 'orders', columns: ['placed_at', 'shipped_at'] }));
+      expect(scored.pairTrends).toBeGreaterThanOrEqual(0.9);
+      expect(scored.nullRates).toBeGreaterThanOrEqual(0.95);
+      expect(scored.orderRules).toContainEqual({ table: 'orders', column: 'shipped_at', after: 'placed_at', generatedShare: 1 });
       expect(scored.cardinality).toBeGreaterThanOrEqual(0.9);
       expect(scored.columns.map((entry) => `${entry.table}.${entry.column}`)).toEqual(expect.arrayContaining(['products.price', 'products.status', 'products.weight', 'orders.customer_id', 'orders.placed_at']));
       expect(scored.privacy).toContainEqual({ table: 'customers', column: 'first_name', realValuesReproduced: 0 });
       const fidelityText = await sds(['fidelity', out, '--database-url', target.url, flag, namespace]);
-      expect(fidelityText.stdout).toMatch(/^fidelity of .*: overall 0\.9\d\d \(column shapes 0\.9\d\d, cardinality (0\.9\d\d|1\.000)\)$/m);
+      expect(fidelityText.stdout).toMatch(/^fidelity of .*: overall 0\.9\d\d \(column shapes 0\.9\d\d, pair trends (0\.9\d\d|1\.000), cardinality (0\.9\d\d|1\.000); null shares 0\.9\d\d\)$/m);
+      expect(fidelityText.stdout).toMatch(/^ {2}orders\.shipped_at never before placed_at in the real rows: 100\.0% of generated rows keep it$/m);
       // Tables over the sample size are profiled on a sample (TABLESAMPLE / a seeded RAND()); their counts stay exact.
       const sampled = await learnDatabase(target.url, { namespace, sampleRows: 150 });
       const products = sampled.report.tables.find((table) => table.table === 'products')!;
@@ -199,8 +240,28 @@ for (const target of targets) {
       expect((await sds(['init', '--from-database', target.url, flag, namespace, '--out', plainOut])).code).toBe(0);
       const before = JSON.parse((await sds(['fidelity', plainOut, '--database-url', target.url, flag, namespace, '--json'])).stdout) as typeof scored;
       expect(before.columnShapes).toBeLessThan(scored.columnShapes - 0.2);
-      console.log(`${target.name} sds fidelity`, JSON.stringify({ before: [before.overall, before.columnShapes, before.cardinality], after: [scored.overall, scored.columnShapes, scored.cardinality] }));
+      console.log(`${target.name} sds fidelity`, JSON.stringify({ before: [before.overall, before.columnShapes, before.pairTrends, before.cardinality], after: [scored.overall, scored.columnShapes, scored.pairTrends, scored.cardinality] }));
       await expect(sds(['init', '--from-database', target.url, flag, namespace, '--scale', '2'])).resolves.toMatchObject({ code: 1, stderr: 'sds: --scale, --min-count and --no-lookups go with --learn\n' });
+    }, SLOW);
+
+    it('a statement time limit (as over HTTP) cuts a long profiling statement short with a clear error', async () => {
+      const connection = await openTarget(target);
+      const namespace = connection.track(uniqueNamespace('learnlimit'));
+      const inspector = await openInspector(target);
+      cleanups.push(async () => {
+        await inspector.close();
+        await connection.cleanup();
+      });
+      const q = (name: string) => target.dialect.quoteIdentifier(name);
+      await inspector.query(`CREATE ${target.name === 'postgres' ? 'SCHEMA' : 'DATABASE'} ${q(namespace)}`);
+      const numbers = target.name === 'postgres' ? 'SELECT g AS id, g % 97 AS v FROM generate_series(1, 300000) g' : 'SELECT seq AS id, seq % 97 AS v FROM seq_1_to_300000';
+      await inspector.query(`CREATE TABLE ${q(namespace)}.${q('readings')} AS ${numbers}`);
+      await expect(learnDatabase(target.url, { namespace, statementTimeoutMs: 1 })).rejects.toMatchObject({
+        kind: 'invalid',
+        message: 'A profiling statement ran longer than 0.001 s, the limit of learning here; learn fewer tables (tables), or run sds init --learn, which has no limit',
+      });
+      // Without the limit the same table is learned.
+      expect((await learnDatabase(target.url, { namespace })).report.tables).toMatchObject([{ table: 'readings', rows: 300_000 }]);
     }, SLOW);
   });
 }
