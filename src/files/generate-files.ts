@@ -134,7 +134,7 @@ async function writeFiles(config: SchemaConfig, options: FileGenerationOptions):
     dialect = dialects.dialectOfKind(options.dialect ?? 'postgres');
   }
   await fs.promises.mkdir(options.out, { recursive: true });
-  const run = new FileRun(config, new ScheduledRows(scheduleGeneration(config, plan), generator), options, namespace, dialect);
+  const run = new FileRun(config, new ScheduledRows(generator, () => scheduleGeneration(config, plan)), options, namespace, dialect);
   await run.write();
 
   const entities = plan.entities.map((entity) => {

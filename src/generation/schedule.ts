@@ -112,18 +112,25 @@ export function completeRowSteps(schedule: Schedule): ScheduleStep[] {
   return steps;
 }
 
-/** The generator a sink reads its rows from, following a schedule (one per generation). */
+/**
+ * The generator a sink reads its rows from, following a schedule (one per generation). The schedule
+ * is found when first asked for: rows with deferred columns left null (previews) never need it.
+ */
 export class ScheduledRows {
-  readonly #byId: Map<string, EntitySchedule>;
+  #schedule: Schedule | undefined;
+  #byId: Map<string, EntitySchedule> | undefined;
 
   constructor(
-    readonly schedule: Schedule,
     readonly generator: DataGenerator,
-  ) {
-    this.#byId = new Map(schedule.entities.map((entity) => [entity.id, entity]));
+    private readonly find: () => Schedule,
+  ) {}
+
+  get schedule(): Schedule {
+    return (this.#schedule ??= this.find());
   }
 
   entity(entityId: string): EntitySchedule {
+    this.#byId ??= new Map(this.schedule.entities.map((entity) => [entity.id, entity]));
     const entity = this.#byId.get(entityId);
     if (!entity) throw new Error(`the schedule has no entity "${entityId}"`);
     return entity;
@@ -151,13 +158,19 @@ export class ScheduledRows {
   }
 
   /**
-   * Rows `from` … `to` (exclusive) of an entity, complete (deferred columns filled, so every entity
-   * they point to must be declared or made first), values in `table.columns` order. Made in ranges:
+   * Rows `from` … `to` (exclusive) of an entity, values in `table.columns` order, complete (deferred
+   * columns filled, so every entity they point to must be declared or made first). Made in ranges:
    * only those rows are made, nothing published. Made in order: every row is made (later rows and
    * entities depend on them, and its keys are published), those in the range yielded. `reuse`: one
    * array holds each row in turn (the caller is done with a row before asking for the next).
+   * `deferred: 'null'`: the rows as a load with a second pass inserts them (deferred columns null),
+   * made in order up to `to` only (previews; the database load's `DataGenerator.rows`).
    */
-  *rows(entityId: string, from = 0, to = Infinity, options: { reuse?: boolean; signal?: AbortSignal } = {}): Generator<RowValue[]> {
+  *rows(entityId: string, from = 0, to = Infinity, options: { reuse?: boolean; signal?: AbortSignal; deferred?: 'filled' | 'null' } = {}): Generator<RowValue[]> {
+    if (options.deferred === 'null') {
+      yield* this.#rowsInOrder(entityId, from, to);
+      return;
+    }
     const reuse = options.reuse ?? false;
     // A coherence audit sees rows as they are made in order (completeRows); ranges are not observed.
     if (this.entity(entityId).made === 'ranges' && !this.generator.audit) {
@@ -169,6 +182,20 @@ export class ScheduledRows {
       if (index >= from && index < to) yield row;
       else if (index % 10_000 === 0) options.signal?.throwIfAborted();
       index++;
+    }
+  }
+
+  /** Rows with deferred columns null, made from row 0 in batches no larger than `to` and no further than the batch holding row `to - 1`. */
+  *#rowsInOrder(entityId: string, from: number, to: number): Generator<RowValue[]> {
+    if (to <= 0) return;
+    let index = 0;
+    for (const batch of this.generator.rows(entityId, Math.min(to, 10_000))) {
+      for (const row of batch) {
+        if (index >= to) return;
+        if (index >= from) yield row;
+        index++;
+      }
+      if (index >= to) return;
     }
   }
 }

@@ -66,7 +66,7 @@ describe('ScheduledRows.rows', () => {
   ] as const)('%s: every range, taken through the steps, is the slice of a whole generation', (_name, given) => {
     const whole = generate(given, OPTIONS);
     const plan = planGeneration(given, OPTIONS);
-    const rows = new ScheduledRows(scheduleGeneration(given, plan), new DataGenerator(given, plan));
+    const rows = new ScheduledRows(new DataGenerator(given, plan), () => scheduleGeneration(given, plan));
     let compared = 0;
     for (const { step, entity } of completeRowSteps(rows.schedule)) {
       if (step !== 'write') {
