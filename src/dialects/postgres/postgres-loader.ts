@@ -201,35 +201,7 @@ export function postgresParameter(column: ColumnSpec, value: RowValue | undefine
   return PARAMETER_ENCODERS[column.type](value);
 }
 
-/**
- * Sets `setColumns` of the rows addressed by `keyColumns`: each row is `[...keys, ...values]`.
- * One `UPDATE … FROM (VALUES …)` per chunk of rows, all in one transaction.
- */
-export async function updatePostgresRows(
-  pool: pg.Pool,
-  namespace: string,
-  table: TableSpec,
-  keyColumns: string[],
-  setColumns: string[],
-  batches: RowBatches,
-): Promise<number> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const updated = await updatePostgresRowsOn(client, namespace, table, keyColumns, setColumns, batches);
-    await client.query('COMMIT');
-    return updated;
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release(failure);
-  }
-}
-
-/** updatePostgresRows on a client the caller holds, in the caller's transaction. */
+/** Deferred references as batched UPDATE … FROM (VALUES …), on a client the caller holds, in the caller's transaction. */
 export async function updatePostgresRowsOn(
   client: pg.PoolClient,
   namespace: string,
