@@ -327,7 +327,7 @@ export function registerGenerationCommands(program: Command): void {
       if (!config.entities.some((entity) => entity.id === options.entity)) {
         throw new Error(`no entity "${options.entity}" in ${file} (entities: ${config.entities.map((entity) => entity.id).join(', ')})`);
       }
-      const { previewRows } = await import('../generation/generator.ts');
+      const { previewRows } = await import('../generation/preview.ts');
       const rows = previewRows(config, options.entity, options.rows, { seed: options.seed, generatorVersion: options.generatorVersion });
       if (options.json) console.log(JSON.stringify(rows, null, 2));
       else console.table(rows);

@@ -29,28 +29,33 @@ export interface EncoderOptions {
 
 /** The encoder of one table's rows in `format`. */
 export function tableEncoder(format: FileFormat, table: RuntimeTable, options: EncoderOptions = {}): TableEncoder {
-  const columns = table.columns;
-  const renderers = columns.map(valueRenderer);
-  const rendered: JsonValue[] = new Array<JsonValue>(columns.length).fill(null);
-  const render = (values: RowValues) => {
-    for (let index = 0; index < renderers.length; index++) rendered[index] = renderers[index]!(values[index] ?? null);
-    return rendered;
-  };
-  switch (format) {
-    case 'csv':
-    case 'jsonl': {
-      const { head } = FILE_FORMATS[format].text(columns);
-      const encode = FILE_FORMATS[format].values(columns);
-      return { head: () => head, row: (values) => encode(values), tail: () => '' };
-    }
-    case 'parquet': {
-      const writer = new ParquetTableWriter(columns, options.createdBy ?? 'sds');
-      return { head: () => [], row: (values) => writer.add(render(values)), tail: () => writer.finish() };
-    }
-    case 'sql': {
-      if (!options.dialect || !options.namespace) throw new Error('an SQL script needs a dialect and a namespace');
-      const rows = options.dialect.dump.rows(options.namespace, table.spec);
-      return { head: () => rows.head, row: (values, index) => rows.row(values, index), tail: (count) => rows.tail(count) };
-    }
-  }
+  return TABLE_ENCODERS[format](table, options);
 }
+
+/** One table's text rows: the format's head, then each row's values as text. */
+const textEncoder = (format: 'csv' | 'jsonl') => (table: RuntimeTable): TableEncoder => {
+  const { head } = FILE_FORMATS[format].text(table.columns);
+  const encode = FILE_FORMATS[format].values(table.columns);
+  return { head: () => head, row: (values) => encode(values), tail: () => '' };
+};
+
+/** Each format's encoder of one table, by format. */
+const TABLE_ENCODERS = {
+  csv: textEncoder('csv'),
+  jsonl: textEncoder('jsonl'),
+  parquet: (table, options) => {
+    const renderers = table.columns.map(valueRenderer);
+    const rendered: JsonValue[] = new Array<JsonValue>(table.columns.length).fill(null);
+    const render = (values: RowValues) => {
+      for (let index = 0; index < renderers.length; index++) rendered[index] = renderers[index]!(values[index] ?? null);
+      return rendered;
+    };
+    const writer = new ParquetTableWriter(table.columns, options.createdBy ?? 'sds');
+    return { head: () => [], row: (values) => writer.add(render(values)), tail: () => writer.finish() };
+  },
+  sql: (table, options) => {
+    if (!options.dialect || !options.namespace) throw new Error('an SQL script needs a dialect and a namespace');
+    const rows = options.dialect.dump.rows(options.namespace, table.spec);
+    return { head: () => rows.head, row: (values, index) => rows.row(values, index), tail: (count) => rows.tail(count) };
+  },
+} satisfies Record<FileFormat, (table: RuntimeTable, options: EncoderOptions) => TableEncoder>;

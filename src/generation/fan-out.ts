@@ -1,7 +1,8 @@
-// Reference fan-out: which parent each child row takes, so that parents get skewed (Zipf, Pareto)
-// or bounded (min..max) numbers of children. Every choice is a pure function of the child row: a
-// keyed permutation decides which parents are the busy ones, and bounded fan-out precomputes each
-// parent's count once (O(parents) memory) and maps a permuted row onto the parents' slots.
+// Reference fan-out: which parent each child row takes, so that parents get skewed (Zipf, Pareto),
+// bounded (min..max) or histogram (empirical) numbers of children. Every choice is a pure function
+// of the child row: a keyed permutation decides which parents are the busy ones, and the counted
+// fan-outs precompute each parent's count once (O(parents) memory) and map a permuted row onto the
+// parents' slots (slotPicker).
 import type { FanOut } from '../model/config-types.ts';
 import type { RandomStream } from './random.ts';
 import { KeyedPermutation } from './random.ts';
@@ -45,8 +46,7 @@ export function parentPicker(fanOut: FanOut, parents: number, children: number, 
 /**
  * Parents in a keyed order take the histogram's counts by stratified inverse transform: parent i
  * of n gets the count at cumulative share (i + ½) / n, so the shares hold over any number of
- * parents. Child rows fill those slots through a keyed permutation of the slots; rows beyond the
- * slots are not inserted, slots beyond the rows stay empty.
+ * parents. Rows beyond the slots are not inserted, slots beyond the rows stay empty.
  */
 function empiricalPicker(histogram: readonly { children: number; weight: number }[], parents: number, children: number, stream: RandomStream, busy: KeyedPermutation): ParentPicker {
   const bins = [...histogram].sort((a, b) => a.children - b.children);
@@ -59,31 +59,13 @@ function empiricalPicker(histogram: readonly { children: number; weight: number 
     while (share > cumulative && bin < bins.length - 1) cumulative += bins[++bin]!.weight / total;
     counts[busy.at(i)] = bins[bin]?.children ?? 0;
   }
-  const starts = new Float64Array(parents + 1);
-  for (let i = 0; i < parents; i++) starts[i + 1] = starts[i]! + counts[i]!;
-  const slots = starts[parents]!;
-  const rows = Math.min(children, slots);
-  const order = new KeyedPermutation(Math.max(1, slots), keyOf(stream.derive('child order')));
-  return {
-    pick: (row) => {
-      const slot = order.at(row);
-      let low = 0;
-      let high = parents - 1;
-      while (low < high) {
-        const mid = (low + high + 1) >>> 1;
-        if (starts[mid]! <= slot) low = mid;
-        else high = mid - 1;
-      }
-      return low;
-    },
-    rows: rows < children ? rows : undefined,
-  };
+  return slotPicker(counts, children, stream);
 }
 
 /**
  * Every parent gets min children first (as evenly as the rows allow), then the rows left over go
- * to the parents' free slots (max − min each) in a keyed random order; child rows are spread over
- * those slots by a keyed permutation of the rows.
+ * to the parents' free slots (max − min each) in a keyed random order. The counts add up to the
+ * rows (children, at most parents × max).
  */
 function boundedPicker(min: number, max: number, parents: number, children: number, stream: RandomStream, busy: KeyedPermutation): ParentPicker {
   const rows = Math.min(children, parents * max);
@@ -99,9 +81,23 @@ function boundedPicker(min: number, max: number, parents: number, children: numb
     const slots = new KeyedPermutation(parents * room, keyOf(stream.derive('free slots')));
     for (let i = 0; i < extras; i++) counts[Math.floor(slots.at(i) / room)]!++;
   }
+  const picker = slotPicker(counts, children, stream);
+  return rows < parents * min ? { ...picker, shortfall: `${rows} rows give ${parents} parents fewer than min (${min}) children each` } : picker;
+}
+
+/**
+ * The one slot search of counted fan-outs (bounded, empirical): parent p owns `counts[p]`
+ * consecutive slots, and child row r takes the parent of slot `order(r)`, a keyed permutation of
+ * the slots. Only rows below `rows` (all children when undefined) may be picked: a row at or past
+ * the slots is outside the permutation's domain, where its cycle walk need never end.
+ */
+function slotPicker(counts: Uint32Array, children: number, stream: RandomStream): ParentPicker {
+  const parents = counts.length;
   const starts = new Float64Array(parents + 1);
   for (let i = 0; i < parents; i++) starts[i + 1] = starts[i]! + counts[i]!;
-  const order = new KeyedPermutation(Math.max(1, rows), keyOf(stream.derive('child order')));
+  const slots = starts[parents]!;
+  const rows = Math.min(children, slots);
+  const order = new KeyedPermutation(Math.max(1, slots), keyOf(stream.derive('child order')));
   return {
     pick: (row) => {
       const slot = order.at(row);
@@ -116,7 +112,6 @@ function boundedPicker(min: number, max: number, parents: number, children: numb
       return low;
     },
     rows: rows < children ? rows : undefined,
-    shortfall: rows < parents * min ? `${rows} rows give ${parents} parents fewer than min (${min}) children each` : undefined,
   };
 }
 

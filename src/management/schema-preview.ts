@@ -5,7 +5,7 @@
 import { checkedConfig, type components, type SchemaConfig } from '../contract.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { errors } from '../errors.ts';
-import { previewEntities, PreviewTooLargeError } from '../generation/generator.ts';
+import { previewEntities, PreviewTooLargeError } from '../generation/preview.ts';
 import { LATEST_GENERATOR_VERSION, plannedRowCounts, planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { WORK_LIMITS } from '../generation/work-limits.ts';
 import { renderValue } from '../model/render.ts';

@@ -2,7 +2,7 @@
 // source generated with the same seed serves through its runtime API, on both databases, for a config
 // with every field type and reference option; bad input answers 400 with the validator's details.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewRows } from '../../src/generation/generator.ts';
+import { previewRows } from '../../src/generation/preview.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
 import { mysqlTarget } from '../helpers/mysql.ts';

@@ -14,7 +14,7 @@ import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { inTransaction } from '../../transaction.ts';
 import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
 import { binaryRowWriter } from './postgres-binary-copy.ts';
-import { copyBinaryRows, copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRows, updatePostgresRowsOn } from './postgres-loader.ts';
+import { copyBinaryRows, copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRowsOn } from './postgres-loader.ts';
 import {
   postgresComparable,
   postgresDistinctFrom,
@@ -347,7 +347,7 @@ export class PostgresConnection implements TargetConnection {
   };
 
   updateRows(namespace: string, table: TableSpec, keyColumns: string[], setColumns: string[], batches: RowBatches): Promise<number> {
-    return updatePostgresRows(this.pool, namespace, table, keyColumns, setColumns, batches);
+    return this.withTransaction((client) => updatePostgresRowsOn(client, namespace, table, keyColumns, setColumns, batches));
   }
 
   loadTransaction<T>(work: (tx: LoadTransaction) => Promise<T>): Promise<T> {

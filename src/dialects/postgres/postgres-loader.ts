@@ -3,7 +3,7 @@
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { unhandledFieldType } from '../../contract.ts';
+import type { FieldType } from '../../contract.ts';
 import { from as copyFrom } from 'pg-copy-streams';
 import { chunkTexts, encodeBatches, numberText, plainText, tabSeparatedRows } from '../bulk-text.ts';
 import type { ColumnSpec, TableSpec } from '../../model/table-spec.ts';
@@ -30,37 +30,38 @@ export function escapeCopyText(text: string): string {
 
 type CopyEncoder = (value: RowValue) => string;
 
+/** A string value, escaped unless it is one of the generator's short plain strings. */
+const plainOrEscaped: CopyEncoder = (value) => (typeof value === 'string' && plainText(value) ? value : escapeCopyText(typeof value === 'string' ? value : String(value)));
+const escapedString: CopyEncoder = (value) => escapeCopyText(typeof value === 'string' ? value : String(value));
+const numberEncoder = (column: ColumnSpec): CopyEncoder => {
+  const text = numberText(column.precision);
+  return (value) => (typeof value === 'number' ? text(value) : typeof value === 'bigint' ? String(value) : escapeCopyText(String(value)));
+};
+
+/**
+ * How a non-null value of a column is written in COPY text, by field type. Generated dates,
+ * datetimes (formatInstant: three concatenated pieces), times and uuids are short strings that never
+ * need escaping; a plain char scan proves it more cheaply than the regex test in escapeCopyText.
+ * Anything else (a Date, a non-string, a string with a special character) still goes through the
+ * general path, so the output is the same for every value.
+ */
+const COPY_ENCODERS = {
+  json: () => (value) => escapeCopyText(JSON.stringify(value)),
+  boolean: () => (value) => (value === true ? 't' : value === false ? 'f' : escapeCopyText(String(value))),
+  integer: numberEncoder,
+  number: numberEncoder,
+  datetime: () => (value) => (typeof value === 'string' && plainText(value) ? value : value instanceof Date ? value.toISOString() : escapeCopyText(String(value))),
+  date: () => (value) => (typeof value === 'string' && plainText(value) ? value : value instanceof Date ? value.toISOString().slice(0, 10) : escapeCopyText(String(value))),
+  time: () => plainOrEscaped,
+  uuid: () => plainOrEscaped,
+  string: () => escapedString,
+  text: () => escapedString,
+  enum: () => escapedString,
+} satisfies Record<FieldType, (column: ColumnSpec) => CopyEncoder>;
+
 /** How a non-null value of a column is written in COPY text. */
 export function copyEncoder(column: ColumnSpec): CopyEncoder {
-  switch (column.type) {
-    case 'json':
-      return (value) => escapeCopyText(JSON.stringify(value));
-    case 'boolean':
-      return (value) => (value === true ? 't' : value === false ? 'f' : escapeCopyText(String(value)));
-    case 'integer':
-    case 'number': {
-      const text = numberText(column.precision);
-      return (value) => (typeof value === 'number' ? text(value) : typeof value === 'bigint' ? String(value) : escapeCopyText(String(value)));
-    }
-    // Generated dates, datetimes (formatInstant: three concatenated pieces), times and uuids are
-    // short strings that never need escaping; a plain char scan proves it more cheaply than the
-    // regex test in escapeCopyText. Anything else (a Date, a non-string, a string with a special
-    // character) still goes through the general path, so the output is the same for every value.
-    case 'datetime':
-      return (value) =>
-        typeof value === 'string' && plainText(value) ? value : value instanceof Date ? value.toISOString() : escapeCopyText(String(value));
-    case 'date':
-      return (value) =>
-        typeof value === 'string' && plainText(value) ? value : value instanceof Date ? value.toISOString().slice(0, 10) : escapeCopyText(String(value));
-    case 'time':
-    case 'uuid':
-      return (value) => (typeof value === 'string' && plainText(value) ? value : escapeCopyText(typeof value === 'string' ? value : String(value)));
-    case 'string':
-    case 'text':
-    case 'enum':
-      return (value) => escapeCopyText(typeof value === 'string' ? value : String(value));
-  }
-  return unhandledFieldType(column.type);
+  return COPY_ENCODERS[column.type](column);
 }
 
 /** One row as a line of COPY text. */
@@ -175,58 +176,32 @@ function clientSocket(client: pg.PoolClient): Socket | undefined {
   return (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
 }
 
+/** A non-null row value as it is bound to the column's type. */
+type ParameterEncoder = (value: RowValue) => unknown;
+const asItIs: ParameterEncoder = (value) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** How a non-null row value is bound as a pg parameter, by field type. */
+const PARAMETER_ENCODERS = {
+  json: (value) => JSON.stringify(value),
+  datetime: (value) => (value instanceof Date ? value.toISOString() : value),
+  date: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
+  string: asItIs,
+  text: asItIs,
+  enum: asItIs,
+  integer: asItIs,
+  number: asItIs,
+  boolean: asItIs,
+  time: asItIs,
+  uuid: asItIs,
+} satisfies Record<FieldType, ParameterEncoder>;
+
 /** A row value as a pg parameter of the column's type. */
 export function postgresParameter(column: ColumnSpec, value: RowValue | undefined): unknown {
   if (value === null || value === undefined) return null;
-  switch (column.type) {
-    case 'json':
-      return JSON.stringify(value);
-    case 'datetime':
-      return value instanceof Date ? value.toISOString() : value;
-    case 'date':
-      return value instanceof Date ? value.toISOString().slice(0, 10) : value;
-    case 'string':
-    case 'text':
-    case 'enum':
-    case 'integer':
-    case 'number':
-    case 'boolean':
-    case 'time':
-    case 'uuid':
-      return typeof value === 'bigint' ? value.toString() : value;
-  }
-  return unhandledFieldType(column.type);
+  return PARAMETER_ENCODERS[column.type](value);
 }
 
-/**
- * Sets `setColumns` of the rows addressed by `keyColumns`: each row is `[...keys, ...values]`.
- * One `UPDATE … FROM (VALUES …)` per chunk of rows, all in one transaction.
- */
-export async function updatePostgresRows(
-  pool: pg.Pool,
-  namespace: string,
-  table: TableSpec,
-  keyColumns: string[],
-  setColumns: string[],
-  batches: RowBatches,
-): Promise<number> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const updated = await updatePostgresRowsOn(client, namespace, table, keyColumns, setColumns, batches);
-    await client.query('COMMIT');
-    return updated;
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release(failure);
-  }
-}
-
-/** updatePostgresRows on a client the caller holds, in the caller's transaction. */
+/** Deferred references as batched UPDATE … FROM (VALUES …), on a client the caller holds, in the caller's transaction. */
 export async function updatePostgresRowsOn(
   client: pg.PoolClient,
   namespace: string,

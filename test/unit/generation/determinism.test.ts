@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity, SchemaConfig } from '../../../src/model/config-types.ts';
-import { previewRows } from '../../../src/generation/generator.ts';
+import { previewRows } from '../../../src/generation/preview.ts';
 import { REFERENCE_DATE, config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 function shop(): SchemaConfig {

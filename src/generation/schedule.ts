@@ -1,0 +1,201 @@
+// The schedule of a plan: per entity, how its rows are made (in order or in ranges), whether the keys
+// other entities draw from it are recomputed instead of made, and its deferred columns; and the one
+// path every sink reads rows through, `ScheduledRows.rows(entity, from, to)`. Files and previews
+// consume it; a database load, a seed into existing tables or distributed generation tasks (entity
+// row ranges) read `made` to know which entities they may split.
+import type { SchemaConfig } from '../model/config-types.ts';
+import type { RowValue } from '../model/row-value.ts';
+import { referenceTarget } from '../model/table-spec.ts';
+import { ancestorsOf } from './config-graph.ts';
+import { DataGenerator } from './generator.ts';
+import type { EntityPlan, GenerationPlan } from './plan.ts';
+
+export interface EntitySchedule {
+  id: string;
+  plan: EntityPlan;
+  /**
+   * `ranges`: any range of its rows can be made on its own, here or in another thread or process
+   * (no field carries state from row to row, every entity it takes values from is recomputed, and
+   * for deferred columns their targets too); `rowLimit` rows, known before any row is made.
+   * `order`: made from row 0 in turn, as a database load makes it.
+   */
+  made: 'ranges' | 'order';
+  /**
+   * The keys (and row-read columns) other entities draw from it are pure functions of the row index:
+   * a generator declares them (DataGenerator.assumeGenerated) instead of making its rows. Every
+   * `ranges` entity is recomputed; an `order` entity may be too.
+   */
+  recomputed: boolean;
+  /** `ranges`: the rows it will have. */
+  rowLimit?: number;
+  /** `recomputed`: the rows a generation in plan order is assumed to make of it (all planned unless a unique pool runs out). */
+  assumedRows?: number;
+  /** Reference columns filled once every row exists (self references, cycles): the plan's. */
+  deferredColumns: string[];
+}
+
+export interface Schedule {
+  plan: GenerationPlan;
+  /** Plan order: parents first. */
+  entities: EntitySchedule[];
+}
+
+/**
+ * The schedule of `plan`, a pure function of the config and the plan: found in plan order on a
+ * probe generator that makes no row.
+ */
+export function scheduleGeneration(config: SchemaConfig, plan: GenerationPlan): Schedule {
+  const probe = new DataGenerator(config, plan);
+  const recomputed = new Set<string>();
+  const ranges = new Set<string>();
+  const rowLimits = new Map<string, number>();
+  for (const entity of plan.entities) {
+    if (!ancestorsOf(config, entity.id).every((id) => id === entity.id || recomputed.has(id))) continue;
+    try {
+      const safe = probe.rangeSafe(entity.id, false);
+      if (!probe.assumeGenerated(entity.id)) continue;
+      recomputed.add(entity.id);
+      if (safe) {
+        ranges.add(entity.id);
+        rowLimits.set(entity.id, probe.rowLimit(entity.id));
+      }
+    } catch {
+      // A parent's keys cannot be recomputed here: the entity is made in order.
+    }
+  }
+  // Deferred columns point anywhere: their targets must be recomputed, and their programs range-safe.
+  for (const entity of plan.entities.filter((candidate) => ranges.has(candidate.id) && candidate.deferredColumns.length > 0)) {
+    const fields = config.entities.find((candidate) => candidate.id === entity.id)!.fields.filter((field) => entity.deferredColumns.includes(field.id));
+    const targetsRecomputed = fields.every((field) => {
+      const target = referenceTarget(field)?.entity;
+      return target !== undefined && recomputed.has(target);
+    });
+    try {
+      if (!targetsRecomputed || !probe.rangeSafe(entity.id, true)) ranges.delete(entity.id);
+    } catch {
+      ranges.delete(entity.id);
+    }
+  }
+  return {
+    plan,
+    entities: plan.entities.map((entity) => ({
+      id: entity.id,
+      plan: entity,
+      made: ranges.has(entity.id) ? 'ranges' : 'order',
+      recomputed: recomputed.has(entity.id),
+      ...(ranges.has(entity.id) ? { rowLimit: rowLimits.get(entity.id)! } : {}),
+      ...(recomputed.has(entity.id) ? { assumedRows: probe.produced.get(entity.id)! } : {}),
+      deferredColumns: entity.deferredColumns,
+    })),
+  };
+}
+
+/**
+ * What a sink that writes each row once, complete (files, previews of whole rows), does in turn:
+ * in plan order, `declare` a `ranges` entity (its keys recomputed) and `write` it unless it has
+ * deferred columns; `make` an `order` entity with deferred columns (its keys published, its rows
+ * dropped) and `write` every other; then `write` the entities with deferred columns, every entity
+ * they point to being there. A sink with a second pass (a database load) writes every entity in
+ * plan order with deferred columns null and fills them after (DataGenerator.deferredUpdates).
+ */
+export type ScheduleStep = { step: 'declare' | 'make' | 'write'; entity: EntitySchedule };
+
+export function completeRowSteps(schedule: Schedule): ScheduleStep[] {
+  const steps: ScheduleStep[] = [];
+  for (const entity of schedule.entities) {
+    const deferred = entity.deferredColumns.length > 0;
+    if (entity.made === 'ranges') steps.push({ step: 'declare', entity });
+    else if (deferred) steps.push({ step: 'make', entity });
+    if (!deferred) steps.push({ step: 'write', entity });
+  }
+  for (const entity of schedule.entities) if (entity.deferredColumns.length > 0) steps.push({ step: 'write', entity });
+  return steps;
+}
+
+/**
+ * The generator a sink reads its rows from, following a schedule (one per generation). The schedule
+ * is found when first asked for: rows with deferred columns left null (previews) never need it.
+ */
+export class ScheduledRows {
+  #schedule: Schedule | undefined;
+  #byId: Map<string, EntitySchedule> | undefined;
+
+  constructor(
+    readonly generator: DataGenerator,
+    private readonly find: () => Schedule,
+  ) {}
+
+  get schedule(): Schedule {
+    return (this.#schedule ??= this.find());
+  }
+
+  entity(entityId: string): EntitySchedule {
+    this.#byId ??= new Map(this.schedule.entities.map((entity) => [entity.id, entity]));
+    const entity = this.#byId.get(entityId);
+    if (!entity) throw new Error(`the schedule has no entity "${entityId}"`);
+    return entity;
+  }
+
+  /**
+   * A `declare` or `make` step: a `ranges` entity's keys declared (its compile warnings kept, as a
+   * generation in order reports them), an `order` entity's rows made and dropped so that its keys
+   * exist. `signal` is checked between batches.
+   */
+  prepare(entityId: string, signal?: AbortSignal): void {
+    if (this.entity(entityId).made === 'ranges') {
+      this.generator.assumeGenerated(entityId, true);
+      return;
+    }
+    for (const batch of this.generator.rows(entityId, 1_000)) {
+      void batch;
+      signal?.throwIfAborted();
+    }
+  }
+
+  /** Rows an entity has once made: its `rowLimit` in ranges, else what its compiled fields allow. */
+  rowLimit(entityId: string): number {
+    return this.generator.rowLimit(entityId);
+  }
+
+  /**
+   * Rows `from` … `to` (exclusive) of an entity, values in `table.columns` order, complete (deferred
+   * columns filled, so every entity they point to must be declared or made first). Made in ranges:
+   * only those rows are made, nothing published. Made in order: every row is made (later rows and
+   * entities depend on them, and its keys are published), those in the range yielded. `reuse`: one
+   * array holds each row in turn (the caller is done with a row before asking for the next).
+   * `deferred: 'null'`: the rows as a load with a second pass inserts them (deferred columns null),
+   * made in order up to `to` only (previews; the database load's `DataGenerator.rows`).
+   */
+  *rows(entityId: string, from = 0, to = Infinity, options: { reuse?: boolean; signal?: AbortSignal; deferred?: 'filled' | 'null' } = {}): Generator<RowValue[]> {
+    if (options.deferred === 'null') {
+      yield* this.#rowsInOrder(entityId, from, to);
+      return;
+    }
+    const reuse = options.reuse ?? false;
+    // A coherence audit sees rows as they are made in order (completeRows); ranges are not observed.
+    if (this.entity(entityId).made === 'ranges' && !this.generator.audit) {
+      yield* this.generator.rangeRows(entityId, from, to, reuse);
+      return;
+    }
+    let index = 0;
+    for (const row of this.generator.completeRows(entityId, reuse)) {
+      if (index >= from && index < to) yield row;
+      else if (index % 10_000 === 0) options.signal?.throwIfAborted();
+      index++;
+    }
+  }
+
+  /** Rows with deferred columns null, made from row 0 in batches no larger than `to` and no further than the batch holding row `to - 1`. */
+  *#rowsInOrder(entityId: string, from: number, to: number): Generator<RowValue[]> {
+    if (to <= 0) return;
+    let index = 0;
+    for (const batch of this.generator.rows(entityId, Math.min(to, 10_000))) {
+      for (const row of batch) {
+        if (index >= to) return;
+        if (index >= from) yield row;
+        index++;
+      }
+      if (index >= to) return;
+    }
+  }
+}
