@@ -28,12 +28,16 @@ export interface ApiChangeSlice {
 /**
  * Compares tables from the `start`-th on (removed tables first, then the later version's, in its
  * order; the document's shell with the first) until `budgetMs` have passed, at least one table
- * compared: a version that changes many tables is compared in slices, each a config work task of
+ * compared (or, with `mayDefer`, none when building the documents took the budget): a version that changes many tables is compared in slices, each a config work task of
  * its own well within the task limit, that summariseChanges puts together.
  */
-export function compareRuntimeApisSlice(source: Source, from: SchemaConfig, to: SchemaConfig, baseUrl: string, start: number, budgetMs: number): ApiChangeSlice {
+export function compareRuntimeApisSlice(source: Source, from: SchemaConfig, to: SchemaConfig, baseUrl: string, start: number, budgetMs: number, mayDefer = false): ApiChangeSlice {
   const began = performance.now();
+  const built = last?.key !== keyOf(source, from, to, baseUrl);
   const { before, after, tablesBefore, tablesAfter } = documentsOf(source, from, to, baseUrl);
+  // Building the documents took the budget (a busy machine): with mayDefer, the next slice (the
+  // documents kept) compares the first table, rather than this one passing the task's limit.
+  if (mayDefer && built && performance.now() - began >= budgetMs) return { changes: [], next: start };
   // The diff library's time grows faster than the document (7 s for 100 tables, one field changed in
   // each) and with what it reads (about 150 ms of CPU for a table of 9 fields, changed or not): the
   // document is compared table by table, each table's paths with the components they reach, without
@@ -69,8 +73,10 @@ interface Documents {
 /** The documents of the last comparison: its next slices, in the same worker, do not build them again (half a second for 120 tables). */
 let last: Documents | undefined;
 
+const keyOf = (source: Source, from: SchemaConfig, to: SchemaConfig, baseUrl: string) => JSON.stringify([source, from, to, baseUrl]);
+
 function documentsOf(source: Source, from: SchemaConfig, to: SchemaConfig, baseUrl: string): Documents {
-  const key = JSON.stringify([source, from, to, baseUrl]);
+  const key = keyOf(source, from, to, baseUrl);
   if (last?.key === key) return last;
   const before = sourceOpenApi(source, from, baseUrl) as Document;
   const after = sourceOpenApi(source, to, baseUrl) as Document;

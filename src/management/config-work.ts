@@ -14,7 +14,7 @@ import { summariseChanges, type ApiChangeList, type ApiChangeSlice } from './api
 export type ConfigTask =
   | { id: number; task: 'validate'; config: unknown }
   | { id: number; task: 'preview'; body: RequestBody<'previewSchemaConfig'> }
-  | { id: number; task: 'apiChanges'; comparison: RuntimeApiComparison; start: number; budgetMs: number };
+  | { id: number; task: 'apiChanges'; comparison: RuntimeApiComparison; start: number; budgetMs: number; mayDefer: boolean };
 /** Two configs of a source whose runtime documents are compared (api-changes.ts). */
 export interface RuntimeApiComparison {
   source: Source;
@@ -107,9 +107,11 @@ export class ConfigWork {
    */
   async compareRuntimeApis(team: string, comparison: RuntimeApiComparison): Promise<ApiChangeList> {
     const slices: ApiChangeSlice['changes'][] = [];
-    for (let start: number | undefined = 0; start !== undefined; ) {
-      const slice = (await this.#submit(team, { task: 'apiChanges', comparison, start, budgetMs: this.#limits.timeoutMs / 4 })) as ApiChangeSlice;
+    // A slice may stop after building the documents (mayDefer) once: the next one compares a table.
+    for (let start: number | undefined = 0, deferred = false; start !== undefined; ) {
+      const slice = (await this.#submit(team, { task: 'apiChanges', comparison, start, budgetMs: this.#limits.timeoutMs / 4, mayDefer: !deferred })) as ApiChangeSlice;
       slices.push(slice.changes);
+      deferred = slice.next === start;
       start = slice.next;
     }
     return summariseChanges(slices);

@@ -22,7 +22,7 @@ function answer(message: ConfigTask): ConfigTaskReply {
         return { id: message.id, result: computePreview(message.body) };
       case 'apiChanges': {
         const { source, from, to, baseUrl } = message.comparison;
-        return { id: message.id, result: compareRuntimeApisSlice(source, from, to, baseUrl, message.start, message.budgetMs) };
+        return { id: message.id, result: compareRuntimeApisSlice(source, from, to, baseUrl, message.start, message.budgetMs, message.mayDefer) };
       }
     }
   } catch (error) {

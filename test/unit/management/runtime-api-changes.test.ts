@@ -70,6 +70,14 @@ describe('compareRuntimeApis', () => {
     expect(summariseChanges(slices)).toEqual(compareRuntimeApis(source, from, to, 'http://localhost:3000'));
   });
 
+  it('with mayDefer, a slice that built the documents past its budget compares nothing; the next, the documents kept, compares a table', () => {
+    const [from, to] = [wideConfig(2, 1, 'one'), wideConfig(2, 2, 'one')];
+    expect(compareRuntimeApisSlice(source, from, to, 'http://localhost:3000', 0, 0, true)).toEqual({ changes: [], next: 0 });
+    const first = compareRuntimeApisSlice(source, from, to, 'http://localhost:3000', 0, 0, true);
+    expect(first.next).toBe(1);
+    expect(first.changes.length).toBeGreaterThan(10);
+  });
+
   it('a table added or removed whole is one change per operation, as the diff library words it', () => {
     const added = compareRuntimeApis(source, blogConfig(), { ...blogConfig(), entities: [...blogConfig().entities, { id: 'tags', primaryKey: ['id'], fields: [{ id: 'id', type: 'integer' }] } as Entity] }, 'http://localhost:3000');
     expect(added.changes).toContainEqual({ type: 'non-breaking', side: 'operation', operation: 'GET /tags', location: '/', description: '[Added] operation GET /tags' });
