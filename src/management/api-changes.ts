@@ -86,8 +86,11 @@ function documentsOf(source: Source, from: SchemaConfig, to: SchemaConfig, baseU
 
 /** The slices' changes (each sorted) in one list, most important first, and their counts. */
 export function summariseChanges(slices: readonly ApiChange[][]): ApiChangeList {
-  let changes: ApiChange[] = [];
-  for (const slice of slices) changes = merge(changes, slice);
+  // Merged in pairs, neighbours together (earlier first on a tie, as one stable sort would have it):
+  // merging each slice into the whole in turn took 1.7 s of the event loop for 100 slices of 450.
+  let lists = [...slices];
+  while (lists.length > 1) lists = Array.from({ length: Math.ceil(lists.length / 2) }, (_, i) => (lists[2 * i + 1] ? merge(lists[2 * i]!, lists[2 * i + 1]!) : lists[2 * i]!));
+  const changes = lists[0] ?? [];
   const count = (type: ChangeType) => changes.filter((change) => change.type === type).length;
   const counts = { breaking: count('breaking'), nonBreaking: count('non-breaking'), deprecated: count('deprecated'), annotation: count('annotation'), unclassified: count('unclassified') };
   return { breaking: counts.breaking > 0, counts, changes };
