@@ -183,8 +183,10 @@ export function createRuntimeClient<Tables = Record<string, Row>, Inputs = Defau
     }
   }
 
-  const exportTable = (table: string, query: { format: 'csv' | 'jsonl' } & Record<string, unknown>, call?: CallOptions) =>
-    raw.GET('/runtime/{sourceId}/{table}', { ...call, params: { path: { sourceId, table }, query }, parseAs: 'stream' }) as Promise<SdsResult<ReadableStream<Uint8Array>>>;
+  // exportRows (`/{table}.csv`, `.jsonl`): the export's own operation, whose `limit` has no maximum
+  // (listRows declares 1000 for every answer, files included).
+  const exportTable = (table: string, { format, ...query }: { format: 'csv' | 'jsonl' } & Record<string, unknown>, call?: CallOptions) =>
+    raw.GET('/runtime/{sourceId}/{table}.{format}', { ...call, params: { path: { sourceId, table, format }, query }, parseAs: 'stream' }) as Promise<SdsResult<ReadableStream<Uint8Array>>>;
 
   async function* exportRows(table: string, query: Record<string, unknown> = {}, call?: CallOptions) {
     const answer = await exportTable(table, { ...query, format: 'jsonl' }, call);

@@ -9,12 +9,12 @@ import type { ValidationResult } from '../generation/validate-config.ts';
 import type { RequestBody } from '../operation.ts';
 import type { components, SchemaConfig } from '../contract.ts';
 import type { Source } from '../store/sources.ts';
-import type { ApiChangeList } from './api-changes.ts';
+import { summariseChanges, type ApiChangeList, type ApiChangeSlice } from './api-changes.ts';
 
 export type ConfigTask =
   | { id: number; task: 'validate'; config: unknown }
   | { id: number; task: 'preview'; body: RequestBody<'previewSchemaConfig'> }
-  | { id: number; task: 'apiChanges'; comparison: RuntimeApiComparison };
+  | { id: number; task: 'apiChanges'; comparison: RuntimeApiComparison; start: number; budgetMs: number; mayDefer: boolean };
 /** Two configs of a source whose runtime documents are compared (api-changes.ts). */
 export interface RuntimeApiComparison {
   source: Source;
@@ -26,7 +26,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 interface TaskResults {
   validate: ValidationResult;
   preview: components['schemas']['SchemaConfigPreview'];
-  apiChanges: ApiChangeList;
+  apiChanges: ApiChangeSlice;
 }
 export type ConfigTaskReply =
   | { id: number; result: unknown }
@@ -100,9 +100,21 @@ export class ConfigWork {
     return this.#submit(team, { task: 'preview', body }) as Promise<TaskResults['preview']>;
   }
 
-  /** Compares a source's runtime documents under two configs in a worker, as team `team`'s work. */
-  compareRuntimeApis(team: string, comparison: RuntimeApiComparison): Promise<TaskResults['apiChanges']> {
-    return this.#submit(team, { task: 'apiChanges', comparison }) as Promise<TaskResults['apiChanges']>;
+  /**
+   * Compares a source's runtime documents under two configs in a worker, as team `team`'s work: in
+   * slices of tables, each a task of its own that stops after a quarter of the task limit (other teams' work
+   * takes turns between them), so that a version changing many tables is compared whatever its size.
+   */
+  async compareRuntimeApis(team: string, comparison: RuntimeApiComparison): Promise<ApiChangeList> {
+    const slices: ApiChangeSlice['changes'][] = [];
+    // A slice may stop after building the documents (mayDefer) once: the next one compares a table.
+    for (let start: number | undefined = 0, deferred = false; start !== undefined; ) {
+      const slice = (await this.#submit(team, { task: 'apiChanges', comparison, start, budgetMs: this.#limits.timeoutMs / 4, mayDefer: !deferred })) as ApiChangeSlice;
+      slices.push(slice.changes);
+      deferred = slice.next === start;
+      start = slice.next;
+    }
+    return summariseChanges(slices);
   }
 
   /** Tasks running and waiting, for tests and metrics. */

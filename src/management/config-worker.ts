@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors.ts';
 import { validateConfig } from '../generation/validate-config.ts';
 import { computePreview } from './schema-preview.ts';
-import { compareRuntimeApis } from './api-changes.ts';
+import { compareRuntimeApisSlice } from './api-changes.ts';
 import type { ConfigTask, ConfigTaskReply } from './config-work.ts';
 
 const port = parentPort!;
@@ -22,7 +22,7 @@ function answer(message: ConfigTask): ConfigTaskReply {
         return { id: message.id, result: computePreview(message.body) };
       case 'apiChanges': {
         const { source, from, to, baseUrl } = message.comparison;
-        return { id: message.id, result: compareRuntimeApis(source, from, to, baseUrl) };
+        return { id: message.id, result: compareRuntimeApisSlice(source, from, to, baseUrl, message.start, message.budgetMs, message.mayDefer) };
       }
     }
   } catch (error) {

@@ -30,7 +30,7 @@ let expectedPosts: { id: unknown; authorId: unknown; title: unknown }[];
 async function generate(client: (typeof CLIENTS)[number], input: string, baseUrl: string): Promise<void> {
   const output = path.join(out, client);
   if (client.startsWith('hey')) {
-    await run(bin('openapi-ts'), ['-i', input, '-o', output, '-c', '@hey-api/client-fetch'], { cwd: out, timeout: 60_000 });
+    await run(bin('openapi-ts'), ['-i', input, '-o', output, '-c', '@hey-api/client-fetch'], { cwd: out, timeout: 240_000 });
   } else if (client.startsWith('kubb')) {
     // kubb's TypeScript types and fetch client, bundled into the output (nothing imported from
     // node_modules), imports ending in .js for NodeNext, no formatter. The source's client takes its
@@ -54,7 +54,7 @@ async function generate(client: (typeof CLIENTS)[number], input: string, baseUrl
     );
     // kubb's CLI sends anonymous usage telemetry to otlp.kubb.dev unless told not to (it also asks
     // registry.npmjs.org for its latest version, which cannot be turned off).
-    await run(bin('kubb'), ['generate', '--config', config], { cwd: out, timeout: 120_000, env: { ...process.env, KUBB_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1' } });
+    await run(bin('kubb'), ['generate', '--config', config], { cwd: out, timeout: 240_000, env: { ...process.env, KUBB_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1' } });
   } else {
     const config = path.join(out, `${client}.orval.cjs`);
     // The source's document says where it is (its server's variables default to this server and
@@ -64,7 +64,7 @@ async function generate(client: (typeof CLIENTS)[number], input: string, baseUrl
     // operation): orval is told to type its answer by the JSON page alone (docs/generated-clients.md).
     const override = client === 'orval-main' ? `, override: { operations: { listRows: { contentType: { include: ['application/json'] } } } }` : '';
     fs.writeFileSync(config, `module.exports = { api: { input: ${JSON.stringify(input)}, output: { target: ${JSON.stringify(path.join(output, 'api.ts'))}, client: 'fetch', mode: 'single', baseUrl: ${base}${override} } } };\n`);
-    await run(bin('orval'), ['--config', config], { cwd: out, timeout: 60_000 });
+    await run(bin('orval'), ['--config', config], { cwd: out, timeout: 240_000 });
   }
 }
 
@@ -100,7 +100,7 @@ beforeAll(async () => {
       include: ['**/*.ts'],
     }),
   );
-}, 240_000);
+}, 480_000);
 afterAll(async () => {
   await t?.stop();
   // SDS_KEEP_GENERATED_CLIENTS=1 leaves the generated clients in the temporary folder, to read them.

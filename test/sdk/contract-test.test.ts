@@ -24,7 +24,8 @@ const withWidgets: OpenApiDocument = {
 beforeAll(async () => {
   t = await startTestService('sdk_contract_test');
   report = await runContractTest({ baseUrl: t.url, teamKey: t.teamKey, timeoutMs: 30_000, adminToken: ADMIN_TOKEN, document: withWidgets });
-});
+  // Every operation of the contract, one after the other: past the default 2 minutes on a busy machine.
+}, 600_000);
 afterAll(() => t?.stop());
 
 describe('sds contract-test', () => {

@@ -32,7 +32,8 @@ let baseUrl: string;
 /** Stub routes: `/runtime/src/<name>…` and `/public/v1/projects/<name>`, so both clients reach them. */
 function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   const segments = new URL(req.url!, 'http://stub').pathname.split('/');
-  const name = (segments[1] === 'public' ? segments[4] : segments[3]) ?? '';
+  // An export's path ends in its format (`/runtime/src/slow-csv.csv`).
+  const name = (segments[1] === 'public' ? segments[4] : segments[3]?.replace(/\.(csv|jsonl)$/, '')) ?? '';
   const count = (hits.get(`${req.method} ${name}`) ?? 0) + 1;
   hits.set(`${req.method} ${name}`, count);
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

@@ -1190,9 +1190,12 @@ export interface paths {
          *     return get a `'` in front, so that a spreadsheet opening the file shows them instead of
          *     running them as formulas; numbers, booleans, dates and JSON are never changed (a negative
          *     number stays a number). `csvFormulaEscape=false` turns this off. No page applies:
-         *     `limit` and `offset` are optional and `limit` has no maximum; `populate` is not
-         *     available. The same files have an operation of their own, `exportRows`
-         *     (`/runtime/{sourceId}/{table}.csv` or `.jsonl`), whose answer is always text. The export counts as one request against the source's rate limit; the
+         *     `limit` and `offset` are optional; `populate` is not available. The same files have
+         *     an operation of their own, `exportRows` (`/runtime/{sourceId}/{table}.csv` or
+         *     `.jsonl`), whose answer is always text and whose `limit` has no maximum: use it for
+         *     files, and generate clients from it (this operation's `limit` is declared up to 1000
+         *     for every answer; its files still take a larger one, for the clients that send one).
+         *     The export counts as one request against the source's rate limit; the
          *     server reads the table as fast as the client takes the answer. A failure after the
          *     first rows cuts the connection, so a truncated file never looks complete.
          *     Exports read through a connection pool of their own. At most `SDS_EXPORTS_PER_SOURCE`

@@ -1,10 +1,14 @@
 // The config-work pool (config-work.ts) with real worker threads: a team runs one task at a time and
 // queues only so many (429), every team's queue together only so many (503), a task past its time
-// limit fails with 422 and its worker is replaced, and closing fails what still waits.
+// limit fails with 422 and its worker is replaced, a comparison of runtime APIs longer than the limit
+// runs in slices within it, and closing fails what still waits.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.ts';
 import { ConfigWork, QUEUED_PER_WORKER, type ConfigWorkLimits } from '../../../src/management/config-work.ts';
+import { compareRuntimeApis } from '../../../src/management/api-changes.ts';
+import type { Source } from '../../../src/store/sources.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
+import { wideConfig } from '../../fixtures/wide-configs.ts';
 
 const LIMITS: ConfigWorkLimits = { workers: 2, timeoutMs: 60_000, queuePerTeam: 1, memoryMb: 256 };
 let pool: ConfigWork | undefined;
@@ -92,6 +96,18 @@ describe('ConfigWork', () => {
     expect(failure).toMatchObject({ status: 422, message: expect.stringMatching(/^The preview needed more than 24 MB of memory, the limit of one request/) });
     expect(await pool.validate('a', blogConfig())).toMatchObject({ valid: true });
   }, 60_000);
+
+  it('compares runtime APIs that take longer than the limit in slices within it, answering what one comparison answers', async () => {
+    const source = { id: '5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79', schemaVersionId: '9c4e7a1b-3d2f-4b6a-8e5c-7f1a0d2b4c68', name: 'Wide', slug: 'wide', requireAuth: true } as Source;
+    const comparison = { source, from: wideConfig(16, 1, 'full'), to: wideConfig(16, 2, 'full'), baseUrl: 'http://localhost:3000' };
+    const began = performance.now();
+    const whole = compareRuntimeApis(comparison.source, comparison.from, comparison.to, comparison.baseUrl);
+    // A third of what the whole comparison takes here: as one task it could not finish.
+    pool = new ConfigWork({ ...LIMITS, workers: 1, timeoutMs: Math.max(1000, (performance.now() - began) / 3) });
+    const sliced = await pool.compareRuntimeApis('a', comparison);
+    expect(sliced.counts.breaking).toBeGreaterThan(1000);
+    expect(sliced).toEqual(whole);
+  }, 120_000);
 
   it('passes AppErrors of a task on with their status and details', async () => {
     pool = new ConfigWork(LIMITS);

@@ -1,13 +1,15 @@
 // compareRuntimeApis (GET …/api-changes) compares a source's runtime documents table by table, skips
-// what is the same in both versions and does not compare tables added or removed whole: none of this
-// may change the answer, which stays what comparing the two whole documents answers.
+// what is the same in both versions (parameters, responses, schema properties), does not compare
+// tables added or removed whole, and can be run in slices of tables: none of this may change the
+// answer, which stays what comparing the two whole documents answers.
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
 import { classifyChanges, type Change } from '../../../src/api-changes/classify-changes.ts';
-import { compareRuntimeApis } from '../../../src/management/api-changes.ts';
+import { compareRuntimeApis, compareRuntimeApisSlice, summariseChanges } from '../../../src/management/api-changes.ts';
 import { sourceOpenApi } from '../../../src/management/runtime-docs.ts';
 import type { Source } from '../../../src/store/sources.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
+import { wideConfig } from '../../fixtures/wide-configs.ts';
 
 const source = { id: '5d8f2a3c-1b4e-4c7d-9a6f-3e2b1c0d8a79', schemaVersionId: '9c4e7a1b-3d2f-4b6a-8e5c-7f1a0d2b4c68', name: 'Blog', slug: 'blog', requireAuth: true } as Source;
 type Entity = SchemaConfig['entities'][number];
@@ -37,6 +39,43 @@ describe('compareRuntimeApis', () => {
     expect(changes.length).toBeGreaterThan(100);
     expect(sorted(changes)).toEqual(sorted(wholeDocuments(from(), to())));
     expect(counts.breaking).toBe(changes.filter((change) => change.type === 'breaking').length);
+  });
+
+  it.each(['full', 'one'] as const)('answers what comparing the whole documents answers: tables referencing each other, %s change', (change) => {
+    const [from, to] = [wideConfig(3, 1, change), wideConfig(3, 2, change)];
+    const { changes } = compareRuntimeApis(source, from, to, 'http://localhost:3000');
+    expect(changes.length).toBeGreaterThan(change === 'full' ? 300 : 100);
+    expect(sorted(changes)).toEqual(sorted(wholeDocuments(from, to)));
+  });
+
+  it("answers what comparing the whole documents answers when tables swap their schemas' names (posts then post, post then posts)", () => {
+    const table = (id: string, title: string, parent?: string) => ({ id, primaryKey: ['id'], fields: [{ id: 'id', type: 'integer' }, { id: title, type: 'string' }, { id: 'body', type: 'text' }, ...(parent ? [{ id: 'parentId', type: 'integer', references: { entity: parent, field: 'id' } }] : [])] }) as Entity;
+    const [from, to] = [{ formatVersion: 1, entities: [table('posts', 'title', 'post'), table('post', 'title', 'posts')] } as SchemaConfig, { formatVersion: 1, entities: [table('post', 'heading', 'posts'), table('posts', 'title', 'post')] } as SchemaConfig];
+    const { changes } = compareRuntimeApis(source, from, to, 'http://localhost:3000');
+    expect(changes).toContainEqual(expect.objectContaining({ operation: 'GET /post', type: 'breaking', location: expect.stringMatching(/properties\/title$/) }));
+    expect(sorted(changes)).toEqual(sorted(wholeDocuments(from, to)));
+  });
+
+  it('compared in slices of one table each (no time budget), answers the same list in the same order', () => {
+    const [from, to] = [blogConfig(), blogChanged()];
+    const slices = [];
+    for (let start: number | undefined = 0; start !== undefined; ) {
+      const slice = compareRuntimeApisSlice(source, from, to, 'http://localhost:3000', start, 0);
+      slices.push(slice.changes);
+      expect(slice.next === undefined || slice.next === start + 1).toBe(true);
+      start = slice.next;
+    }
+    // users, posts (changed), tags (added): the shell comes with the first.
+    expect(slices).toHaveLength(3);
+    expect(summariseChanges(slices)).toEqual(compareRuntimeApis(source, from, to, 'http://localhost:3000'));
+  });
+
+  it('with mayDefer, a slice that built the documents past its budget compares nothing; the next, the documents kept, compares a table', () => {
+    const [from, to] = [wideConfig(2, 1, 'one'), wideConfig(2, 2, 'one')];
+    expect(compareRuntimeApisSlice(source, from, to, 'http://localhost:3000', 0, 0, true)).toEqual({ changes: [], next: 0 });
+    const first = compareRuntimeApisSlice(source, from, to, 'http://localhost:3000', 0, 0, true);
+    expect(first.next).toBe(1);
+    expect(first.changes.length).toBeGreaterThan(10);
   });
 
   it('a table added or removed whole is one change per operation, as the diff library words it', () => {
