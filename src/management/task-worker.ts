@@ -245,7 +245,14 @@ export class TaskWorker {
       for (const entity of plan.entities) run.onProgress({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
       await this.deps.tasks.create(job.id, taskPlan.tasks, options);
       this.wake();
-      const done = await this.waitForTasks(job.id, run.signal, (list) => reportProgress(list, plan.entities, run.onProgress, false));
+      // Progress events only for entities whose rows moved since the last poll.
+      const reported = new Map<string, number>(plan.entities.map((entity) => [entity.id, 0]));
+      const onChange = (event: ProgressEvent) => {
+        if (event.type === 'entity.progress' && reported.get(event.entity) === event.rowsWritten) return;
+        if (event.type === 'entity.progress') reported.set(event.entity, event.rowsWritten);
+        run.onProgress(event);
+      };
+      const done = await this.waitForTasks(job.id, run.signal, (list) => reportProgress(list, plan.entities, onChange, false));
       const entities = reportProgress(done, plan.entities, run.onProgress, true);
       run.onProgress({ type: 'phase', phase: 'constraints' });
       run.signal.throwIfAborted();
