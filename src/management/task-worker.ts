@@ -95,6 +95,8 @@ export class TaskWorker {
       try {
         const task = await this.deps.tasks.claim(this.worker, this.leaseMs, this.maxAttempts);
         if (task) {
+          // Where there was one task there may be more: the idle slots of this process look too.
+          this.wake();
           await this.execute(task);
           continue;
         }

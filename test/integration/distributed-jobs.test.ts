@@ -25,7 +25,7 @@ const targets = await dialectTargets();
 const teamKey = issueKey(TEAM_KEY_PREFIX).key;
 const secretKey = randomBytes(32).toString('base64url');
 const dataRoot = path.resolve(`.tmp/dist-jobs-${process.pid}-${randomBytes(3).toString('hex')}`);
-const rowCounts = { users: 200, posts: 300, tags: 50, events: 24_000, nodes: 150 };
+const rowCounts = { users: 200, posts: 300, tags: 50, events: 60_000, nodes: 150 };
 
 let database: TestDatabase;
 let control: pg.Pool;
@@ -45,7 +45,7 @@ function startWorker(name: string): Promise<ServerProcess> {
       SDS_RUNNING_JOBS_PER_TEAM: '0',
       // Split jobs, two tasks at once per process, small tasks and a tight lease: a dead worker's task is taken over in seconds.
       SDS_TASK_SLOTS: '2',
-      SDS_TASK_ROWS: '2000',
+      SDS_TASK_ROWS: '2500',
       SDS_TASK_LEASE_MS: '2000',
       MYSQL_URL: mysqlUrl,
       POSTGRES_TARGET_URL: undefined,
@@ -130,10 +130,10 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     const job = await finished(sourceId, jobs[0]!.id);
     expect(job.status, job.error ?? '').toBe('succeeded');
     expect(job.rowsInserted).toBe(Object.values(rowCounts).reduce((sum, rows) => sum + rows, 0));
-    expect(job.entities.find((entity) => entity.id === 'events')).toEqual({ id: 'events', rowsPlanned: 24_000, rowsInserted: 24_000 });
+    expect(job.entities.find((entity) => entity.id === 'events')).toEqual({ id: 'events', rowsPlanned: 60_000, rowsInserted: 60_000 });
 
     const { rows: tasks } = await control.query<{ seq: number; status: string; worker: string }>('SELECT seq, status, worker FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [job.id]);
-    expect(tasks.length).toBe(1 + 1 + 12); // the ordered task, tags in one range, events in twelve
+    expect(tasks.length).toBe(1 + 1 + 24); // the ordered task, tags in one range, events in 24
     expect(tasks.every((task) => task.status === 'succeeded')).toBe(true);
     const succeeded = (await events(sourceId, job.id)).filter((event) => event.type === 'task.succeeded');
     expect(succeeded.map((event) => event.data.task).sort((a, b) => Number(a) - Number(b))).toEqual(tasks.map((task) => task.seq));
@@ -157,7 +157,10 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
         [job.id],
       );
       return rows.find((row) => pidOf(row.worker) === victim.child.pid);
-    }, 60_000, 'the other worker to hold a task', 20);
+    }, 60_000, 'the other worker to hold a task', 20).catch(async (error: Error) => {
+      const { rows } = await control.query('SELECT seq, status, worker, attempts, error FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [job.id]);
+      throw new Error(`${error.message}\ntasks: ${JSON.stringify(rows)}\nits output: ${victim.output().slice(-2000)}`);
+    });
     expect(await victim.stop('SIGKILL')).toBeNull();
     workers = workers.filter((worker) => worker !== victim);
     api = createClient<paths>({ baseUrl: workers[0]!.url, headers: { 'x-api-key': teamKey } });
