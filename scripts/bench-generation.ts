@@ -432,7 +432,10 @@ async function cleanup(databases: Database[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  answerHelp(USAGE);
+  const { benchInstances, INSTANCES_USAGE } = await import('./bench-instances.ts');
+  answerHelp(`${USAGE}\n${INSTANCES_USAGE}`);
+  // One job split over several worker processes: a benchmark of its own (bench-instances.ts).
+  if (process.argv.some((arg) => arg === '--instances' || arg.startsWith('--instances='))) return benchInstances(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   generatorVersion = options.generatorVersion;
   configName = options.config;

@@ -69,6 +69,16 @@ export interface Config {
   generationSlots: number;
   /** Generation jobs of one team running at once across every process, so one team never holds every slot. 0: no limit. */
   runningJobsPerTeam: number;
+  /**
+   * Generation tasks this process runs at once, of any job (SDS_TASK_SLOTS); above 0, the jobs this
+   * process claims are split into tasks that every instance with task slots runs. 0: each job runs
+   * whole on the worker that claimed it.
+   */
+  taskSlots: number;
+  /** A task whose worker has not renewed its lease for this long is run again by another worker. */
+  taskLeaseMs: number;
+  /** Rows of one range task. */
+  taskRows: number;
   /** Schema-config validation and previews: worker threads, time and memory a task, tasks a team may queue. */
   configWork: ConfigWorkLimits;
   /**
@@ -113,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxJobsPerTeam: parseCount('SDS_MAX_JOBS_PER_TEAM', env.SDS_MAX_JOBS_PER_TEAM ?? '20'),
     generationSlots: parsePositive('SDS_GENERATION_SLOTS', env.SDS_GENERATION_SLOTS ?? '2'),
     runningJobsPerTeam: parseCount('SDS_RUNNING_JOBS_PER_TEAM', env.SDS_RUNNING_JOBS_PER_TEAM ?? '1'),
+    taskSlots: parseCount('SDS_TASK_SLOTS', env.SDS_TASK_SLOTS ?? '0'),
+    taskLeaseMs: parsePositive('SDS_TASK_LEASE_MS', env.SDS_TASK_LEASE_MS ?? '30000'),
+    taskRows: parsePositive('SDS_TASK_ROWS', env.SDS_TASK_ROWS ?? '50000'),
     configWork: {
       workers: parsePositive('SDS_CONFIG_WORKERS', env.SDS_CONFIG_WORKERS ?? '2'),
       timeoutMs: parsePositive('SDS_CONFIG_WORK_TIMEOUT_MS', env.SDS_CONFIG_WORK_TIMEOUT_MS ?? '5000'),

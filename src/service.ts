@@ -231,7 +231,11 @@ export async function startService(config: Config, logger: Logger = pino({ level
     logger,
     onGenerated: (sourceId) => void onSourceChanged(sourceId),
     onFinished: (job) => metrics.jobFinished(job),
-  }, { slots: config.generationSlots, runningPerTeam: config.runningJobsPerTeam });
+  }, {
+    slots: config.generationSlots,
+    runningPerTeam: config.runningJobsPerTeam,
+    tasks: { slots: config.taskSlots, leaseMs: config.taskLeaseMs, rowsPerTask: config.taskRows },
+  });
   // The change feed's connection and the default team's queries need nothing of each other: both at once.
   const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);
   const onUsageError = (error: unknown) => logger.warn({ error: String(error) }, 'could not record API key usage');

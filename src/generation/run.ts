@@ -3,7 +3,7 @@
 // atomic swap into the live namespace. Used by the CLI now and by generation jobs.
 import type { SchemaConfig } from '../contract.ts';
 import type { TableSpec } from '../model/table-spec.ts';
-import type { TargetConnection } from '../dialects/dialect.ts';
+import type { LoadTransaction, TargetConnection } from '../dialects/dialect.ts';
 import { isReservedNamespace } from '../dialects/index.ts';
 import { stagingNamespace } from '../model/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
@@ -191,12 +191,12 @@ class IndexingWork {
 }
 
 /**
- * Loads an entity's rows, as bulk-load text encoded row by row when the target takes it (no row
+ * Loads an entity's rows (on a connection, or in a task's load transaction), as bulk-load text encoded row by row when the target takes it (no row
  * arrays kept in batches: less garbage), else as batches of rows. A target that refuses the text
  * before reading any of it has left the generator untouched, so the rows are then made afresh.
  */
-async function loadEntity(
-  connection: TargetConnection,
+export async function loadEntity(
+  connection: Pick<LoadTransaction, 'loadRows' | 'textLoader'>,
   namespace: string,
   entity: EntityPlan,
   generator: DataGenerator,
@@ -216,7 +216,7 @@ async function loadEntity(
 /** Longest stretch of generating and loading without giving timers and I/O of the process a turn. */
 const EVENT_LOOP_TURN_MS = 50;
 
-async function* abortable<T>(batches: Iterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+export async function* abortable<T>(batches: Iterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
   let turn = performance.now();
   for (const batch of batches) {
     // Loaders pull batches in microtasks, and while the socket takes every write at once they never

@@ -9,12 +9,14 @@ import { dialectOfKind } from '../dialects/index.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import type { Db } from '../store/db.ts';
 import type { GenerationJob, JobEntity, JobStore } from '../store/jobs.ts';
+import { TaskStore } from '../store/tasks.ts';
 import { OwnedNamespaceStore } from '../store/owned-namespaces.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import { toLocation, type SourceStore } from '../store/sources.ts';
 import type { FinishedJob } from '../metrics/metrics.ts';
 import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
+import { TaskWorker, type TaskWorkerOptions } from './task-worker.ts';
 
 export interface WorkerOptions {
   /** Idle poll interval; a job queued by this process wakes the worker at once. */
@@ -28,6 +30,8 @@ export interface WorkerOptions {
   slots?: number;
   /** Jobs of one team running at once across every process (see JobStore.claim); 0 or unset: no limit. */
   runningPerTeam?: number;
+  /** Jobs split into tasks that every worker instance runs (task-worker.ts); unset or 0 slots: each job runs whole here. */
+  tasks?: TaskWorkerOptions;
 }
 
 export class GenerationWorker {
@@ -46,6 +50,9 @@ export class GenerationWorker {
   private readonly progressEveryMs: number;
   /** sds only creates, replaces and drops the namespaces it reserved and created for a source. */
   private readonly namespaces: NamespaceOwnership;
+  /** This process's task slots, and the splitting of the jobs it claims. */
+  private readonly tasks: TaskWorker;
+  private readonly taskStore: TaskStore;
 
   constructor(
     private readonly deps: {
@@ -69,12 +76,15 @@ export class GenerationWorker {
     this.slots = Math.max(1, options.slots ?? 1);
     this.runningPerTeam = options.runningPerTeam ?? 0;
     this.namespaces = new NamespaceOwnership(new OwnedNamespaceStore(deps.db));
+    this.taskStore = new TaskStore(deps.db);
+    this.tasks = new TaskWorker(this.id, { ...deps, tasks: this.taskStore }, options.tasks ?? { slots: 0 });
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.loops = Array.from({ length: this.slots }, (_, slot) => this.run(slot));
+    this.tasks.start();
   }
 
   /** Wakes the idle slots (a job was just queued, or one ended and another team's may now be claimed). */
@@ -87,7 +97,7 @@ export class GenerationWorker {
     this.running = false;
     for (const job of this.current) job.abort(new Error('the server is shutting down'));
     this.wake();
-    await Promise.all(this.loops);
+    await Promise.all([...this.loops, this.tasks.stop()]);
   }
 
   /**
@@ -145,6 +155,8 @@ export class GenerationWorker {
           .catch(() => {});
       }
       const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
+      // Its tasks stop too: their workers find them cancelled at their next lease renewal.
+      await this.taskStore.cancel(job.id);
       if (failed) await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
     }
   }
@@ -172,18 +184,21 @@ export class GenerationWorker {
       targetDialect = dialectOfKind(source.kind);
       kind = source.kind;
       const connection = await targets.connect(toLocation(source));
+      const claimNamespace = (namespace: string) => this.namespaces.claim(source, connection, namespace);
       const { runGeneration } = await generationEngine();
-      const summary = await runGeneration(connection, toLocation(source).namespace, version.schema, {
-        seed: job.seed,
-        rowCounts: source.generatorConfig.rowCounts,
-        batchSize: source.generatorConfig.batchSize,
-        // Sources made before generator versions existed have none stored: version 1, byte for byte.
-        generatorVersion: source.generatorConfig.generatorVersion ?? 1,
-        atomic: true,
-        claimNamespace: (namespace) => this.namespaces.claim(source, connection, namespace),
-        signal: abort.signal,
-        onProgress: (event) => progress.record(event),
-      });
+      const summary = this.tasks.enabled
+        ? await this.tasks.runJob(job, source, version.schema, connection, { claimNamespace, signal: abort.signal, onProgress: (event) => progress.record(event) })
+        : await runGeneration(connection, toLocation(source).namespace, version.schema, {
+            seed: job.seed,
+            rowCounts: source.generatorConfig.rowCounts,
+            batchSize: source.generatorConfig.batchSize,
+            // Sources made before generator versions existed have none stored: version 1, byte for byte.
+            generatorVersion: source.generatorConfig.generatorVersion ?? 1,
+            atomic: true,
+            claimNamespace,
+            signal: abort.signal,
+            onProgress: (event) => progress.record(event),
+          });
       targetDialect = undefined;
       if (!(await sources.find(source.id))) {
         // Deleted while its last batches loaded: what was just swapped in belongs to nobody.

@@ -37,7 +37,11 @@ export type EventType =
   | 'entity.completed'
   | 'job.warning'
   | 'job.succeeded'
-  | 'job.failed';
+  | 'job.failed'
+  | 'task.started'
+  | 'task.succeeded'
+  | 'task.failed'
+  | 'task.retried';
 
 export interface GenerationEvent {
   id: number;

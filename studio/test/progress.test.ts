@@ -41,6 +41,22 @@ describe('advance', () => {
     expect(rowsPerSecond(steps[3]!)).toBe(100); // 100 rows in the first second
   });
 
+  it('lists the tasks of a job split across workers, with who made each and its rows', () => {
+    const events = [
+      event('task.started', 1, { task: 0, worker: 'a:1:x', entities: ['users'] }),
+      event('task.started', 1, { task: 1, worker: 'b:2:y', entity: 'events', from: 0, to: 2000 }),
+      event('task.succeeded', 2, { task: 1, worker: 'b:2:y', entity: 'events', from: 0, to: 2000, rows: 2000 }),
+      event('task.retried', 3, { task: 0, worker: 'b:2:y', previousWorker: 'a:1:x' }),
+      event('task.succeeded', 4, { task: 0, worker: 'b:2:y', entities: ['users'], rows: 300 }),
+    ];
+    const done = events.reduce(advance, start);
+    expect(done.tasks).toEqual([
+      { task: 0, label: 'users', worker: 'b:2:y', status: 'succeeded', rows: 300 },
+      { task: 1, label: 'events 0–2000', worker: 'b:2:y', status: 'succeeded', rows: 2000 },
+    ]);
+    expect(advance(start, events[3]!).tasks).toEqual([{ task: 0, label: '', worker: 'b:2:y', status: 'running', rows: 0 }]);
+  });
+
   it('keeps the failure reason', () => {
     const failed = advance(advance(start, event('job.started', 1)), event('job.failed', 2, { error: 'Could not connect to the target database' }));
     expect(failed).toMatchObject({ status: 'failed', error: 'Could not connect to the target database' });

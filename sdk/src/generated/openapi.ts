@@ -2155,8 +2155,15 @@ export interface components {
             id: number;
             /** Format: uuid */
             jobId: string;
-            /** @enum {string} */
-            type: "job.queued" | "job.started" | "entity.started" | "entity.progress" | "entity.completed" | "job.warning" | "job.succeeded" | "job.failed";
+            /**
+             * @description `task.*` events come from jobs split into tasks across worker instances
+             *     (`SDS_TASK_SLOTS`): `data` names the `task` (its number in the job), the `worker` that
+             *     ran it, the `entity` and rows `from`/`to` of a range task (or the `entities` made in
+             *     order), `rows` written (`task.succeeded`), `error` and `retried` (`task.failed`), and
+             *     `previousWorker` (`task.retried`: the task's lease ran out, its worker stopped).
+             * @enum {string}
+             */
+            type: "job.queued" | "job.started" | "entity.started" | "entity.progress" | "entity.completed" | "job.warning" | "job.succeeded" | "job.failed" | "task.started" | "task.succeeded" | "task.failed" | "task.retried";
             /** @description Human-readable summary. */
             message: string;
             /** @description Type-specific details (entity id, row counts, warning path, error). */

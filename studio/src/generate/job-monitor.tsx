@@ -35,7 +35,7 @@ export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClien
         if (abort.signal.aborted) return;
         // The job resource has the final totals (the last progress event may be a second old).
         const job = dataOf(await api.GET('/public/v1/projects/{projectId}/sources/{sourceId}/generation-jobs/{jobId}', { params: { path: ref } }));
-        setProgress({ ...fromJob(job), durationMs: current.durationMs });
+        setProgress({ ...fromJob(job), durationMs: current.durationMs, ...(current.tasks ? { tasks: current.tasks } : {}) });
         announce(
           job.status === 'succeeded' ? `Generation succeeded: ${job.rowsInserted} rows` : `Generation ${job.status}${job.error ? `: ${job.error}` : ''}`,
         );
@@ -71,6 +71,22 @@ export function JobMonitor({ api, job: ref, onFinished }: { api: ManagementClien
           );
         })}
       </ul>
+      {progress.tasks && progress.tasks.length > 0 && (
+        <details class="tasks" data-testid="job-tasks">
+          <summary>
+            {progress.tasks.filter((task) => task.status === 'succeeded').length} of {progress.tasks.length} tasks done, by{' '}
+            {new Set(progress.tasks.map((task) => task.worker)).size} workers
+          </summary>
+          <ul>
+            {progress.tasks.map((task) => (
+              <li key={task.task} data-task={task.task} data-status={task.status}>
+                task {task.task} ({task.label}): {task.status}
+                {task.status === 'succeeded' ? `, ${task.rows} rows` : ''} on {task.worker}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {progress.warnings.length > 0 && (
         <div class="warnings">
           <h4>Warnings</h4>

@@ -8,6 +8,16 @@ export interface EntityProgress {
   rowsInserted: number;
 }
 
+/** A task of a job split across worker instances, as its events tell it. */
+export interface TaskProgress {
+  task: number;
+  /** What it makes: `events 0–25000`, or the entities made in order. */
+  label: string;
+  worker: string;
+  status: 'running' | 'succeeded' | 'failed';
+  rows: number;
+}
+
 /** What the page shows of a job: folded from its events, or read from the job resource. */
 export interface Progress {
   status: GenerationJob['status'];
@@ -17,6 +27,8 @@ export interface Progress {
   startedAt?: number;
   lastAt?: number;
   durationMs?: number;
+  /** Tasks, when the job was split across worker instances (task.* events), by task number. */
+  tasks?: TaskProgress[];
 }
 
 export function fromJob(job: GenerationJob): Progress {
@@ -32,7 +44,20 @@ export function fromJob(job: GenerationJob): Progress {
 
 /** The progress after one more event. */
 export function advance(progress: Progress, event: GenerationEvent): Progress {
-  const data = event.data as { entity?: string; rowsPlanned?: number; rowsInserted?: number; error?: string; path?: string; durationMs?: number };
+  const data = event.data as {
+    entity?: string;
+    rowsPlanned?: number;
+    rowsInserted?: number;
+    error?: string;
+    path?: string;
+    durationMs?: number;
+    task?: number;
+    worker?: string;
+    rows?: number;
+    from?: number;
+    to?: number;
+    entities?: string[];
+  };
   const at = Date.parse(event.createdAt);
   const next: Progress = { ...progress, lastAt: at };
   switch (event.type) {
@@ -56,6 +81,22 @@ export function advance(progress: Progress, event: GenerationEvent): Progress {
       return { ...next, status: 'succeeded', ...(data.durationMs !== undefined ? { durationMs: data.durationMs } : {}) };
     case 'job.failed':
       return { ...next, status: 'failed', error: data.error ?? event.message };
+    case 'task.started':
+    case 'task.retried':
+    case 'task.succeeded':
+    case 'task.failed': {
+      const known = progress.tasks?.find((task) => task.task === data.task);
+      const label = data.entity !== undefined ? `${data.entity} ${data.from ?? 0}–${data.to ?? 0}` : (data.entities ?? []).join(', ');
+      const task: TaskProgress = {
+        task: data.task ?? 0,
+        label: known && !label ? known.label : label,
+        worker: data.worker ?? known?.worker ?? '',
+        status: event.type === 'task.succeeded' ? 'succeeded' : event.type === 'task.failed' ? 'failed' : 'running',
+        rows: data.rows ?? 0,
+      };
+      const tasks = [...(progress.tasks ?? []).filter((candidate) => candidate.task !== task.task), task].sort((a, b) => a.task - b.task);
+      return { ...next, tasks };
+    }
   }
 }
 

@@ -1,0 +1,333 @@
+// One generation job, many workers (issue 30): the worker that claims a job plans it into tasks
+// (generation/tasks/plan-tasks.ts), prepares the staging namespace and records the tasks; every
+// worker instance's task slots then claim tasks of any running job, write them into the job's
+// staging namespace over their own connections, and renew a lease per task while they do. The job's
+// worker waits for every task, builds keys and foreign keys, and swaps the namespace in. A task
+// whose worker died (lease ran out) is claimed by another, and its half-written rows are gone with
+// the dead worker's transaction (run-task.ts).
+import type { Logger } from 'pino';
+import type { SchemaConfig } from '../contract.ts';
+import type { TargetConnection } from '../dialects/dialect.ts';
+import type { GenerationSummary, ProgressEvent } from '../generation/run.ts';
+import type { TaskPlan, TaskSpec } from '../generation/tasks/plan-tasks.ts';
+import type { GenerationOptions } from '../generation/plan.ts';
+import { stagingNamespace } from '../model/namespace-names.ts';
+import type { GenerationJob, JobStore } from '../store/jobs.ts';
+import type { SchemaStore } from '../store/schemas.ts';
+import { toLocation, type Source, type SourceStore } from '../store/sources.ts';
+import type { ClaimedTask, GenerationTask, TaskStore } from '../store/tasks.ts';
+import type { Targets } from './targets.ts';
+
+export interface TaskWorkerOptions {
+  /** Tasks this process runs at once, of any job; 0: jobs are not split, and no task is taken here. */
+  slots: number;
+  /** A task whose worker has not renewed it for this long is claimed by another. Default 30 s. */
+  leaseMs?: number;
+  /** Rows of a range task. Default DEFAULT_TASK_ROWS. */
+  rowsPerTask?: number;
+  /** Runs of one task before its job fails. Default 3. */
+  maxAttempts?: number;
+  /** Idle poll interval (a job split here wakes this process's slots at once). Default 1 s. */
+  pollMs?: number;
+}
+
+/** What every task of a job is made with: stored with each task, so that every worker makes the same rows. */
+interface TaskOptions extends GenerationOptions {
+  referenceDate: string;
+  batchSize?: number;
+}
+
+/** A job as task slots see it: its plan, config and target, prepared once per job in this process. */
+interface JobContext {
+  config: SchemaConfig;
+  tasks: TaskPlan;
+  connection: TargetConnection;
+  staging: string;
+  batchSize?: number;
+}
+
+export class TaskWorker {
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private readonly wakeUps = new Set<() => void>();
+  private readonly current = new Set<AbortController>();
+  /** Recent jobs' contexts (a few: tasks of one job follow each other). */
+  private readonly contexts = new Map<string, Promise<JobContext>>();
+  readonly leaseMs: number;
+  private readonly maxAttempts: number;
+  private readonly pollMs: number;
+  private readonly rowsPerTask: number | undefined;
+
+  constructor(
+    private readonly worker: string,
+    private readonly deps: { jobs: JobStore; tasks: TaskStore; sources: SourceStore; schemas: SchemaStore; targets: Targets; logger: Logger },
+    private readonly options: TaskWorkerOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 3;
+    this.pollMs = options.pollMs ?? 1_000;
+    this.rowsPerTask = options.rowsPerTask;
+  }
+
+  get enabled(): boolean {
+    return this.options.slots > 0;
+  }
+
+  start(): void {
+    if (this.running || !this.enabled) return;
+    this.running = true;
+    this.loops = Array.from({ length: this.options.slots }, () => this.run());
+  }
+
+  wake(): void {
+    for (const wakeUp of [...this.wakeUps]) wakeUp();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const task of this.current) task.abort(new Error('the server is shutting down'));
+    this.wake();
+    await Promise.all(this.loops);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        const task = await this.deps.tasks.claim(this.worker, this.leaseMs, this.maxAttempts);
+        if (task) {
+          // Where there was one task there may be more: the idle slots of this process look too.
+          this.wake();
+          await this.execute(task);
+          continue;
+        }
+      } catch (error) {
+        this.deps.logger.error({ error: String(error) }, 'generation task worker error');
+      }
+      await new Promise<void>((resolve) => {
+        const wakeUp = () => {
+          clearTimeout(timer);
+          this.wakeUps.delete(wakeUp);
+          resolve();
+        };
+        const timer = setTimeout(wakeUp, this.pollMs);
+        this.wakeUps.add(wakeUp);
+      });
+    }
+  }
+
+  /** Runs one claimed task and records how it ended. */
+  private async execute(task: ClaimedTask): Promise<void> {
+    const { jobs, tasks } = this.deps;
+    const job = { id: task.jobId, sourceId: task.sourceId };
+    const label = describeTask(task.seq, task.spec);
+    if (task.previousWorker) {
+      await jobs.addEvent(job, 'task.retried', `${label}: claimed again by ${this.worker}, its worker ${task.previousWorker} stopped renewing it`, {
+        task: task.seq,
+        worker: this.worker,
+        previousWorker: task.previousWorker,
+        attempt: task.attempts,
+      });
+    }
+    const abort = new AbortController();
+    this.current.add(abort);
+    let written = 0;
+    const heartbeat = setInterval(() => {
+      tasks.heartbeat(task.jobId, task.seq, this.worker, this.leaseMs, written).then(
+        (mine) => mine || abort.abort(new Error('the task is no longer this worker\'s: its job ended or another worker took it over')),
+        () => {},
+      );
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    const started = performance.now();
+    try {
+      const context = await this.context(task);
+      const rowsPlanned = task.spec.kind === 'range' ? task.spec.to - task.spec.from : undefined;
+      await jobs.addEvent(job, 'task.started', `${label}: started on ${this.worker}`, { task: task.seq, worker: this.worker, ...taskData(task.spec), rowsPlanned, attempt: task.attempts });
+      const { runTask } = await taskEngine();
+      const result = await runTask(context.connection, context.staging, context.config, context.tasks, task.seq, task.spec, {
+        batchSize: context.batchSize,
+        signal: abort.signal,
+        onRows: (rows) => (written = rows),
+      });
+      const rows = Object.values(result.rows).reduce((sum, count) => sum + count, 0);
+      if (await tasks.succeed(task.jobId, task.seq, this.worker, result)) {
+        const durationMs = Math.round(performance.now() - started);
+        await jobs.addEvent(job, 'task.succeeded', `${label}: ${rows} rows by ${this.worker} in ${durationMs} ms`, {
+          task: task.seq,
+          worker: this.worker,
+          ...taskData(task.spec),
+          rows,
+          durationMs,
+        });
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const status = await tasks.fail(task.jobId, task.seq, this.worker, message, this.maxAttempts).catch(() => undefined);
+      if (status) {
+        await jobs
+          .addEvent(job, 'task.failed', `${label} failed on ${this.worker}${status === 'queued' ? ', to be tried again' : ''}: ${message}`, {
+            task: task.seq,
+            worker: this.worker,
+            error: message,
+            retried: status === 'queued',
+          })
+          .catch(() => {});
+      }
+      this.contexts.delete(task.jobId);
+    } finally {
+      clearInterval(heartbeat);
+      this.current.delete(abort);
+    }
+  }
+
+  private context(task: ClaimedTask): Promise<JobContext> {
+    let context = this.contexts.get(task.jobId);
+    if (!context) {
+      context = this.loadContext(task);
+      context.catch(() => this.contexts.delete(task.jobId));
+      this.contexts.set(task.jobId, context);
+      while (this.contexts.size > 4) this.contexts.delete(this.contexts.keys().next().value!);
+    }
+    return context;
+  }
+
+  private async loadContext(task: ClaimedTask): Promise<JobContext> {
+    const { jobs, sources, schemas, targets } = this.deps;
+    const source = await sources.find(task.sourceId);
+    const job = source && (await jobs.find(source.id, task.jobId));
+    const version = job && (await schemas.findVersionById(job.schemaVersionId));
+    if (!source || !job || !version) throw new Error('the source, its job or its schema version no longer exists');
+    const options = task.options as unknown as TaskOptions;
+    const { planTasks } = await taskEngine();
+    const location = toLocation(source);
+    return {
+      config: version.schema,
+      tasks: planTasks(version.schema, options),
+      connection: await targets.connect(location),
+      staging: stagingNamespace(location.namespace),
+      batchSize: options.batchSize,
+    };
+  }
+
+  /**
+   * Runs a claimed job as tasks (the job's worker's part): plans them, prepares the staging
+   * namespace, records the tasks, waits while every worker's task slots (this one's too) make them,
+   * then finishes the namespace and swaps it in. Progress sums the tasks.
+   */
+  async runJob(
+    job: GenerationJob,
+    source: Source,
+    config: SchemaConfig,
+    connection: TargetConnection,
+    run: {
+      claimNamespace: (namespace: string) => Promise<void>;
+      signal: AbortSignal;
+      onProgress: (event: ProgressEvent) => void;
+    },
+  ): Promise<GenerationSummary> {
+    const started = performance.now();
+    const { planTasks, prepareStaging, finishStaging } = await taskEngine();
+    const { namespace } = toLocation(source);
+    const staging = stagingNamespace(namespace);
+    // Today's reference date is fixed here, with the other options, for every task of the job.
+    // Sources made before generator versions existed have none stored: version 1, byte for byte.
+    const generation: GenerationOptions = { seed: job.seed, rowCounts: source.generatorConfig.rowCounts, generatorVersion: source.generatorConfig.generatorVersion ?? 1 };
+    const taskPlan = planTasks(config, generation, this.rowsPerTask);
+    const { plan } = taskPlan;
+    const options: TaskOptions = {
+      ...generation,
+      referenceDate: plan.referenceDate,
+      ...(source.generatorConfig.batchSize ? { batchSize: source.generatorConfig.batchSize } : {}),
+    };
+    let claimed = false;
+    try {
+      run.onProgress({ type: 'phase', phase: 'tables' });
+      await run.claimNamespace(staging);
+      claimed = true;
+      await prepareStaging(connection, staging, taskPlan);
+      for (const entity of plan.entities) run.onProgress({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
+      await this.deps.tasks.create(job.id, taskPlan.tasks, options);
+      this.wake();
+      // Progress events only for entities whose rows moved since the last poll.
+      const reported = new Map<string, number>(plan.entities.map((entity) => [entity.id, 0]));
+      const onChange = (event: ProgressEvent) => {
+        if (event.type === 'entity.progress' && reported.get(event.entity) === event.rowsWritten) return;
+        if (event.type === 'entity.progress') reported.set(event.entity, event.rowsWritten);
+        run.onProgress(event);
+      };
+      const done = await this.waitForTasks(job.id, run.signal, (list) => reportProgress(list, plan.entities, onChange, false));
+      const entities = reportProgress(done, plan.entities, run.onProgress, true);
+      run.onProgress({ type: 'phase', phase: 'constraints' });
+      run.signal.throwIfAborted();
+      await finishStaging(connection, staging, namespace, taskPlan, async () => {
+        run.signal.throwIfAborted();
+        run.onProgress({ type: 'phase', phase: 'swap' });
+        await run.claimNamespace(namespace);
+      });
+      return {
+        namespace,
+        seed: plan.seed,
+        referenceDate: plan.referenceDate,
+        generatorVersion: plan.generatorVersion,
+        entities,
+        rowsPlanned: entities.reduce((sum, entity) => sum + entity.rowsPlanned, 0),
+        rowsInserted: entities.reduce((sum, entity) => sum + entity.rowsInserted, 0),
+        warnings: [...plan.warnings, ...taskPlan.warnings, ...done.flatMap((task) => task.result?.warnings ?? [])],
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      await this.deps.tasks.cancel(job.id).catch(() => {});
+      // As runGeneration: the half-built staging goes, but a failure is not held up by a dark target.
+      if (claimed) await Promise.race([connection.dropNamespace(staging).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      throw error;
+    }
+  }
+
+  /** Polls the job's tasks until all succeeded; throws when one failed for good or the job was aborted. */
+  private async waitForTasks(jobId: string, signal: AbortSignal, onPoll: (tasks: GenerationTask[]) => void): Promise<GenerationTask[]> {
+    const every = Math.min(500, this.pollMs);
+    for (;;) {
+      signal.throwIfAborted();
+      const list = await this.deps.tasks.ofJob(jobId);
+      const failed = list.find((task) => task.status === 'failed');
+      if (failed) throw new Error(`${describeTask(failed.seq, failed.spec)} failed ${failed.attempts} times: ${failed.error ?? 'unknown error'}`);
+      if (list.every((task) => task.status === 'succeeded')) return list;
+      const [abandoned] = await this.deps.tasks.abandoned(jobId, this.maxAttempts);
+      if (abandoned) throw new Error(`${describeTask(abandoned.seq, abandoned.spec)} was lost ${abandoned.attempts} times (its workers stopped)`);
+      onPoll(list);
+      await new Promise((resolve) => setTimeout(resolve, every));
+    }
+  }
+}
+
+/** Rows per entity summed over the tasks, reported as entity progress; the entities' totals. */
+function reportProgress(
+  list: GenerationTask[],
+  entities: TaskPlan['plan']['entities'],
+  emit: (event: ProgressEvent) => void,
+  final: boolean,
+): GenerationSummary['entities'] {
+  const rows = new Map<string, number>(entities.map((entity) => [entity.id, 0]));
+  for (const task of list) {
+    if (task.result) for (const [entity, count] of Object.entries(task.result.rows)) rows.set(entity, (rows.get(entity) ?? 0) + count);
+    else if (task.spec.kind === 'range') rows.set(task.spec.entity, (rows.get(task.spec.entity) ?? 0) + task.rowsWritten);
+  }
+  return entities.map((entity) => {
+    const rowsInserted = rows.get(entity.id) ?? 0;
+    emit({ type: final ? 'entity.completed' : 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
+    return { id: entity.id, rowsPlanned: entity.rowCount, rowsInserted };
+  });
+}
+
+function describeTask(seq: number, spec: TaskSpec): string {
+  return spec.kind === 'range' ? `task ${seq} (${spec.entity} rows ${spec.from}–${spec.to})` : `task ${seq} (${spec.entities.join(', ')} in order)`;
+}
+
+function taskData(spec: TaskSpec): Record<string, unknown> {
+  return spec.kind === 'range' ? { entity: spec.entity, from: spec.from, to: spec.to } : { entities: spec.entities };
+}
+
+/** The generation engine's task part, imported when the first task runs (it brings faker). */
+const taskEngine = async () => {
+  const [plan, run] = await Promise.all([import('../generation/tasks/plan-tasks.ts'), import('../generation/tasks/run-task.ts')]);
+  return { ...plan, ...run };
+};
