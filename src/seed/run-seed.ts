@@ -11,7 +11,8 @@ import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { DEFAULT_BATCH_SIZE, type ProgressEvent } from '../generation/run.ts';
 import { readNamespace } from '../introspection/read-catalog.ts';
-import { planSeed, seedDrift, type SeedPlan, type SeedTable } from './seed-plan.ts';
+import { encodeBatches } from '../dialects/bulk-text.ts';
+import { planSeed, seedDrift, type SeedCycle, type SeedPlan, type SeedTable } from './seed-plan.ts';
 import { SeedRefusal } from './seed-errors.ts';
 
 export interface SeedOptions extends GenerationOptions {
@@ -44,6 +45,8 @@ export interface SeedSummary {
     counters: string[];
     deferredColumns: string[];
   }[];
+  /** Runs of tables a cycle of NOT NULL foreign keys closes, and how each loads in place (see CycleMethod). */
+  cycles: SeedCycle[];
   /** Tables emptied (or, in a dry run, to be emptied), in the order they are emptied: children first. */
   truncated: string[];
   rowsPlanned: number;
@@ -66,17 +69,6 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
   }
   const generationPlan = planGeneration(config, options);
   const plan = planSeed(catalog, generationPlan);
-  // A NOT NULL reference filled after insert (a cycle of NOT NULL foreign keys) would be loaded null first.
-  const notNullDeferred = plan.tables.flatMap((table) =>
-    table.deferredColumns.filter((column) => table.load.columns.find((candidate) => candidate.name === column)?.fillAfterInsert).map((column) => `${table.table}.${column}`),
-  );
-  if (notNullDeferred.length) {
-    throw new SeedRefusal(
-      'unsupported',
-      'these NOT NULL foreign-key columns close a cycle of references, which sds seed cannot fill in place yet (sds generate can, into a namespace of its own); nothing was written',
-      notNullDeferred,
-    );
-  }
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const emit = options.onProgress ?? (() => {});
   const summary = (rowsBefore: Map<string, number>, inserted: Map<string, number>, warnings: SeedSummary['warnings']): SeedSummary => {
@@ -97,6 +89,7 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
       referenceDate: generationPlan.referenceDate,
       generatorVersion: generationPlan.generatorVersion,
       tables,
+      cycles: plan.cycles,
       truncated: options.truncate ? [...plan.tables].reverse().map((table) => table.table) : [],
       rowsPlanned: tables.reduce((sum, table) => sum + table.rowsPlanned, 0),
       rowsInserted: tables.reduce((sum, table) => sum + table.rowsInserted, 0),
@@ -119,7 +112,16 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
     await connection.loadTransaction(async (tx) => {
       rowsBefore = await checkTargets(tx, dialect, plan, options.truncate === true);
       if (options.truncate) await emptyTables(tx, dialect, plan, rowsBefore, (table) => (current = table));
-      for (const table of plan.tables) {
+      const cycleAt = new Map(plan.cycles.map((cycle) => [cycle.tables[0]!, cycle]));
+      for (let index = 0; index < plan.tables.length; index++) {
+        const table = plan.tables[index]!;
+        const cycle = cycleAt.get(table.table);
+        if (cycle) {
+          const tables = plan.tables.slice(index, index + cycle.tables.length);
+          await loadCycle({ tx, catalog, dialect, plan, cycle, tables, generator, batchSize, emit, at: (entry) => (current = entry) }, inserted);
+          index += cycle.tables.length - 1;
+          continue;
+        }
         current = table;
         emit({ type: 'entity.started', entity: table.table, rowsPlanned: table.rows });
         const written = await loadTable(tx, plan.namespace, table, generator, batchSize, (rows) =>
@@ -128,7 +130,9 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
         inserted.set(table.table, written);
         emit({ type: 'entity.completed', entity: table.table, rowsPlanned: table.rows, rowsWritten: written });
       }
-      const deferred = plan.tables.filter((table) => table.deferredColumns.length > 0);
+      // A cycle's tables were loaded complete: their references need no second pass.
+      const complete = new Set(plan.cycles.flatMap((cycle) => cycle.tables));
+      const deferred = plan.tables.filter((table) => table.deferredColumns.length > 0 && !complete.has(table.table));
       if (deferred.length) emit({ type: 'phase', phase: 'references' });
       for (const table of deferred) {
         current = table;
@@ -174,6 +178,29 @@ async function emptyTables(
     await tx.query(`TRUNCATE TABLE ${plan.tables.map((table) => qualified(dialect, plan.namespace, table.table)).join(', ')}`, []);
     return;
   }
+  if (plan.cycles.length > 0) {
+    // A cycle's NOT NULL references cannot be set to null first: delete every table in one
+    // statement (PostgreSQL checks its foreign keys at the statement's end), or with MySQL's checks
+    // off for the session (every table of the config is emptied, and no table outside it holds rows
+    // that reference them: checkTargets refused that).
+    const tables = [...filled].reverse();
+    if (dialect.capabilities.transactionalDdl) {
+      at(tables[0]!);
+      const [first, ...others] = tables.map((table) => `DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`);
+      await tx.query(others.length ? `WITH ${others.map((statement, index) => `d${index} AS (${statement})`).join(', ')} ${first!}` : first!, []);
+      return;
+    }
+    await tx.query('SET SESSION foreign_key_checks = 0', []);
+    try {
+      for (const table of tables) {
+        at(table);
+        await tx.query(`DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`, []);
+      }
+    } finally {
+      await tx.query('SET SESSION foreign_key_checks = 1', []);
+    }
+    return;
+  }
   for (const table of filled) {
     if (table.deferredColumns.length === 0) continue;
     at(table);
@@ -184,6 +211,141 @@ async function emptyTables(
     at(table);
     await tx.query(`DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`, []);
   }
+}
+
+interface CycleLoad {
+  tx: LoadTransaction;
+  catalog: Catalog;
+  dialect: Dialect;
+  plan: SeedPlan;
+  cycle: SeedCycle;
+  /** The cycle's tables, in load order. */
+  tables: SeedTable[];
+  generator: DataGenerator;
+  batchSize: number;
+  emit: (event: ProgressEvent) => void;
+  at: (table: SeedTable) => void;
+}
+
+/**
+ * The tables of a cycle of NOT NULL foreign keys, each row complete: the columns that point to
+ * tables loaded later take their values from those tables' key pools, computed ahead (never read
+ * back from the database), so no row is ever left pointing nowhere. The checks of the references
+ * that point forward are handled as `cycle.method` says; the schema is never changed.
+ */
+async function loadCycle(load: CycleLoad, inserted: Map<string, number>): Promise<void> {
+  const { tx, dialect, plan, cycle, tables, generator } = load;
+  for (const table of tables) {
+    if (!generator.assumeGenerated(table.table)) {
+      throw new SeedRefusal(
+        'unsupported',
+        `these NOT NULL foreign-key columns close a cycle of references; filling them in place needs the keys of ${table.table} before its rows are written, and they are made row by row (a strategy that carries state from row to row, or a pool that can run out), so they cannot be computed ahead. Give ${table.table}'s key a sequence or a range; nothing was written`,
+        cycle.columns,
+      );
+    }
+  }
+  const started = (table: SeedTable) => {
+    load.at(table);
+    load.emit({ type: 'entity.started', entity: table.table, rowsPlanned: table.rows });
+  };
+  const completed = (table: SeedTable, written: number) => {
+    inserted.set(table.table, written);
+    load.emit({ type: 'entity.completed', entity: table.table, rowsPlanned: table.rows, rowsWritten: written });
+  };
+  const progress = (table: SeedTable) => (rows: number) => load.emit({ type: 'entity.progress', entity: table.table, rowsPlanned: table.rows, rowsWritten: rows });
+  if (cycle.method === 'one-statement') {
+    // Each table into a temporary copy of its loaded columns, then one INSERT statement moves them all.
+    const staged = tables.map((table, index) => ({ table, stage: { ...table.load, name: `sds_seed_stage_${index}` } }));
+    for (const { table, stage } of staged) {
+      started(table);
+      const columns = table.load.columns.map((column) => dialect.quoteIdentifier(column.name)).join(', ');
+      await tx.query(`CREATE TEMPORARY TABLE ${dialect.quoteIdentifier(stage.name)} ON COMMIT DROP AS SELECT ${columns} FROM ${qualified(dialect, plan.namespace, table.table)} WITH NO DATA`, []);
+      await loadComplete(tx, 'pg_temp', table, stage, generator, load.batchSize, progress(table));
+    }
+    load.at(tables.at(-1)!);
+    const inserts = staged.map(({ table, stage }, index) => {
+      const columns = table.load.columns.map((column) => dialect.quoteIdentifier(column.name)).join(', ');
+      return `i${index} AS (INSERT INTO ${qualified(dialect, plan.namespace, table.table)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM pg_temp.${dialect.quoteIdentifier(stage.name)} RETURNING 1)`;
+    });
+    const counts = staged.map((_, index) => `(SELECT COUNT(*) FROM i${index}) AS n${index}`).join(', ');
+    const [row] = await tx.query<Record<string, unknown>>(`WITH ${inserts.join(', ')} SELECT ${counts}`, []);
+    staged.forEach(({ table }, index) => completed(table, Number(row?.[`n${index}`] ?? 0)));
+    for (const { stage } of staged) await tx.query(`DROP TABLE pg_temp.${dialect.quoteIdentifier(stage.name)}`, []);
+    return;
+  }
+  const constraints = cycle.constraints.map((constraint) => `${dialect.quoteIdentifier(plan.namespace)}.${dialect.quoteIdentifier(constraint.name)}`).join(', ');
+  if (cycle.method === 'deferred-constraints') await tx.query(`SET CONSTRAINTS ${constraints} DEFERRED`, []);
+  else await tx.query('SET SESSION foreign_key_checks = 0', []);
+  try {
+    for (const table of tables) {
+      started(table);
+      completed(table, await loadComplete(tx, plan.namespace, table, table.load, generator, load.batchSize, progress(table)));
+    }
+  } finally {
+    // Checked here, not at commit, so that a broken reference names its table.
+    if (cycle.method === 'deferred-constraints') await tx.query(`SET CONSTRAINTS ${constraints} IMMEDIATE`, []);
+    else await tx.query('SET SESSION foreign_key_checks = 1', []);
+  }
+  if (cycle.method === 'checks-off') await verifyReferences(load);
+}
+
+/**
+ * MySQL does not check what it loaded with its checks off, even once they are back on: one
+ * anti-join per foreign key of the cycle's tables; a row pointing nowhere fails the seed (rolled back).
+ */
+async function verifyReferences({ tx, catalog, dialect, plan, cycle }: CycleLoad): Promise<void> {
+  for (const table of catalog.tables.filter((candidate) => cycle.tables.includes(candidate.name))) {
+    for (const key of table.foreignKeys) {
+      const q = dialect.quoteIdentifier;
+      const parent = `${q(key.references.namespace ?? plan.namespace)}.${q(key.references.table)}`;
+      const present = key.columns.map((column) => `c.${q(column)} IS NOT NULL`).join(' AND ');
+      const join = key.columns.map((column, index) => `p.${q(key.references.columns[index]!)} = c.${q(column)}`).join(' AND ');
+      const [row] = await tx.query<{ n: unknown }>(
+        `SELECT COUNT(*) AS n FROM ${qualified(dialect, plan.namespace, table.name)} c WHERE ${present} AND NOT EXISTS (SELECT 1 FROM ${parent} p WHERE ${join})`,
+        [],
+      );
+      const orphans = Number(row?.n ?? 0);
+      if (orphans > 0) {
+        throw new SeedRefusal(
+          'failed',
+          `${orphans} row${orphans === 1 ? '' : 's'} of ${table.name} would reference a missing ${key.references.table} row through ${key.columns.join(', ')} (constraint ${key.name}), loaded with the foreign-key checks off for the cycle; the transaction was rolled back and the tables are as they were`,
+          [],
+        );
+      }
+    }
+  }
+}
+
+/** A table's complete rows (deferred columns filled) into `into` (the table itself, or its stage). */
+async function loadComplete(
+  tx: LoadTransaction,
+  namespace: string,
+  table: SeedTable,
+  into: SeedTable['load'],
+  generator: DataGenerator,
+  batchSize: number,
+  onBatch: (written: number) => void,
+): Promise<number> {
+  const whole = table.positions.length === table.width;
+  const project = (row: RowValues): RowValues => table.positions.map((position) => row[position]!);
+  const batches = (): Generator<RowValues[]> => completeBatches(generator.completeRows(table.table), batchSize, whole ? undefined : project);
+  if (tx.textLoader) {
+    const written = await tx.textLoader.load(namespace, into, encodeBatches(batches(), tx.textLoader.encoder(into)), onBatch);
+    if (written !== undefined) return written;
+  }
+  return tx.loadRows(namespace, into, batches(), onBatch);
+}
+
+function* completeBatches(rows: Iterable<RowValues>, batchSize: number, project?: (row: RowValues) => RowValues): Generator<RowValues[]> {
+  let batch: RowValues[] = [];
+  for (const row of rows) {
+    batch.push(project ? project(row) : row);
+    if (batch.length >= batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /**
