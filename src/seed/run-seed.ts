@@ -108,21 +108,27 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
   let rowsBefore = new Map<string, number>();
   // The table being written when a statement fails, to name it and resolve the constraint's columns.
   let current: SeedTable | undefined;
+  // Tables written or emptied so far: what a failure on MySQL may leave behind.
+  const touched = new Set<string>();
+  const at = (table: SeedTable): void => {
+    current = table;
+    touched.add(table.table);
+  };
   try {
     await connection.loadTransaction(async (tx) => {
       rowsBefore = await checkTargets(tx, dialect, plan, options.truncate === true);
-      if (options.truncate) await emptyTables(tx, dialect, plan, rowsBefore, (table) => (current = table));
+      if (options.truncate) await emptyTables(tx, dialect, plan, rowsBefore, at);
       const cycleAt = new Map(plan.cycles.map((cycle) => [cycle.tables[0]!, cycle]));
       for (let index = 0; index < plan.tables.length; index++) {
         const table = plan.tables[index]!;
         const cycle = cycleAt.get(table.table);
         if (cycle) {
           const tables = plan.tables.slice(index, index + cycle.tables.length);
-          await loadCycle({ tx, catalog, dialect, plan, cycle, tables, generator, batchSize, emit, at: (entry) => (current = entry) }, inserted);
+          await loadCycle({ tx, catalog, dialect, plan, cycle, tables, generator, batchSize, emit, at }, inserted);
           index += cycle.tables.length - 1;
           continue;
         }
-        current = table;
+        at(table);
         emit({ type: 'entity.started', entity: table.table, rowsPlanned: table.rows });
         const written = await loadTable(tx, plan.namespace, table, generator, batchSize, (rows) =>
           emit({ type: 'entity.progress', entity: table.table, rowsPlanned: table.rows, rowsWritten: rows }),
@@ -135,11 +141,11 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
       const deferred = plan.tables.filter((table) => table.deferredColumns.length > 0 && !complete.has(table.table));
       if (deferred.length) emit({ type: 'phase', phase: 'references' });
       for (const table of deferred) {
-        current = table;
+        at(table);
         await tx.updateRows(plan.namespace, table.load, table.load.primaryKey, table.deferredColumns, generator.deferredUpdates(table.table, batchSize));
       }
       for (const table of plan.tables) {
-        current = table;
+        at(table);
         for (const column of table.counters) {
           const statement = dialect.advanceCounter?.(plan.namespace, table.table, column);
           if (statement) await tx.query(statement.sql, statement.params);
@@ -147,8 +153,10 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
       }
     });
   } catch (error) {
-    if (error instanceof SeedRefusal) throw error;
-    throw loadFailure(dialect, catalog, current, error);
+    if (error instanceof SeedRefusal && (error.kind !== 'failed' || touched.size === 0)) throw error;
+    const state = await failureState(connection, catalog, plan, touched);
+    if (error instanceof SeedRefusal) throw new SeedRefusal('failed', `${error.message}; ${state}`, error.details);
+    throw loadFailure(dialect, catalog, current, error, state);
   }
   return summary(rowsBefore, inserted, generator.warnings);
 }
@@ -175,6 +183,7 @@ async function emptyTables(
   const filled = plan.tables.filter((table) => (rowsBefore.get(table.table) ?? 0) > 0);
   if (filled.length === 0) return;
   if (dialect.capabilities.transactionalDdl && plan.referencedFrom.length === 0) {
+    for (const table of filled) at(table);
     await tx.query(`TRUNCATE TABLE ${plan.tables.map((table) => qualified(dialect, plan.namespace, table.table)).join(', ')}`, []);
     return;
   }
@@ -308,7 +317,7 @@ async function verifyReferences({ tx, catalog, dialect, plan, cycle }: CycleLoad
       if (orphans > 0) {
         throw new SeedRefusal(
           'failed',
-          `${orphans} row${orphans === 1 ? '' : 's'} of ${table.name} would reference a missing ${key.references.table} row through ${key.columns.join(', ')} (constraint ${key.name}), loaded with the foreign-key checks off for the cycle; the transaction was rolled back and the tables are as they were`,
+          `${orphans} row${orphans === 1 ? '' : 's'} of ${table.name} would reference a missing ${key.references.table} row through ${key.columns.join(', ')} (constraint ${key.name}), loaded with the foreign-key checks off for the cycle`,
           [],
         );
       }
@@ -414,10 +423,49 @@ function* mapBatches(batches: Iterable<RowValues[]>, project: (row: RowValues) =
 }
 
 /**
+ * What a failed seed left, in words: on PostgreSQL the transaction undid everything. MySQL rolls back
+ * the rows of InnoDB tables (and --truncate's deletes) too, but never moves an AUTO_INCREMENT counter
+ * back, and tables of engines without transactions (MyISAM, Aria, MEMORY) keep what was done to them.
+ */
+async function failureState(connection: SqlExecutor, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
+  if (catalog.engine !== 'mysql') return 'the transaction was rolled back and the tables are as they were';
+  const engines = new Map<string, string>();
+  try {
+    const rows = await connection.query<{ t: string; e: string | null }>(
+      'SELECT TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
+      [plan.namespace],
+    );
+    for (const row of rows) engines.set(row.t, row.e ?? 'unknown');
+  } catch {
+    return `the transaction was rolled back (the database could not be asked afterwards which tables could roll back: InnoDB tables are as they were, tables of other engines keep what was written to them); tables written: ${[...touched].join(', ')}`;
+  }
+  const tables = plan.tables.filter((table) => touched.has(table.table));
+  const kept = tables.filter((table) => (engines.get(table.table) ?? 'InnoDB').toLowerCase() !== 'innodb');
+  const undone = tables.filter((table) => !kept.includes(table));
+  const counters = undone.filter((table) => table.counters.length > 0);
+  const names = (list: SeedTable[]) => list.map((table) => table.table).join(', ');
+  const parts = [
+    undone.length
+      ? `the transaction was rolled back: what it wrote to ${names(undone)} (and any rows --truncate deleted there) is undone, so ${undone.length === 1 ? 'that table holds' : 'those tables hold'} what ${undone.length === 1 ? 'it' : 'they'} held before`
+      : 'the transaction was rolled back',
+    counters.length
+      ? `only the AUTO_INCREMENT counter${counters.length === 1 ? '' : 's'} of ${names(counters)} may stay moved past the keys tried (InnoDB never moves a counter back; the seed loads its own keys, so the data is unaffected and the application's next key is just higher)`
+      : undefined,
+    kept.length
+      ? `but ${kept.map((table) => `${table.table} (${engines.get(table.table)})`).join(', ')} cannot roll back (no transactions in that engine): what was done to ${kept.length === 1 ? 'it' : 'them'} stays (--truncate's deletes and the rows written before the failure)`
+      : undefined,
+    kept.length
+      ? `The same command with --truncate repeats cleanly (it empties ${names(kept)} first)`
+      : 'The same command repeats cleanly',
+  ].filter(Boolean);
+  return parts.join('; ').replace(/; The same/, '. The same');
+}
+
+/**
  * A failed load as the user can act on it: the table, the columns and the constraint (with its
  * CHECK clause as the database prints it), and that the transaction left the tables as they were.
  */
-function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | undefined, error: unknown): Error {
+function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | undefined, error: unknown, state: string): Error {
   if (error instanceof SeedRefusal) return error;
   const mapped = dialect.mapError(error, table?.load);
   if (mapped.kind === 'other' || mapped.kind === 'connection' || mapped.kind === 'timeout') {
@@ -426,7 +474,7 @@ function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | unde
     // MySQL's LOAD DATA LOCAL turns a broken CHECK into warnings (MariaDB 4025, MySQL 3819) that name no constraint here: name the table's.
     const checks = /\b(4025|3819)\b/.test(cause) ? catalog.tables.find((candidate) => candidate.name === table?.table)?.checks ?? [] : [];
     const rules = checks.length ? ` (a CHECK of the table: ${checks.map((check) => `${check.name ?? ''} ${checkClause(check.expression)}`.trim()).join('; ')})` : '';
-    return new SeedRefusal('failed', `seeding ${table?.table ?? 'the database'} failed${code}${cause}${rules}; the transaction was rolled back and the tables are as they were`, []);
+    return new SeedRefusal('failed', `seeding ${table?.table ?? 'the database'} failed${code}${cause}${rules}; ${state}`, []);
   }
   const tableName = mapped.table ?? table?.table;
   const catalogTable = catalog.tables.find((candidate) => candidate.name === tableName);
@@ -439,7 +487,7 @@ function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | unde
   ].filter(Boolean);
   return new SeedRefusal(
     'failed',
-    `${mapped.message} (${parts.join(', ')}): the generated rows break a rule of the database that the config does not state; the transaction was rolled back and the tables are as they were. State the rule in the config (min, max, values) and seed again`,
+    `${mapped.message} (${parts.join(', ')}): the generated rows break a rule of the database that the config does not state; ${state}. State the rule in the config (min, max, values) and seed again`,
     [],
   );
 }

@@ -180,7 +180,12 @@ describe.each(targets)('sds seed on $name', (target) => {
     expect((failure as Error).message).toMatch(/pets/);
     if (target.name === 'postgres') expect((failure as Error).message).toMatch(/table pets, column weight_kg, constraint pets_weight_check CHECK/);
     expect((failure as Error).message).toMatch(/rolled back/);
-    if (target.name === 'mysql') expect((failure as Error).message).toMatch(/CHECK of the table: pets_weight_check/);
+    if (target.name === 'mysql') {
+      expect((failure as Error).message).toMatch(/CHECK of the table: pets_weight_check/);
+      // MySQL says what the failure left: every table is InnoDB, so all of it was undone but the counters.
+      expect((failure as Error).message).toMatch(/is undone, so those tables hold what they held before; only the AUTO_INCREMENT counters of .* may stay moved/);
+      expect((failure as Error).message).toMatch(/\. The same command repeats cleanly/);
+    }
     expect(await rowsOf(inspector, target, ns)).toEqual(rows);
   }, SLOW);
 
