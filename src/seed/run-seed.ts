@@ -165,6 +165,11 @@ function qualified(dialect: Dialect, namespace: string, table: string): string {
   return `${dialect.quoteIdentifier(namespace)}.${dialect.quoteIdentifier(table)}`;
 }
 
+/** A table for counting and emptying its own rows: `ONLY` where tables inheriting it would otherwise count too. */
+function ownRows(dialect: Dialect, plan: SeedPlan, table: string): string {
+  return `${plan.ownRowsOnly.has(table) ? 'ONLY ' : ''}${qualified(dialect, plan.namespace, table)}`;
+}
+
 /**
  * Empties exactly the config's tables. Where TRUNCATE is transactional (PostgreSQL) and no table
  * outside the config references them, one TRUNCATE of the set (never CASCADE): a DELETE would check
@@ -184,7 +189,7 @@ async function emptyTables(
   if (filled.length === 0) return;
   if (dialect.capabilities.transactionalDdl && plan.referencedFrom.length === 0) {
     for (const table of filled) at(table);
-    await tx.query(`TRUNCATE TABLE ${plan.tables.map((table) => qualified(dialect, plan.namespace, table.table)).join(', ')}`, []);
+    await tx.query(`TRUNCATE TABLE ${plan.tables.map((table) => ownRows(dialect, plan, table.table)).join(', ')}`, []);
     return;
   }
   if (plan.cycles.length > 0) {
@@ -195,7 +200,7 @@ async function emptyTables(
     const tables = [...filled].reverse();
     if (dialect.capabilities.transactionalDdl) {
       at(tables[0]!);
-      const [first, ...others] = tables.map((table) => `DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`);
+      const [first, ...others] = tables.map((table) => `DELETE FROM ${ownRows(dialect, plan, table.table)}`);
       await tx.query(others.length ? `WITH ${others.map((statement, index) => `d${index} AS (${statement})`).join(', ')} ${first!}` : first!, []);
       return;
     }
@@ -203,7 +208,7 @@ async function emptyTables(
     try {
       for (const table of tables) {
         at(table);
-        await tx.query(`DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`, []);
+        await tx.query(`DELETE FROM ${ownRows(dialect, plan, table.table)}`, []);
       }
     } finally {
       await tx.query('SET SESSION foreign_key_checks = 1', []);
@@ -214,11 +219,11 @@ async function emptyTables(
     if (table.deferredColumns.length === 0) continue;
     at(table);
     const columns = table.deferredColumns.map((column) => `${dialect.quoteIdentifier(column)} = NULL`).join(', ');
-    await tx.query(`UPDATE ${qualified(dialect, plan.namespace, table.table)} SET ${columns}`, []);
+    await tx.query(`UPDATE ${ownRows(dialect, plan, table.table)} SET ${columns}`, []);
   }
   for (const table of [...filled].reverse()) {
     at(table);
-    await tx.query(`DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`, []);
+    await tx.query(`DELETE FROM ${ownRows(dialect, plan, table.table)}`, []);
   }
 }
 
@@ -363,7 +368,7 @@ function* completeBatches(rows: Iterable<RowValues>, batchSize: number, project?
  */
 async function checkTargets(executor: SqlExecutor, dialect: Dialect, plan: SeedPlan, truncate: boolean): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const table of plan.tables) counts.set(table.table, await countRows(executor, dialect, plan.namespace, table.table));
+  for (const table of plan.tables) counts.set(table.table, await countRows(executor, dialect, plan, table.table));
   const filled = [...counts].filter(([, rows]) => rows > 0);
   if (filled.length && !truncate) {
     throw new SeedRefusal(
@@ -375,7 +380,7 @@ async function checkTargets(executor: SqlExecutor, dialect: Dialect, plan: SeedP
   if (truncate) {
     const blocking: string[] = [];
     for (const { table, references } of plan.referencedFrom) {
-      const rows = await countRows(executor, dialect, plan.namespace, table);
+      const rows = await countRows(executor, dialect, plan, table);
       if (rows > 0) blocking.push(`${table} (${rows} row${rows === 1 ? '' : 's'}) references ${references}`);
     }
     if (blocking.length) {
@@ -389,8 +394,8 @@ async function checkTargets(executor: SqlExecutor, dialect: Dialect, plan: SeedP
   return counts;
 }
 
-async function countRows(executor: SqlExecutor, dialect: Dialect, namespace: string, table: string): Promise<number> {
-  const [row] = await executor.query<{ count: unknown }>(`SELECT COUNT(*) AS count FROM ${qualified(dialect, namespace, table)}`, []);
+async function countRows(executor: SqlExecutor, dialect: Dialect, plan: SeedPlan, table: string): Promise<number> {
+  const [row] = await executor.query<{ count: unknown }>(`SELECT COUNT(*) AS count FROM ${ownRows(dialect, plan, table)}`, []);
   return Number(row?.count ?? 0);
 }
 

@@ -37,6 +37,11 @@ export interface SeedPlan {
    * would fail on their rows, or cascade into them.
    */
   referencedFrom: { table: string; references: string }[];
+  /**
+   * Tables whose own rows are counted and emptied with `ONLY` (PostgreSQL, every table but a
+   * partitioned one): without it, a table's rows would include those of the tables inheriting it.
+   */
+  ownRowsOnly: Set<string>;
   /** Runs of tables a cycle of NOT NULL foreign keys closes, loaded with complete rows (see CycleMethod). */
   cycles: SeedCycle[];
 }
@@ -82,7 +87,8 @@ export function planSeed(catalog: Catalog, plan: GenerationPlan): SeedPlan {
         .filter((key) => seeded.has(key.references.table) && (key.references.namespace === undefined || key.references.namespace === catalog.namespace))
         .map((key) => ({ table: table.name, references: key.references.table })),
     );
-  return { namespace: catalog.namespace, tables: seedTables, referencedFrom, cycles: planCycles(catalog, seedTables) };
+  const ownRowsOnly = new Set(catalog.engine === 'postgres' ? catalog.tables.filter((table) => !table.partitioned).map((table) => table.name) : []);
+  return { namespace: catalog.namespace, tables: seedTables, referencedFrom, ownRowsOnly, cycles: planCycles(catalog, seedTables) };
 }
 
 function seedTable(spec: TableSpec, table: CatalogTable, rows: number, deferredColumns: string[]): SeedTable {
