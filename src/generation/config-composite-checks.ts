@@ -54,6 +54,15 @@ function checkCompositeReference(context: CheckContext, entity: Entity, entityIn
     }
   });
   if (!sound) return;
+  if (reference.onDelete === 'set-null') {
+    const required = reference.fields.filter((id) => entity.fields.find((field) => field.id === id)?.nullable !== true);
+    if (required.length) {
+      error(
+        '/onDelete',
+        `${name} sets its fields to null when the referenced row is deleted, but ${required.join(', ')} ${required.length === 1 ? 'is' : 'are'} not nullable; make ${required.length === 1 ? 'it' : 'them'} nullable, or use "restrict" or "cascade"`,
+      );
+    }
+  }
   if (!isKeyInOrder(target, reference.targetFields)) {
     const inOrder = keyGroups(target).find((key) => isKeySet({ ...target, primaryKey: key, uniqueKeys: [], indexes: [] }, reference.targetFields));
     error(
