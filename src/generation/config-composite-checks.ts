@@ -39,8 +39,12 @@ function checkCompositeReference(context: CheckContext, entity: Entity, entityIn
   }
   const target = found.entity;
   if (target.id === entity.id) {
-    error('/entity', `${name} points at its own entity; composite self references are not supported, reference another entity`);
-    return;
+    // A self reference is filled once every row exists, through nullable fields only.
+    const required = reference.fields.filter((id) => entity.fields.find((field) => field.id === id)?.nullable !== true);
+    if (required.length) {
+      error('/entity', `${name} points at its own entity, which is filled once every row exists, so its fields must be nullable; make ${required.join(', ')} nullable`);
+      return;
+    }
   }
   if (reference.targetFields.length !== reference.fields.length) {
     error('/targetFields', `${name} has ${reference.fields.length} fields but ${reference.targetFields.length} targetFields; give one target field per field, in the same order`);

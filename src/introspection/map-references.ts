@@ -94,10 +94,13 @@ function mapCompositeForeignKey(child: MappedTable, foreignKey: CatalogForeignKe
   const plain = 'its columns stay plain fields';
   const parent = byTable.get(foreignKey.references.table);
   if (!parent) return warnings.add(table.name, undefined, `${label}: the referenced table is not introspected; ${plain}`);
-  if (parent === child) return warnings.add(table.name, undefined, `${label} references its own table, which a composite reference cannot; ${plain}`);
   const fields = foreignKey.columns.map((column) => child.fields.get(column));
   const targets = foreignKey.references.columns.map((column) => parent.fields.get(column));
   if (fields.some((field) => !field) || targets.some((field) => !field)) return warnings.add(table.name, undefined, `${label} has a column that is left out; ${plain}`);
+  // A composite self reference is filled once every row exists, which needs its columns nullable.
+  if (parent === child && fields.some((field) => field!.nullable !== true)) {
+    return warnings.add(table.name, undefined, `${label} references its own table through a NOT NULL column, which a composite reference cannot fill after insert; ${plain}`);
+  }
   // Pairs in the order of the referenced key (PostgreSQL accepts any order; the config wants the key's).
   let pairs = fields.map((field, i) => ({ field: field!, target: targets[i]! }));
   const key = keyGroups(parent.entity).find((group) => group.length === pairs.length && pairs.every((pair) => group.includes(pair.target.id)));

@@ -1,6 +1,8 @@
 // `onDelete: "set-null"` on a composite reference, on both engines: validation wants every field of it
 // nullable; the tables sds creates declare ON DELETE SET NULL; a runtime DELETE of the parent row sets
 // both fields of its children to null (and only theirs); introspection maps the foreign key back.
+// And a composite self reference (an employee's boss, keyed (company_id, emp_no) like the employee):
+// filled once every row exists, each pair naming an existing row, set to null when that row is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
 import { validateConfig } from '../../../src/generation/validate-config.ts';
@@ -89,3 +91,59 @@ for (const target of DIALECTS) {
     }, SLOW);
   });
 }
+
+function selfConfig(nullable = true): SchemaConfig {
+  return {
+    formatVersion: 1,
+    entities: [
+      { id: 'companies', primaryKey: ['id'], generation: { rowCount: 4 }, fields: [{ id: 'id', type: 'integer' }, { id: 'name', type: 'string', maxLength: 60 }] },
+      {
+        id: 'employees',
+        primaryKey: ['company_id', 'emp_no'],
+        generation: { rowCount: 40 },
+        references: [{ fields: ['boss_company', 'boss_no'], entity: 'employees', targetFields: ['company_id', 'emp_no'], onDelete: 'set-null' }],
+        fields: [
+          { id: 'company_id', type: 'integer', references: { entity: 'companies', field: 'id' } },
+          { id: 'emp_no', type: 'integer', generation: { strategy: { kind: 'sequence', start: 1, within: ['company_id'] } } },
+          { id: 'name', type: 'string', maxLength: 60 },
+          { id: 'boss_company', type: 'integer', nullable },
+          { id: 'boss_no', type: 'integer', nullable: true },
+        ],
+      },
+    ],
+  } as SchemaConfig;
+}
+
+it('validation takes a composite self reference through nullable fields, and names a field that is not', () => {
+  expect(validateConfig(selfConfig()).errors).toEqual([]);
+  expect(validateConfig(selfConfig(false)).errors.map((issue) => issue.message)).toContain(
+    'references[0] of entity "employees" points at its own entity, which is filled once every row exists, so its fields must be nullable; make boss_company nullable',
+  );
+});
+
+for (const target of DIALECTS) {
+  describe(`${target.name}: a composite self reference`, () => {
+    let source: GeneratedSource;
+    beforeAll(async () => {
+      source = await generateSource(target, selfConfig());
+    }, SLOW);
+    afterAll(async () => source?.drop());
+
+    it('fills every pair with an existing row once every row exists; deleting that row sets the pair to null', async () => {
+      const employees = await source.all('employees');
+      expect(employees).toHaveLength(40);
+      const keys = new Set(employees.map((row) => `${row.company_id}/${row.emp_no}`));
+      const bosses = employees.filter((row) => row.boss_no !== null);
+      expect(bosses.length).toBeGreaterThan(0);
+      for (const row of bosses) expect(keys.has(`${row.boss_company}/${row.boss_no}`)).toBe(true);
+      const boss = bosses[0]!;
+      const reports = employees.filter((row) => row.boss_company === boss.boss_company && row.boss_no === boss.boss_no).map((row) => `${row.company_id}/${row.emp_no}`);
+      // The runtime addresses a row of a composite primary key by its key values joined.
+      const bossRow = employees.find((row) => row.company_id === boss.boss_company && row.emp_no === boss.boss_no)!;
+      await source.remove('employees', `${bossRow.company_id},${bossRow.emp_no}`);
+      const after = await source.all('employees');
+      for (const row of after.filter((candidate) => reports.includes(`${candidate.company_id}/${candidate.emp_no}`))) expect([row.boss_company, row.boss_no]).toEqual([null, null]);
+    }, SLOW);
+  });
+}
+
