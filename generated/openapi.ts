@@ -2856,11 +2856,11 @@ export interface components {
              */
             pick?: "random" | "sequential";
             /**
-             * @description What deleting a referenced row does: `restrict` (default) or `cascade`.
+             * @description What deleting a referenced row does: `restrict` (default), `cascade`, or `set-null` (every field of the reference becomes null, so each must be nullable).
              * @default restrict
              * @enum {string}
              */
-            onDelete?: "restrict" | "cascade";
+            onDelete?: "restrict" | "cascade" | "set-null";
             /**
              * @description What changing a referenced key does: `restrict` (default) or `cascade`.
              * @default restrict

@@ -892,9 +892,9 @@ export interface CompositeReference {
    */
   pick?: 'random' | 'sequential';
   /**
-   * What deleting a referenced row does: `restrict` (default) or `cascade`.
+   * What deleting a referenced row does: `restrict` (default), `cascade`, or `set-null` (every field of the reference becomes null, so each must be nullable).
    */
-  onDelete?: 'restrict' | 'cascade';
+  onDelete?: 'restrict' | 'cascade' | 'set-null';
   /**
    * What changing a referenced key does: `restrict` (default) or `cascade`.
    */

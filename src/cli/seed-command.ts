@@ -35,13 +35,24 @@ function generatorVersion(value: string): GeneratorVersion {
 }
 
 function printPlan(summary: SeedSummary): void {
+  const inCycle = new Set(summary.cycles.flatMap((cycle) => cycle.tables));
   for (const table of summary.tables) {
     const rows = summary.dryRun ? `${table.rowsPlanned} rows planned` : `${table.rowsInserted} rows`;
     const before = table.rowsBefore > 0 ? `, ${table.rowsBefore} before` : '';
     console.log(`${table.table}: ${rows}${before}`);
     for (const left of table.leftToDatabase) console.log(`  ${left.column}: left to the database (${left.because})`);
-    if (table.deferredColumns.length) console.log(`  ${table.deferredColumns.join(', ')}: filled after every row exists`);
+    if (table.deferredColumns.length) {
+      console.log(`  ${table.deferredColumns.join(', ')}: ${inCycle.has(table.table) ? 'written with the rows, pointing to rows loaded with them (NOT NULL cycle below)' : 'filled after every row exists'}`);
+    }
     if (table.counters.length) console.log(`  ${table.counters.join(', ')}: counter moved past the keys loaded`);
+  }
+  for (const cycle of summary.cycles) {
+    const how = {
+      'deferred-constraints': `constraints ${cycle.constraints.map((constraint) => constraint.name).join(', ')} deferred until the cycle is loaded`,
+      'one-statement': 'rows staged in temporary tables, then inserted in one statement (the foreign keys are not deferrable)',
+      'checks-off': 'foreign-key checks off for this session while they load, then every reference checked',
+    }[cycle.method];
+    console.log(`NOT NULL cycle ${cycle.columns.join(', ')}: ${cycle.tables.join(', ')} load with complete rows, ${how}`);
   }
   if (summary.truncated.length) console.log(`${summary.dryRun ? 'to be emptied first' : 'emptied first'} (children first): ${summary.truncated.join(', ')}`);
 }

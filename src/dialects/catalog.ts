@@ -115,6 +115,8 @@ export interface CatalogTable {
   checks: CatalogCheck[];
   /** Features of the table sds does not reproduce (exclusion constraints, triggers, partitions…), one line each. */
   unsupported: string[];
+  /** PostgreSQL: a partitioned table (its rows live in its partitions, which are not tables of the catalog). */
+  partitioned?: boolean;
 }
 
 /** One namespace (a PostgreSQL schema or a MySQL database) as the database describes it. */

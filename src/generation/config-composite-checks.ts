@@ -39,8 +39,12 @@ function checkCompositeReference(context: CheckContext, entity: Entity, entityIn
   }
   const target = found.entity;
   if (target.id === entity.id) {
-    error('/entity', `${name} points at its own entity; composite self references are not supported, reference another entity`);
-    return;
+    // A self reference is filled once every row exists, through nullable fields only.
+    const required = reference.fields.filter((id) => entity.fields.find((field) => field.id === id)?.nullable !== true);
+    if (required.length) {
+      error('/entity', `${name} points at its own entity, which is filled once every row exists, so its fields must be nullable; make ${required.join(', ')} nullable`);
+      return;
+    }
   }
   if (reference.targetFields.length !== reference.fields.length) {
     error('/targetFields', `${name} has ${reference.fields.length} fields but ${reference.targetFields.length} targetFields; give one target field per field, in the same order`);
@@ -54,6 +58,15 @@ function checkCompositeReference(context: CheckContext, entity: Entity, entityIn
     }
   });
   if (!sound) return;
+  if (reference.onDelete === 'set-null') {
+    const required = reference.fields.filter((id) => entity.fields.find((field) => field.id === id)?.nullable !== true);
+    if (required.length) {
+      error(
+        '/onDelete',
+        `${name} sets its fields to null when the referenced row is deleted, but ${required.join(', ')} ${required.length === 1 ? 'is' : 'are'} not nullable; make ${required.length === 1 ? 'it' : 'them'} nullable, or use "restrict" or "cascade"`,
+      );
+    }
+  }
   if (!isKeyInOrder(target, reference.targetFields)) {
     const inOrder = keyGroups(target).find((key) => isKeySet({ ...target, primaryKey: key, uniqueKeys: [], indexes: [] }, reference.targetFields));
     error(

@@ -64,10 +64,14 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
         via: field.references ? 'references' : 'strategy',
       });
     });
-    // Every field of a composite reference comes from one parent row, made before the child's rows.
+    // Every field of a composite reference comes from one parent row, made before the child's rows;
+    // a composite self reference (its fields all nullable: validation refuses others) once every row exists.
     entity.references?.forEach((reference, referenceIndex) => {
-      // A composite self reference is refused by validation (config-composite-checks.ts) instead.
-      if (!ids.has(reference.entity) || reference.entity === entity.id) return;
+      if (!ids.has(reference.entity)) return;
+      const self = reference.entity === entity.id;
+      const nullable = self && reference.fields.every((id) => entity.fields.find((field) => field.id === id)?.nullable === true);
+      // One with a NOT NULL field is refused by validation (config-composite-checks.ts), not as a cycle.
+      if (self && !nullable) return;
       reference.fields.forEach((fieldId, position) => {
         const fieldIndex = entity.fields.findIndex((field) => field.id === fieldId);
         const targetField = reference.targetFields[position];
@@ -79,7 +83,7 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
           fieldIndex,
           path: pointer('entities', entityIndex, 'references', referenceIndex),
           target: { entity: reference.entity, field: targetField },
-          nullable: false,
+          nullable,
           via: 'composite',
         });
       });

@@ -94,10 +94,13 @@ function mapCompositeForeignKey(child: MappedTable, foreignKey: CatalogForeignKe
   const plain = 'its columns stay plain fields';
   const parent = byTable.get(foreignKey.references.table);
   if (!parent) return warnings.add(table.name, undefined, `${label}: the referenced table is not introspected; ${plain}`);
-  if (parent === child) return warnings.add(table.name, undefined, `${label} references its own table, which a composite reference cannot; ${plain}`);
   const fields = foreignKey.columns.map((column) => child.fields.get(column));
   const targets = foreignKey.references.columns.map((column) => parent.fields.get(column));
   if (fields.some((field) => !field) || targets.some((field) => !field)) return warnings.add(table.name, undefined, `${label} has a column that is left out; ${plain}`);
+  // A composite self reference is filled once every row exists, which needs its columns nullable.
+  if (parent === child && fields.some((field) => field!.nullable !== true)) {
+    return warnings.add(table.name, undefined, `${label} references its own table through a NOT NULL column, which a composite reference cannot fill after insert; ${plain}`);
+  }
   // Pairs in the order of the referenced key (PostgreSQL accepts any order; the config wants the key's).
   let pairs = fields.map((field, i) => ({ field: field!, target: targets[i]! }));
   const key = keyGroups(parent.entity).find((group) => group.length === pairs.length && pairs.every((pair) => group.includes(pair.target.id)));
@@ -115,7 +118,11 @@ function mapCompositeForeignKey(child: MappedTable, foreignKey: CatalogForeignKe
   if (isKeySet(entity, reference.fields)) reference.relation = 'one-to-one';
   for (const [property, action] of [['onDelete', foreignKey.onDelete], ['onUpdate', foreignKey.onUpdate]] as const) {
     if (action === 'cascade') reference[property] = 'cascade';
-    else if (action === 'set-null' || action === 'set-default') warnings.add(table.name, undefined, `${label}: ${property} ${action === 'set-null' ? 'SET NULL' : 'SET DEFAULT'} cannot be expressed on a composite reference; restrict instead`);
+    else if (action === 'set-null' && property === 'onDelete' && pairs.every((pair) => pair.field.nullable === true)) reference.onDelete = 'set-null';
+    else if (action === 'set-null' || action === 'set-default') {
+      const why = action === 'set-null' && property === 'onDelete' ? ' when a column of it is NOT NULL' : '';
+      warnings.add(table.name, undefined, `${label}: ${property} ${action === 'set-null' ? 'SET NULL' : 'SET DEFAULT'} cannot be expressed on a composite reference${why}; restrict instead`);
+    }
   }
   // The fields take their values from the parent row: a strategy (from a CHECK) would be ignored.
   for (const pair of pairs) if (!pair.field.references) delete pair.field.generation;

@@ -11,7 +11,8 @@ import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { DEFAULT_BATCH_SIZE, type ProgressEvent } from '../generation/run.ts';
 import { readNamespace } from '../introspection/read-catalog.ts';
-import { planSeed, seedDrift, type SeedPlan, type SeedTable } from './seed-plan.ts';
+import { encodeBatches } from '../dialects/bulk-text.ts';
+import { planSeed, seedDrift, type SeedCycle, type SeedPlan, type SeedTable } from './seed-plan.ts';
 import { SeedRefusal } from './seed-errors.ts';
 
 export interface SeedOptions extends GenerationOptions {
@@ -44,6 +45,8 @@ export interface SeedSummary {
     counters: string[];
     deferredColumns: string[];
   }[];
+  /** Runs of tables a cycle of NOT NULL foreign keys closes, and how each loads in place (see CycleMethod). */
+  cycles: SeedCycle[];
   /** Tables emptied (or, in a dry run, to be emptied), in the order they are emptied: children first. */
   truncated: string[];
   rowsPlanned: number;
@@ -66,17 +69,6 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
   }
   const generationPlan = planGeneration(config, options);
   const plan = planSeed(catalog, generationPlan);
-  // A NOT NULL reference filled after insert (a cycle of NOT NULL foreign keys) would be loaded null first.
-  const notNullDeferred = plan.tables.flatMap((table) =>
-    table.deferredColumns.filter((column) => table.load.columns.find((candidate) => candidate.name === column)?.fillAfterInsert).map((column) => `${table.table}.${column}`),
-  );
-  if (notNullDeferred.length) {
-    throw new SeedRefusal(
-      'unsupported',
-      'these NOT NULL foreign-key columns close a cycle of references, which sds seed cannot fill in place yet (sds generate can, into a namespace of its own); nothing was written',
-      notNullDeferred,
-    );
-  }
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const emit = options.onProgress ?? (() => {});
   const summary = (rowsBefore: Map<string, number>, inserted: Map<string, number>, warnings: SeedSummary['warnings']): SeedSummary => {
@@ -97,6 +89,7 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
       referenceDate: generationPlan.referenceDate,
       generatorVersion: generationPlan.generatorVersion,
       tables,
+      cycles: plan.cycles,
       truncated: options.truncate ? [...plan.tables].reverse().map((table) => table.table) : [],
       rowsPlanned: tables.reduce((sum, table) => sum + table.rowsPlanned, 0),
       rowsInserted: tables.reduce((sum, table) => sum + table.rowsInserted, 0),
@@ -115,12 +108,27 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
   let rowsBefore = new Map<string, number>();
   // The table being written when a statement fails, to name it and resolve the constraint's columns.
   let current: SeedTable | undefined;
+  // Tables written or emptied so far: what a failure on MySQL may leave behind.
+  const touched = new Set<string>();
+  const at = (table: SeedTable): void => {
+    current = table;
+    touched.add(table.table);
+  };
   try {
     await connection.loadTransaction(async (tx) => {
       rowsBefore = await checkTargets(tx, dialect, plan, options.truncate === true);
-      if (options.truncate) await emptyTables(tx, dialect, plan, rowsBefore, (table) => (current = table));
-      for (const table of plan.tables) {
-        current = table;
+      if (options.truncate) await emptyTables(tx, dialect, plan, rowsBefore, at);
+      const cycleAt = new Map(plan.cycles.map((cycle) => [cycle.tables[0]!, cycle]));
+      for (let index = 0; index < plan.tables.length; index++) {
+        const table = plan.tables[index]!;
+        const cycle = cycleAt.get(table.table);
+        if (cycle) {
+          const tables = plan.tables.slice(index, index + cycle.tables.length);
+          await loadCycle({ tx, catalog, dialect, plan, cycle, tables, generator, batchSize, emit, at }, inserted);
+          index += cycle.tables.length - 1;
+          continue;
+        }
+        at(table);
         emit({ type: 'entity.started', entity: table.table, rowsPlanned: table.rows });
         const written = await loadTable(tx, plan.namespace, table, generator, batchSize, (rows) =>
           emit({ type: 'entity.progress', entity: table.table, rowsPlanned: table.rows, rowsWritten: rows }),
@@ -128,14 +136,16 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
         inserted.set(table.table, written);
         emit({ type: 'entity.completed', entity: table.table, rowsPlanned: table.rows, rowsWritten: written });
       }
-      const deferred = plan.tables.filter((table) => table.deferredColumns.length > 0);
+      // A cycle's tables were loaded complete: their references need no second pass.
+      const complete = new Set(plan.cycles.flatMap((cycle) => cycle.tables));
+      const deferred = plan.tables.filter((table) => table.deferredColumns.length > 0 && !complete.has(table.table));
       if (deferred.length) emit({ type: 'phase', phase: 'references' });
       for (const table of deferred) {
-        current = table;
+        at(table);
         await tx.updateRows(plan.namespace, table.load, table.load.primaryKey, table.deferredColumns, generator.deferredUpdates(table.table, batchSize));
       }
       for (const table of plan.tables) {
-        current = table;
+        at(table);
         for (const column of table.counters) {
           const statement = dialect.advanceCounter?.(plan.namespace, table.table, column);
           if (statement) await tx.query(statement.sql, statement.params);
@@ -143,14 +153,21 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
       }
     });
   } catch (error) {
-    if (error instanceof SeedRefusal) throw error;
-    throw loadFailure(dialect, catalog, current, error);
+    if (error instanceof SeedRefusal && (error.kind !== 'failed' || touched.size === 0)) throw error;
+    const state = await failureState(connection, catalog, plan, touched);
+    if (error instanceof SeedRefusal) throw new SeedRefusal('failed', `${error.message}; ${state}`, error.details);
+    throw loadFailure(dialect, catalog, current, error, state);
   }
   return summary(rowsBefore, inserted, generator.warnings);
 }
 
 function qualified(dialect: Dialect, namespace: string, table: string): string {
   return `${dialect.quoteIdentifier(namespace)}.${dialect.quoteIdentifier(table)}`;
+}
+
+/** A table for counting and emptying its own rows: `ONLY` where tables inheriting it would otherwise count too. */
+function ownRows(dialect: Dialect, plan: SeedPlan, table: string): string {
+  return `${plan.ownRowsOnly.has(table) ? 'ONLY ' : ''}${qualified(dialect, plan.namespace, table)}`;
 }
 
 /**
@@ -171,19 +188,178 @@ async function emptyTables(
   const filled = plan.tables.filter((table) => (rowsBefore.get(table.table) ?? 0) > 0);
   if (filled.length === 0) return;
   if (dialect.capabilities.transactionalDdl && plan.referencedFrom.length === 0) {
-    await tx.query(`TRUNCATE TABLE ${plan.tables.map((table) => qualified(dialect, plan.namespace, table.table)).join(', ')}`, []);
+    for (const table of filled) at(table);
+    await tx.query(`TRUNCATE TABLE ${plan.tables.map((table) => ownRows(dialect, plan, table.table)).join(', ')}`, []);
+    return;
+  }
+  if (plan.cycles.length > 0) {
+    // A cycle's NOT NULL references cannot be set to null first: delete every table in one
+    // statement (PostgreSQL checks its foreign keys at the statement's end), or with MySQL's checks
+    // off for the session (every table of the config is emptied, and no table outside it holds rows
+    // that reference them: checkTargets refused that).
+    const tables = [...filled].reverse();
+    if (dialect.capabilities.transactionalDdl) {
+      at(tables[0]!);
+      const [first, ...others] = tables.map((table) => `DELETE FROM ${ownRows(dialect, plan, table.table)}`);
+      await tx.query(others.length ? `WITH ${others.map((statement, index) => `d${index} AS (${statement})`).join(', ')} ${first!}` : first!, []);
+      return;
+    }
+    await tx.query('SET SESSION foreign_key_checks = 0', []);
+    try {
+      for (const table of tables) {
+        at(table);
+        await tx.query(`DELETE FROM ${ownRows(dialect, plan, table.table)}`, []);
+      }
+    } finally {
+      await tx.query('SET SESSION foreign_key_checks = 1', []);
+    }
     return;
   }
   for (const table of filled) {
     if (table.deferredColumns.length === 0) continue;
     at(table);
     const columns = table.deferredColumns.map((column) => `${dialect.quoteIdentifier(column)} = NULL`).join(', ');
-    await tx.query(`UPDATE ${qualified(dialect, plan.namespace, table.table)} SET ${columns}`, []);
+    await tx.query(`UPDATE ${ownRows(dialect, plan, table.table)} SET ${columns}`, []);
   }
   for (const table of [...filled].reverse()) {
     at(table);
-    await tx.query(`DELETE FROM ${qualified(dialect, plan.namespace, table.table)}`, []);
+    await tx.query(`DELETE FROM ${ownRows(dialect, plan, table.table)}`, []);
   }
+}
+
+interface CycleLoad {
+  tx: LoadTransaction;
+  catalog: Catalog;
+  dialect: Dialect;
+  plan: SeedPlan;
+  cycle: SeedCycle;
+  /** The cycle's tables, in load order. */
+  tables: SeedTable[];
+  generator: DataGenerator;
+  batchSize: number;
+  emit: (event: ProgressEvent) => void;
+  at: (table: SeedTable) => void;
+}
+
+/**
+ * The tables of a cycle of NOT NULL foreign keys, each row complete: the columns that point to
+ * tables loaded later take their values from those tables' key pools, computed ahead (never read
+ * back from the database), so no row is ever left pointing nowhere. The checks of the references
+ * that point forward are handled as `cycle.method` says; the schema is never changed.
+ */
+async function loadCycle(load: CycleLoad, inserted: Map<string, number>): Promise<void> {
+  const { tx, dialect, plan, cycle, tables, generator } = load;
+  for (const table of tables) {
+    if (!generator.assumeGenerated(table.table)) {
+      throw new SeedRefusal(
+        'unsupported',
+        `these NOT NULL foreign-key columns close a cycle of references; filling them in place needs the keys of ${table.table} before its rows are written, and they are made row by row (a strategy that carries state from row to row, or a pool that can run out), so they cannot be computed ahead. Give ${table.table}'s key a sequence or a range; nothing was written`,
+        cycle.columns,
+      );
+    }
+  }
+  const started = (table: SeedTable) => {
+    load.at(table);
+    load.emit({ type: 'entity.started', entity: table.table, rowsPlanned: table.rows });
+  };
+  const completed = (table: SeedTable, written: number) => {
+    inserted.set(table.table, written);
+    load.emit({ type: 'entity.completed', entity: table.table, rowsPlanned: table.rows, rowsWritten: written });
+  };
+  const progress = (table: SeedTable) => (rows: number) => load.emit({ type: 'entity.progress', entity: table.table, rowsPlanned: table.rows, rowsWritten: rows });
+  if (cycle.method === 'one-statement') {
+    // Each table into a temporary copy of its loaded columns, then one INSERT statement moves them all.
+    const staged = tables.map((table, index) => ({ table, stage: { ...table.load, name: `sds_seed_stage_${index}` } }));
+    for (const { table, stage } of staged) {
+      started(table);
+      const columns = table.load.columns.map((column) => dialect.quoteIdentifier(column.name)).join(', ');
+      await tx.query(`CREATE TEMPORARY TABLE ${dialect.quoteIdentifier(stage.name)} ON COMMIT DROP AS SELECT ${columns} FROM ${qualified(dialect, plan.namespace, table.table)} WITH NO DATA`, []);
+      await loadComplete(tx, 'pg_temp', table, stage, generator, load.batchSize, progress(table));
+    }
+    load.at(tables.at(-1)!);
+    const inserts = staged.map(({ table, stage }, index) => {
+      const columns = table.load.columns.map((column) => dialect.quoteIdentifier(column.name)).join(', ');
+      return `i${index} AS (INSERT INTO ${qualified(dialect, plan.namespace, table.table)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM pg_temp.${dialect.quoteIdentifier(stage.name)} RETURNING 1)`;
+    });
+    const counts = staged.map((_, index) => `(SELECT COUNT(*) FROM i${index}) AS n${index}`).join(', ');
+    const [row] = await tx.query<Record<string, unknown>>(`WITH ${inserts.join(', ')} SELECT ${counts}`, []);
+    staged.forEach(({ table }, index) => completed(table, Number(row?.[`n${index}`] ?? 0)));
+    for (const { stage } of staged) await tx.query(`DROP TABLE pg_temp.${dialect.quoteIdentifier(stage.name)}`, []);
+    return;
+  }
+  const constraints = cycle.constraints.map((constraint) => `${dialect.quoteIdentifier(plan.namespace)}.${dialect.quoteIdentifier(constraint.name)}`).join(', ');
+  if (cycle.method === 'deferred-constraints') await tx.query(`SET CONSTRAINTS ${constraints} DEFERRED`, []);
+  else await tx.query('SET SESSION foreign_key_checks = 0', []);
+  try {
+    for (const table of tables) {
+      started(table);
+      completed(table, await loadComplete(tx, plan.namespace, table, table.load, generator, load.batchSize, progress(table)));
+    }
+  } finally {
+    // Checked here, not at commit, so that a broken reference names its table.
+    if (cycle.method === 'deferred-constraints') await tx.query(`SET CONSTRAINTS ${constraints} IMMEDIATE`, []);
+    else await tx.query('SET SESSION foreign_key_checks = 1', []);
+  }
+  if (cycle.method === 'checks-off') await verifyReferences(load);
+}
+
+/**
+ * MySQL does not check what it loaded with its checks off, even once they are back on: one
+ * anti-join per foreign key of the cycle's tables; a row pointing nowhere fails the seed (rolled back).
+ */
+async function verifyReferences({ tx, catalog, dialect, plan, cycle }: CycleLoad): Promise<void> {
+  for (const table of catalog.tables.filter((candidate) => cycle.tables.includes(candidate.name))) {
+    for (const key of table.foreignKeys) {
+      const q = dialect.quoteIdentifier;
+      const parent = `${q(key.references.namespace ?? plan.namespace)}.${q(key.references.table)}`;
+      const present = key.columns.map((column) => `c.${q(column)} IS NOT NULL`).join(' AND ');
+      const join = key.columns.map((column, index) => `p.${q(key.references.columns[index]!)} = c.${q(column)}`).join(' AND ');
+      const [row] = await tx.query<{ n: unknown }>(
+        `SELECT COUNT(*) AS n FROM ${qualified(dialect, plan.namespace, table.name)} c WHERE ${present} AND NOT EXISTS (SELECT 1 FROM ${parent} p WHERE ${join})`,
+        [],
+      );
+      const orphans = Number(row?.n ?? 0);
+      if (orphans > 0) {
+        throw new SeedRefusal(
+          'failed',
+          `${orphans} row${orphans === 1 ? '' : 's'} of ${table.name} would reference a missing ${key.references.table} row through ${key.columns.join(', ')} (constraint ${key.name}), loaded with the foreign-key checks off for the cycle`,
+          [],
+        );
+      }
+    }
+  }
+}
+
+/** A table's complete rows (deferred columns filled) into `into` (the table itself, or its stage). */
+async function loadComplete(
+  tx: LoadTransaction,
+  namespace: string,
+  table: SeedTable,
+  into: SeedTable['load'],
+  generator: DataGenerator,
+  batchSize: number,
+  onBatch: (written: number) => void,
+): Promise<number> {
+  const whole = table.positions.length === table.width;
+  const project = (row: RowValues): RowValues => table.positions.map((position) => row[position]!);
+  const batches = (): Generator<RowValues[]> => completeBatches(generator.completeRows(table.table), batchSize, whole ? undefined : project);
+  if (tx.textLoader) {
+    const written = await tx.textLoader.load(namespace, into, encodeBatches(batches(), tx.textLoader.encoder(into)), onBatch);
+    if (written !== undefined) return written;
+  }
+  return tx.loadRows(namespace, into, batches(), onBatch);
+}
+
+function* completeBatches(rows: Iterable<RowValues>, batchSize: number, project?: (row: RowValues) => RowValues): Generator<RowValues[]> {
+  let batch: RowValues[] = [];
+  for (const row of rows) {
+    batch.push(project ? project(row) : row);
+    if (batch.length >= batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /**
@@ -192,7 +368,7 @@ async function emptyTables(
  */
 async function checkTargets(executor: SqlExecutor, dialect: Dialect, plan: SeedPlan, truncate: boolean): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const table of plan.tables) counts.set(table.table, await countRows(executor, dialect, plan.namespace, table.table));
+  for (const table of plan.tables) counts.set(table.table, await countRows(executor, dialect, plan, table.table));
   const filled = [...counts].filter(([, rows]) => rows > 0);
   if (filled.length && !truncate) {
     throw new SeedRefusal(
@@ -204,7 +380,7 @@ async function checkTargets(executor: SqlExecutor, dialect: Dialect, plan: SeedP
   if (truncate) {
     const blocking: string[] = [];
     for (const { table, references } of plan.referencedFrom) {
-      const rows = await countRows(executor, dialect, plan.namespace, table);
+      const rows = await countRows(executor, dialect, plan, table);
       if (rows > 0) blocking.push(`${table} (${rows} row${rows === 1 ? '' : 's'}) references ${references}`);
     }
     if (blocking.length) {
@@ -218,8 +394,8 @@ async function checkTargets(executor: SqlExecutor, dialect: Dialect, plan: SeedP
   return counts;
 }
 
-async function countRows(executor: SqlExecutor, dialect: Dialect, namespace: string, table: string): Promise<number> {
-  const [row] = await executor.query<{ count: unknown }>(`SELECT COUNT(*) AS count FROM ${qualified(dialect, namespace, table)}`, []);
+async function countRows(executor: SqlExecutor, dialect: Dialect, plan: SeedPlan, table: string): Promise<number> {
+  const [row] = await executor.query<{ count: unknown }>(`SELECT COUNT(*) AS count FROM ${ownRows(dialect, plan, table)}`, []);
   return Number(row?.count ?? 0);
 }
 
@@ -252,10 +428,49 @@ function* mapBatches(batches: Iterable<RowValues[]>, project: (row: RowValues) =
 }
 
 /**
+ * What a failed seed left, in words: on PostgreSQL the transaction undid everything. MySQL rolls back
+ * the rows of InnoDB tables (and --truncate's deletes) too, but never moves an AUTO_INCREMENT counter
+ * back, and tables of engines without transactions (MyISAM, Aria, MEMORY) keep what was done to them.
+ */
+async function failureState(connection: SqlExecutor, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
+  if (catalog.engine !== 'mysql') return 'the transaction was rolled back and the tables are as they were';
+  const engines = new Map<string, string>();
+  try {
+    const rows = await connection.query<{ t: string; e: string | null }>(
+      'SELECT TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
+      [plan.namespace],
+    );
+    for (const row of rows) engines.set(row.t, row.e ?? 'unknown');
+  } catch {
+    return `the transaction was rolled back (the database could not be asked afterwards which tables could roll back: InnoDB tables are as they were, tables of other engines keep what was written to them); tables written: ${[...touched].join(', ')}`;
+  }
+  const tables = plan.tables.filter((table) => touched.has(table.table));
+  const kept = tables.filter((table) => (engines.get(table.table) ?? 'InnoDB').toLowerCase() !== 'innodb');
+  const undone = tables.filter((table) => !kept.includes(table));
+  const counters = undone.filter((table) => table.counters.length > 0);
+  const names = (list: SeedTable[]) => list.map((table) => table.table).join(', ');
+  const parts = [
+    undone.length
+      ? `the transaction was rolled back: what it wrote to ${names(undone)} (and any rows --truncate deleted there) is undone, so ${undone.length === 1 ? 'that table holds' : 'those tables hold'} what ${undone.length === 1 ? 'it' : 'they'} held before`
+      : 'the transaction was rolled back',
+    counters.length
+      ? `only the AUTO_INCREMENT counter${counters.length === 1 ? '' : 's'} of ${names(counters)} may stay moved past the keys tried (InnoDB never moves a counter back; the seed loads its own keys, so the data is unaffected and the application's next key is just higher)`
+      : undefined,
+    kept.length
+      ? `but ${kept.map((table) => `${table.table} (${engines.get(table.table)})`).join(', ')} cannot roll back (no transactions in that engine): what was done to ${kept.length === 1 ? 'it' : 'them'} stays (--truncate's deletes and the rows written before the failure)`
+      : undefined,
+    kept.length
+      ? `The same command with --truncate repeats cleanly (it empties ${names(kept)} first)`
+      : 'The same command repeats cleanly',
+  ].filter(Boolean);
+  return parts.join('; ').replace(/; The same/, '. The same');
+}
+
+/**
  * A failed load as the user can act on it: the table, the columns and the constraint (with its
  * CHECK clause as the database prints it), and that the transaction left the tables as they were.
  */
-function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | undefined, error: unknown): Error {
+function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | undefined, error: unknown, state: string): Error {
   if (error instanceof SeedRefusal) return error;
   const mapped = dialect.mapError(error, table?.load);
   if (mapped.kind === 'other' || mapped.kind === 'connection' || mapped.kind === 'timeout') {
@@ -264,7 +479,7 @@ function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | unde
     // MySQL's LOAD DATA LOCAL turns a broken CHECK into warnings (MariaDB 4025, MySQL 3819) that name no constraint here: name the table's.
     const checks = /\b(4025|3819)\b/.test(cause) ? catalog.tables.find((candidate) => candidate.name === table?.table)?.checks ?? [] : [];
     const rules = checks.length ? ` (a CHECK of the table: ${checks.map((check) => `${check.name ?? ''} ${checkClause(check.expression)}`.trim()).join('; ')})` : '';
-    return new SeedRefusal('failed', `seeding ${table?.table ?? 'the database'} failed${code}${cause}${rules}; the transaction was rolled back and the tables are as they were`, []);
+    return new SeedRefusal('failed', `seeding ${table?.table ?? 'the database'} failed${code}${cause}${rules}; ${state}`, []);
   }
   const tableName = mapped.table ?? table?.table;
   const catalogTable = catalog.tables.find((candidate) => candidate.name === tableName);
@@ -277,7 +492,7 @@ function loadFailure(dialect: Dialect, catalog: Catalog, table: SeedTable | unde
   ].filter(Boolean);
   return new SeedRefusal(
     'failed',
-    `${mapped.message} (${parts.join(', ')}): the generated rows break a rule of the database that the config does not state; the transaction was rolled back and the tables are as they were. State the rule in the config (min, max, values) and seed again`,
+    `${mapped.message} (${parts.join(', ')}): the generated rows break a rule of the database that the config does not state; ${state}. State the rule in the config (min, max, values) and seed again`,
     [],
   );
 }

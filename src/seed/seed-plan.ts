@@ -8,6 +8,7 @@ import type { ColumnSpec, TableSpec } from '../model/table-spec.ts';
 import type { GenerationPlan } from '../generation/plan.ts';
 import { diffConfigs, type Difference } from '../introspection/diff-config.ts';
 import { mapCatalog } from '../introspection/map-config.ts';
+import { IDENTIFIER } from '../dialects/dialect.ts';
 
 export interface SeedTable {
   /** Entity id, which is the table's name. */
@@ -36,6 +37,13 @@ export interface SeedPlan {
    * would fail on their rows, or cascade into them.
    */
   referencedFrom: { table: string; references: string }[];
+  /**
+   * Tables whose own rows are counted and emptied with `ONLY` (PostgreSQL, every table but a
+   * partitioned one): without it, a table's rows would include those of the tables inheriting it.
+   */
+  ownRowsOnly: Set<string>;
+  /** Runs of tables a cycle of NOT NULL foreign keys closes, loaded with complete rows (see CycleMethod). */
+  cycles: SeedCycle[];
 }
 
 /** Differences the seed refuses, each as `diff` words it, or none. */
@@ -79,7 +87,8 @@ export function planSeed(catalog: Catalog, plan: GenerationPlan): SeedPlan {
         .filter((key) => seeded.has(key.references.table) && (key.references.namespace === undefined || key.references.namespace === catalog.namespace))
         .map((key) => ({ table: table.name, references: key.references.table })),
     );
-  return { namespace: catalog.namespace, tables: seedTables, referencedFrom };
+  const ownRowsOnly = new Set(catalog.engine === 'postgres' ? catalog.tables.filter((table) => !table.partitioned).map((table) => table.name) : []);
+  return { namespace: catalog.namespace, tables: seedTables, referencedFrom, ownRowsOnly, cycles: planCycles(catalog, seedTables) };
 }
 
 function seedTable(spec: TableSpec, table: CatalogTable, rows: number, deferredColumns: string[]): SeedTable {
@@ -114,4 +123,114 @@ function seedTable(spec: TableSpec, table: CatalogTable, rows: number, deferredC
     counters,
     deferredColumns,
   };
+}
+
+/**
+ * How a run of tables closed by a cycle of NOT NULL foreign keys loads without touching the schema:
+ * every row complete (the columns pointing forward computed from the key pools of the tables loaded
+ * after, never read back), and the checks of the references that point forward handled per engine.
+ */
+export type CycleMethod =
+  /** PostgreSQL, every such foreign key DEFERRABLE: `SET CONSTRAINTS … DEFERRED`, checked at commit. */
+  | 'deferred-constraints'
+  /**
+   * PostgreSQL, some not deferrable: each table COPYed into a temporary table, then one INSERT
+   * statement (a WITH of INSERTs) moves them all; a foreign key that is not deferrable is checked at
+   * the end of its statement, when every row of the run exists.
+   */
+  | 'one-statement'
+  /** MySQL/MariaDB: `foreign_key_checks = 0` for the seed's session while the run loads, back on after, then every foreign key of the run checked by SQL. */
+  | 'checks-off';
+
+export interface SeedCycle {
+  /** The tables loaded together, in load order: the cycle's, and any the plan puts between them. */
+  tables: string[];
+  /** The NOT NULL columns that point to rows loaded later (`table.column`). */
+  columns: string[];
+  method: CycleMethod;
+  /** The foreign keys set DEFERRED (deferred-constraints). */
+  constraints: { table: string; name: string }[];
+}
+
+/**
+ * The runs of tables a cycle of NOT NULL foreign keys closes: each strongly connected set of the
+ * seeded tables' foreign keys that holds a NOT NULL deferred column, widened to the tables between
+ * its first and last in load order (so a table between them finds its parents).
+ */
+function planCycles(catalog: Catalog, tables: SeedTable[]): SeedCycle[] {
+  const order = new Map(tables.map((table, index) => [table.table, index]));
+  const catalogTables = new Map(catalog.tables.map((table) => [table.name, table]));
+  const references = (name: string): string[] =>
+    (catalogTables.get(name)?.foreignKeys ?? [])
+      .filter((key) => order.has(key.references.table) && (key.references.namespace === undefined || key.references.namespace === catalog.namespace))
+      .map((key) => key.references.table);
+  const components = stronglyConnected(tables.map((table) => table.table), references);
+  const spans: [number, number][] = [];
+  for (const component of components) {
+    const closed = component.some((name) => notNullDeferred(tables[order.get(name)!]!).length > 0);
+    if (!closed) continue;
+    const indexes = component.map((name) => order.get(name)!);
+    spans.push([Math.min(...indexes), Math.max(...indexes)]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  return merged.map(([from, to]) => {
+    const run = tables.slice(from, to + 1);
+    const forward = run.flatMap((table) =>
+      table.deferredColumns.flatMap((column) =>
+        (catalogTables.get(table.table)?.foreignKeys ?? []).filter((key) => key.columns.includes(column)).map((key) => ({ table: table.table, key })),
+      ),
+    );
+    const deferrable = catalog.engine === 'postgres' && forward.every(({ key }) => key.deferrable && IDENTIFIER.test(key.name));
+    return {
+      tables: run.map((table) => table.table),
+      columns: run.flatMap((table) => notNullDeferred(table).map((column) => `${table.table}.${column}`)),
+      method: catalog.engine === 'postgres' ? (deferrable ? 'deferred-constraints' : 'one-statement') : 'checks-off',
+      constraints: deferrable ? [...new Map(forward.map(({ table, key }) => [`${table}.${key.name}`, { table, name: key.name }])).values()] : [],
+    };
+  });
+}
+
+/** The NOT NULL columns of a table filled after insert in sds's own namespaces (`fillAfterInsert`). */
+export function notNullDeferred(table: SeedTable): string[] {
+  return table.deferredColumns.filter((column) => table.load.columns.find((candidate) => candidate.name === column)?.fillAfterInsert);
+}
+
+/** Tarjan's strongly connected components of a small graph, each as its nodes. */
+function stronglyConnected(nodes: string[], edges: (node: string) => string[]): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges(node)) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      components.push(component);
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return components;
 }

@@ -209,6 +209,7 @@ function buildTable(relation: RelationRow, columns: ColumnRow[], constraints: Co
   if (relation.comment) table.comment = relation.comment;
   // reltuples is -1 (PostgreSQL 14+) until the table is first vacuumed or analyzed.
   if (relation.tuples >= 0) table.estimatedRows = Math.round(relation.tuples);
+  if (relation.kind === 'p') table.partitioned = true;
   if (relation.kind === 'p') table.unsupported.push(`partitioned table (${relation.partitions} partitions): generated as one plain table`);
   for (const constraint of constraints) {
     switch (constraint.type) {

@@ -1,7 +1,8 @@
 // `sds seed` into tables with keys of several columns, on both engines: the issue's shape, visit
 // lines keyed (visit_id, line_no) with CHECK (line_no BETWEEN 1 AND 20) and notes on a line through
 // a composite foreign key. Introspection maps them without warnings; the seed loads every planned
-// row (not 20 of 50), each note on a line that exists, and the definition never changes.
+// row (not 20 of 50), each note on a line that exists, and the definition never changes. And a
+// composite self reference (an employee's boss by (org, no)), mapped and filled once every row exists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
 import { introspectDatabase } from '../../../src/introspection/introspect.ts';
@@ -86,3 +87,36 @@ describe.each(targets)('sds seed with composite keys on $name', (target) => {
     expect(await read()).toEqual(first);
   }, SLOW);
 });
+
+describe.each(targets)('sds seed with a composite self reference on $name', (target) => {
+  const ns = uniqueNamespace('seedcks');
+  it('introspection maps it; the seed fills every pair with an existing row', async () => {
+    const inspector = await openInspector(target);
+    const connection = await openTarget(target);
+    connection.track(ns);
+    try {
+      const create = target.name === 'postgres' ? `CREATE SCHEMA ${ns}` : `CREATE DATABASE ${ns}`;
+      await inspector.query(create);
+      await inspector.query(`CREATE TABLE ${ns}.staff (org integer NOT NULL, no integer NOT NULL, name varchar(60) NOT NULL, boss_org integer NULL, boss_no integer NULL,
+        PRIMARY KEY (org, no), CONSTRAINT staff_boss_fk FOREIGN KEY (boss_org, boss_no) REFERENCES ${ns}.staff (org, no) ON DELETE SET NULL)`);
+      const introspected = await introspectDatabase(target.url, { namespace: ns, rows: 30 });
+      const staff = introspected.config.entities.find((entity) => entity.id === 'staff')!;
+      expect(staff.references).toEqual([{ fields: ['boss_org', 'boss_no'], entity: 'staff', targetFields: ['org', 'no'], onDelete: 'set-null' }]);
+      expect(introspected.warnings.map((warning) => warning.message).filter((message) => /staff_boss_fk/.test(message))).toEqual([]);
+      const summary = await runSeed(connection, introspected.config, { namespace: ns, generatorVersion: 3 });
+      expect(summary.tables.find((entry) => entry.table === 'staff')!.deferredColumns).toEqual(['boss_org', 'boss_no']);
+      const q = target.name === 'postgres' ? `${ns}.staff` : `\`${ns}\`.\`staff\``;
+      const [counts] = await inspector.query(
+        `SELECT COUNT(*) AS n, COUNT(s.boss_no) AS bosses, SUM(CASE WHEN s.boss_no IS NOT NULL AND b.no IS NULL THEN 1 ELSE 0 END) AS orphans
+           FROM ${q} s LEFT JOIN ${q} b ON b.org = s.boss_org AND b.no = s.boss_no`,
+      );
+      expect(Number(counts!.n)).toBe(30);
+      expect(Number(counts!.bosses)).toBeGreaterThan(0);
+      expect(Number(counts!.orphans)).toBe(0);
+    } finally {
+      await inspector.close();
+      await connection.cleanup();
+    }
+  }, SLOW);
+});
+

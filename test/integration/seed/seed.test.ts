@@ -180,7 +180,12 @@ describe.each(targets)('sds seed on $name', (target) => {
     expect((failure as Error).message).toMatch(/pets/);
     if (target.name === 'postgres') expect((failure as Error).message).toMatch(/table pets, column weight_kg, constraint pets_weight_check CHECK/);
     expect((failure as Error).message).toMatch(/rolled back/);
-    if (target.name === 'mysql') expect((failure as Error).message).toMatch(/CHECK of the table: pets_weight_check/);
+    if (target.name === 'mysql') {
+      expect((failure as Error).message).toMatch(/CHECK of the table: pets_weight_check/);
+      // MySQL says what the failure left: every table is InnoDB, so all of it was undone but the counters.
+      expect((failure as Error).message).toMatch(/is undone, so those tables hold what they held before; only the AUTO_INCREMENT counters of .* may stay moved/);
+      expect((failure as Error).message).toMatch(/\. The same command repeats cleanly/);
+    }
     expect(await rowsOf(inspector, target, ns)).toEqual(rows);
   }, SLOW);
 
@@ -257,43 +262,5 @@ describe.each(targets)('sds seed on $name', (target) => {
     expect(seeded.rowsInserted).toBe(90);
     const text = (value: unknown) => JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'number' ? String(item) : item)));
     expect(text(await read(ns))).toEqual(text(await read(generated)));
-  }, SLOW);
-});
-
-describe.each(targets)('sds seed on $name, a cycle of NOT NULL foreign keys', (target) => {
-  const ns = uniqueNamespace('seed_cycle');
-  it('is refused before anything is written, naming the column filled after insert (sds generate fills it)', async () => {
-    const inspector = await openInspector(target);
-    const connection = await openTarget(target);
-    connection.track(ns);
-    try {
-      const q = (name: string) => target.dialect.quoteIdentifier(name);
-      const statements =
-        target.name === 'postgres'
-          ? [
-              `CREATE SCHEMA ${q(ns)}`,
-              `CREATE TABLE ${q(ns)}.stores (id serial PRIMARY KEY, manager_id integer NOT NULL)`,
-              `CREATE TABLE ${q(ns)}.staff (id serial PRIMARY KEY, store_id integer NOT NULL REFERENCES ${q(ns)}.stores (id))`,
-              `ALTER TABLE ${q(ns)}.stores ADD FOREIGN KEY (manager_id) REFERENCES ${q(ns)}.staff (id) DEFERRABLE`,
-            ]
-          : [
-              `CREATE DATABASE ${q(ns)}`,
-              `CREATE TABLE ${q(ns)}.stores (id int AUTO_INCREMENT PRIMARY KEY, manager_id int NOT NULL)`,
-              `CREATE TABLE ${q(ns)}.staff (id int AUTO_INCREMENT PRIMARY KEY, store_id int NOT NULL, FOREIGN KEY (store_id) REFERENCES ${q(ns)}.stores (id))`,
-              `ALTER TABLE ${q(ns)}.stores ADD FOREIGN KEY (manager_id) REFERENCES ${q(ns)}.staff (id)`,
-            ];
-      for (const statement of statements) await inspector.query(statement);
-      const { config } = await introspectDatabase(target.url, { namespace: ns, rows: 10 });
-      const filled = config.entities.flatMap((entity) => entity.fields.filter((field) => field.references?.fillAfterInsert).map((field) => `${entity.id}.${field.id}`));
-      expect(filled).toHaveLength(1);
-      const refusal = await runSeed(connection, config, { namespace: ns, generatorVersion: VERSION }).catch((error: unknown) => error);
-      expect(refusal).toBeInstanceOf(SeedRefusal);
-      expect((refusal as SeedRefusal).kind).toBe('unsupported');
-      expect((refusal as SeedRefusal).details).toEqual(filled);
-      for (const name of ['stores', 'staff']) expect(Number((await inspector.query(`SELECT COUNT(*) AS n FROM ${q(ns)}.${q(name)}`))[0]!.n), name).toBe(0);
-    } finally {
-      await inspector.close();
-      await connection.cleanup();
-    }
   }, SLOW);
 });

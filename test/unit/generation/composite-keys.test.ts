@@ -128,13 +128,13 @@ const cases: [string, { given: SchemaConfig; want: Want }][] = [
     },
   ],
   [
-    'refuses a composite self reference',
+    'refuses a composite self reference through NOT NULL fields',
     {
       given: edit((c) => {
         ref(c).entity = 'lineNotes';
         ref(c).targetFields = ['id', 'text'];
       }),
-      want: { errors: [{ path: '/entities/2/references/0/entity', message: 'references[0] of entity "lineNotes" points at its own entity; composite self references are not supported, reference another entity' }] },
+      want: { errors: [{ path: '/entities/2/references/0/entity', message: 'references[0] of entity "lineNotes" points at its own entity, which is filled once every row exists, so its fields must be nullable; make visitId, lineNo nullable' }] },
     },
   ],
   [
