@@ -16,7 +16,7 @@ import { parentTimeLink, pairStart } from '../coherence/time.ts';
 import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
-import { lineTotal, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
+import { lineTotal, linesSum, linesSumOf, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 import { LIFECYCLE_RULES } from './lifecycle-rules.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
@@ -32,6 +32,14 @@ const description: v1.Make = (context, field, stream) =>
 export const FIELD_RULES: readonly FieldRule[] = [
   // Meanings of version 4: arithmetic that names state, where the row has every part of it (by
   // context: the names are row-formulas.ts's, and a total without its parts stays money.amount).
+  {
+    id: 'formula.lines-sum',
+    what: "a parent's subtotal, else its total (`invoices.total` ← `invoice_lines`, `orders.subtotal` ← `order_items`): the sum of its children's line totals, or of their quantity × unit price, to the cent (0 for a parent without lines); its tax and total then follow from it",
+    types: NUMERIC,
+    when: (scope, field) => linesSumOf(scope.entity, field, scope.entities) !== undefined,
+    make: { meaning: linesSum },
+    audit: { kind: 'lines-sum' },
+  },
   {
     id: 'formula.total-sum',
     what: 'a total (`total`, `grand_total`, `amount_due`…) in a row with a subtotal and a tax, shipping or discount: subtotal + tax + shipping − discount, to the cent',
