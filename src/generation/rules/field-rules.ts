@@ -18,6 +18,7 @@ import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
 import { lineTotal, linesSum, linesSumOf, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 import { LIFECYCLE_RULES } from './lifecycle-rules.ts';
+import { STATUS_SETS, statusSetOf } from './status-values.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMERIC: FieldType[] = ['integer', 'number'];
@@ -445,6 +446,21 @@ export const FIELD_RULES: readonly FieldRule[] = [
   },
   { id: 'token.uuid', what: 'a UUID in a text field', names: ['id', 'uuid', 'guid'], types: TEXT, make: { named: plain((_context, _field, stream) => uuidProgram(stream)) } },
   { id: 'misc.color', what: 'a colour name', names: ['color', 'colour'], endings: ['color'], types: TEXT, make: { named: plain(v1.words((cursor, w) => cursor.pick(w.colors))) } },
+  {
+    id: 'status.by-table',
+    what: `a plain string status (\`status\`, \`order_status\`; no enum) of a row its name or table says: ${STATUS_SETS.map((set) => `${set.id} ${set.values.join('/')}`).join('; ')} — the times the status implies then follow it (\`paid_at\` only on paid rows)`,
+    names: ['status', 'stage', 'phase'],
+    endings: ['status'],
+    lastWords: ['status', 'stage', 'phase'],
+    types: ['string'],
+    when: (scope, field) => statusSetOf(scope.entity, field) !== undefined,
+    make: {
+      meaning: (context, field, stream) => {
+        const set = statusSetOf(context.entity, field);
+        return set && choiceProgram(stream, set.values, set.weights);
+      },
+    },
+  },
   {
     id: 'misc.status',
     what: '`active` 60%, `inactive` 20%, `pending` 15%, `archived` 5%',

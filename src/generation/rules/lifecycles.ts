@@ -8,6 +8,7 @@
 import type { Entity, Field, FieldType } from '../../model/config-types.ts';
 import { referenceTarget } from '../../model/table-spec.ts';
 import { idWords } from './field-rule.ts';
+import { statusSetOf } from './status-values.ts';
 
 const DATES: FieldType[] = ['date', 'datetime'];
 const YEAR_DAYS = 365.25;
@@ -41,7 +42,7 @@ export const STAGES: readonly Stage[] = [
   { id: 'approved', words: ['approved', 'approve', 'approval', 'accepted', 'accept', 'acceptance', 'confirmed', 'confirm', 'confirmation', 'assigned'], window: 'activity', gap: [0, 7] },
   { id: 'started', words: ['start', 'started', 'starts', 'begin', 'began', 'beginning', 'from', 'opened', 'open', 'opening', 'checkin', 'effective', 'activated', 'activation', 'commenced'], window: 'activity' },
   { id: 'paid', words: ['paid', 'pay', 'payment', 'settled', 'settlement'], window: 'activity', gap: [0, 30] },
-  { id: 'shipped', words: ['shipped', 'ship', 'shipment', 'shipping', 'dispatched', 'dispatch'], window: 'activity', gap: [0, 5] },
+  { id: 'shipped', words: ['shipped', 'ship', 'shipment', 'shipping', 'dispatched', 'dispatch', 'transit'], window: 'activity', gap: [0, 5] },
   { id: 'delivered', words: ['delivered', 'deliver', 'delivery', 'received', 'receipt', 'arrived', 'arrival', 'fulfilled', 'fulfillment'], window: 'activity', gap: [1, 10] },
   { id: 'due', words: ['due', 'deadline'], window: 'future', gap: [3, 45] },
   { id: 'returned', words: ['returned', 'return'], window: 'activity', gap: [1, 21] },
@@ -165,14 +166,14 @@ const HOURS_GAP: readonly [number, number] = [1 / 96, 1 / 3];
 
 const STATUS_WORDS = new Set(['status', 'state', 'stage', 'phase']);
 
-/** Values of a status-like field: an enum's values or a weighted choice's. */
-function statusValues(field: Field): string[] | undefined {
+/** Values of a status-like field: an enum's values, a weighted choice's, or a plain string's by its table (status-values.ts). */
+function statusValues(entity: Entity, field: Field): string[] | undefined {
   const words = idWords(field.id);
   if (!STATUS_WORDS.has(words[words.length - 1] ?? '')) return undefined;
   const strategy = field.generation?.strategy;
   if (strategy?.kind === 'weightedChoice') return strategy.choices.map((choice) => String(choice.value));
   if (!strategy && field.type === 'enum') return (field.values ?? []).map(String);
-  return undefined;
+  return statusSetOf(entity, field)?.values.slice();
 }
 
 /** Whether a row whose status means `status` holds a time of `stage`: the stage itself or a later one of its chain. */
@@ -184,7 +185,7 @@ export function statusImplies(status: string | undefined, stage: string): boolea
 function statusLink(entity: Entity, field: Field, stage: Stage): StatusLink | undefined {
   if (!field.nullable || !pastTime(field)) return undefined;
   for (const [index, candidate] of entity.fields.entries()) {
-    const values = candidate === field ? undefined : statusValues(candidate);
+    const values = candidate === field ? undefined : statusValues(entity, candidate);
     if (!values) continue;
     const stages = new Map(values.map((value) => [value, stageOf(value)?.id]));
     if ([...stages.values()].includes(stage.id)) return { index, stages };
