@@ -61,8 +61,15 @@ export class DataGenerator {
   /** Lines sums in cents by parent key, per child entity, reference and line, made on first use. */
   readonly #lineSumsMade = new Map<string, Map<string, number>>();
 
-  /** `lineSums`: false in a generator that only makes a child's lines for a parent's sums. */
-  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: boolean } = {}) {
+  /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
+  readonly #maxLineRows: number;
+
+  /**
+   * `lineSums`: false in a generator that only makes a child's lines for a parent's sums;
+   * `maxLineRows`: the most rows those lines (and the ancestors made for them) may take.
+   */
+  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: boolean; maxLineRows?: number } = {}) {
+    this.#maxLineRows = options.maxLineRows ?? Infinity;
     this.#referenceMs = Date.parse(plan.referenceDate);
     this.#version = plan.version;
     this.#config = config;
@@ -371,11 +378,14 @@ export class DataGenerator {
     const sums = new Map<string, number>();
     const lines = new DataGenerator(this.#config, this.#plan, { lineSums: false });
     const ancestors = new Set(ancestorsOf(this.#config, sum.child));
+    let made = this.#entry(sum.child).plan.rowCount;
     try {
       for (const entity of this.#plan.entities) {
+        if (made > this.#maxLineRows) throw new PreviewTooLargeError(sum.child, made, this.#maxLineRows);
         if (entity.id === sum.child) break;
         if (!ancestors.has(entity.id) || lines.assumeGenerated(entity.id)) continue;
-        for (const values of lines.#rowValues(entity.id, true)) void values;
+        made += entity.rowCount;
+        if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true)) void values;
       }
       for (const values of lines.#rowValues(sum.child, true)) {
         const key = values[sum.reference];
@@ -384,6 +394,7 @@ export class DataGenerator {
         sums.set(text, (sums.get(text) ?? 0) + lineCents(sum.line, values));
       }
     } catch (error) {
+      if (error instanceof PreviewTooLargeError) throw error;
       this.warnings.push({ path: `/entities/${this.#entry(sum.child).index}`, message: `the lines of ${sum.child} could not be summed for their parents: ${(error as Error).message}` });
     }
     return sums;
@@ -492,7 +503,8 @@ export function previewEntities(
     if (!target) throw new Error(`the config has no entity "${entityId}"`);
     return { target, position: plan.entities.indexOf(target), ancestors: new Set(ancestorsOf(config, entityId, byId)), ancestorRows: 0 };
   });
-  const generator = new DataGenerator(config, plan);
+  // A parent's lines sum makes its children's rows ahead: within the same limit as ancestors.
+  const generator = new DataGenerator(config, plan, { maxLineRows: limits.maxAncestorRows });
   const shown = new Map<string, RowValues[]>();
   plan.entities.forEach((entity, position) => {
     if (targets.some(({ target }) => target === entity)) {

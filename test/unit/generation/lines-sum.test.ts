@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RowValue } from '../../../src/model/row-value.ts';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';
-import { previewRows } from '../../../src/generation/generator.ts';
+import { PreviewTooLargeError, previewRows } from '../../../src/generation/generator.ts';
 import { generateFiles } from '../../../src/files/generate-files.ts';
 import { linesSumOf } from '../../../src/generation/rules/row-formulas.ts';
 import { ruleOf } from '../../../src/generation/rules/choose-rule.ts';
@@ -82,6 +82,12 @@ describe('version 4: a parent total is the sum of its lines', () => {
     const sums = linesOf(generated.objects('invoice_lines'), 'invoice_id', invoiceLine);
     const preview = previewRows(schema, 'invoices', 10, { referenceDate: REFERENCE_DATE, generatorVersion: 4 });
     expect(preview.map((invoice) => cents(invoice.total))).toEqual(preview.map((invoice) => sums.get(String(invoice.id)) ?? 0));
+  });
+
+  it("counts the lines it makes ahead against a preview's limit of ancestor rows", () => {
+    const options = { referenceDate: REFERENCE_DATE, generatorVersion: 4 as const };
+    expect(() => previewRows(shop(), 'invoices', 5, options, { maxAncestorRows: 299 })).toThrow(PreviewTooLargeError);
+    expect(previewRows(shop(), 'invoices', 5, options, { maxAncestorRows: 300 })).toHaveLength(5);
   });
 
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'v4-lines-'));
