@@ -28,7 +28,11 @@ function withRoles(values: string[], weights: number[]): SchemaConfig {
 
 /** A table's body as objects keyed by the header texts (sort arrows left out). */
 async function tableRows(table: Locator): Promise<Record<string, string>[]> {
-  const headers = (await table.locator(':scope > thead th').allTextContents()).map((text) => text.replace(/[▲▼]/g, '').trim());
+  // A preview column's header also names the rule that made it (small.rule): the name alone keys the row.
+  const texts = await table
+    .locator(':scope > thead th')
+    .evaluateAll((cells) => cells.map((cell) => [...cell.childNodes].filter((node) => !(node as { matches?: (selector: string) => boolean }).matches?.('small.rule')).map((node) => node.textContent ?? '').join('')));
+  const headers = texts.map((text) => text.replace(/[▲▼]/g, '').trim());
   const rows = await table.locator(':scope > tbody > tr:not(.populated)').all();
   return Promise.all(
     rows.map(async (row) => {
