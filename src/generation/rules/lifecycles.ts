@@ -47,9 +47,10 @@ export const STAGES: readonly Stage[] = [
   { id: 'due', words: ['due', 'deadline'], window: 'future', gap: [3, 45] },
   { id: 'returned', words: ['returned', 'return'], window: 'activity', gap: [1, 21] },
   { id: 'resolved', words: ['resolved', 'resolve', 'resolution', 'fixed'], window: 'activity', gap: [0, 30] },
-  { id: 'ended', words: ['end', 'ended', 'ends', 'ending', 'finish', 'finished', 'completed', 'complete', 'completion', 'closed', 'close', 'closing', 'to', 'until', 'checkout', 'expired', 'expiry', 'expiration', 'expires'], window: 'future', gap: [1, 365] },
+  { id: 'ended', words: ['end', 'ended', 'ends', 'ending', 'finish', 'finished', 'completed', 'complete', 'completion', 'graduated', 'graduation', 'closed', 'close', 'closing', 'to', 'until', 'checkout', 'expired', 'expiry', 'expiration', 'expires'], window: 'future', gap: [1, 365] },
   { id: 'terminated', words: ['terminated', 'terminate', 'termination', 'resigned', 'resignation', 'fired', 'departed', 'departure', 'separation'], window: 'activity', gap: [30, 3650] },
-  { id: 'cancelled', words: ['cancelled', 'canceled', 'cancel', 'cancellation', 'voided', 'void', 'rejected', 'reject', 'rejection', 'refunded', 'refund'], window: 'activity', gap: [0, 30] },
+  { id: 'cancelled', words: ['cancelled', 'canceled', 'cancel', 'cancellation', 'voided', 'void', 'rejected', 'reject', 'rejection'], window: 'activity', gap: [0, 30] },
+  { id: 'refunded', words: ['refunded', 'refund', 'chargeback', 'reimbursed'], window: 'activity', gap: [1, 60] },
   { id: 'updated', words: ['updated', 'update', 'modified', 'modify', 'modification', 'edited', 'edit', 'changed'], window: 'activity' },
   { id: 'deleted', words: ['deleted', 'delete', 'deletion', 'removed', 'archived'], window: 'activity' },
   { id: 'died', words: ['died', 'death', 'deceased'], window: 'activity' },
@@ -76,6 +77,9 @@ export const CHAINS: readonly (readonly string[])[] = [
   ['approved', 'started', 'ended'],
   ['hired', 'terminated'],
   ['started', 'cancelled'],
+  // A booking or an order comes before the stay or service it books starts; a refund after a payment.
+  ['ordered', 'started'],
+  ['paid', 'refunded'],
 ];
 
 const RANK = new Map(STAGES.map((stage, index) => [stage.id, index]));
@@ -107,6 +111,11 @@ export function stageOf(name: string): Stage | undefined {
   const words = idWords(name);
   for (let i = words.length - 1; i >= 0; i--) {
     const stage = BY_WORD.get(words[i]!);
+    if (stage) return stage;
+  }
+  // `check_in`, `check_out`: a stage word written as two words.
+  for (let i = words.length - 1; i > 0; i--) {
+    const stage = BY_WORD.get(words[i - 1]! + words[i]!);
     if (stage) return stage;
   }
   // `dateOfBirth`, `signedUpAt`: a few stages are two words.
@@ -193,17 +202,16 @@ function statusLink(entity: Entity, field: Field, stage: Stage): StatusLink | un
   return undefined;
 }
 
-/** Created-like column of a parent: a `created` stage, else its earliest activity stage. */
-function anchorOf(parent: Entity): string | undefined {
-  let best: { id: string; rank: number } | undefined;
+/** Created-like columns of a parent: every activity stage of its own (no gap after another: `created_at`, `booked_at`, `enrolled_on`), earliest first. */
+function anchorsOf(parent: Entity): string[] {
+  const found: { id: string; rank: number }[] = [];
   for (const field of parent.fields) {
     if (!DATES.includes(field.type) || field.references) continue;
     const stage = stageOf(field.id);
     if (!stage || stage.window !== 'activity' || stage.gap || stage.id === 'updated' || stage.id === 'deleted' || stage.id === 'died') continue;
-    const rank = RANK.get(stage.id)!;
-    if (!best || rank < best.rank) best = { id: field.id, rank };
+    found.push({ id: field.id, rank: RANK.get(stage.id)! });
   }
-  return best?.id;
+  return found.sort((a, b) => a.rank - b.rank).map((anchor) => anchor.id);
 }
 
 /** Whether a column's value reads no other column of its row (so a time may follow it without a cycle): no strategy, or a plain date range. */
@@ -244,8 +252,7 @@ export function lifecycleOf(entity: Entity, field: Field, entities: readonly Ent
       const target = referenceTarget(candidate);
       if (!target || target.entity === entity.id || deferred.includes(candidate.id)) continue;
       const parent = entities.find((other) => other.id === target.entity);
-      const parentTime = parent && anchorOf(parent);
-      if (parentTime) parents.push({ reference: index, parent: target.entity, parentKey: target.field, parentTime });
+      for (const parentTime of parent ? anchorsOf(parent) : []) parents.push({ reference: index, parent: target.entity, parentKey: target.field, parentTime });
     }
   }
   const status = stage ? statusLink(entity, field, stage) : undefined;

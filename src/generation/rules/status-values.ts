@@ -24,7 +24,7 @@ export const STATUS_SETS: readonly StatusSet[] = [
   { id: 'orders', words: ['order', 'purchase', 'sale', 'cart', 'checkout'], values: ['pending', 'paid', 'shipped', 'delivered', 'cancelled'], weights: [10, 15, 15, 50, 10] },
   { id: 'subscriptions', words: ['subscription', 'membership', 'plan', 'license', 'licence', 'contract'], values: ['trialing', 'active', 'past_due', 'cancelled', 'expired'], weights: [10, 60, 5, 15, 10] },
   { id: 'tickets', words: ['ticket', 'issue', 'case', 'incident', 'request', 'bug', 'support', 'complaint'], values: ['open', 'in_progress', 'resolved', 'closed'], weights: [20, 15, 25, 40] },
-  { id: 'employees', words: ['employee', 'staff', 'worker', 'personnel', 'employment', 'hire'], values: ['active', 'on_leave', 'terminated'], weights: [80, 5, 15] },
+  { id: 'employees', words: ['employee', 'staff', 'worker', 'personnel', 'employment', 'hire', 'teacher', 'instructor', 'professor', 'faculty', 'nurse', 'physician', 'doctor', 'vet', 'driver', 'agent', 'technician', 'engineer', 'clerk', 'cashier', 'courier'], values: ['active', 'on_leave', 'terminated'], weights: [80, 5, 15] },
   { id: 'bookings', words: ['booking', 'reservation', 'appointment', 'visit', 'stay', 'event'], values: ['pending', 'confirmed', 'completed', 'cancelled'], weights: [10, 25, 50, 15] },
   { id: 'loans', words: ['loan', 'rental', 'lending', 'borrowing', 'checkout', 'hold'], values: ['active', 'returned', 'overdue'], weights: [25, 65, 10] },
   { id: 'enrolments', words: ['enrollment', 'enrolment', 'registration', 'admission', 'application', 'course'], values: ['enrolled', 'completed', 'withdrawn'], weights: [55, 35, 10] },
