@@ -254,6 +254,9 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await view(page, 'design').getByLabel('Seed', { exact: true }).fill('studio');
       await expect.poll(async () => (await page.getByTestId('preview-table').locator('caption').textContent()) ?? '').toMatch(/seed studio$/);
       previewed = await tableRows(page.getByTestId('preview-table'));
+      // The caption names the generator version, and a column made by a rule names the rule under its name.
+      expect(await page.getByTestId('preview-generator-version').textContent()).toMatch(/^generator 3\./);
+      expect(await page.getByTestId('preview-field-rule').allTextContents()).toContain('person.email');
       await page.getByLabel('New schema name').fill('Blog');
       await page.getByRole('button', { name: 'Save schema' }).click();
       await expect.poll(() => status(page).textContent()).toBe('Saved as version 1 of the new schema Blog');

@@ -78,8 +78,8 @@ export function PreviewPanel({
           <div role="tabpanel" id={`preview-panel-${entity.id}`} aria-labelledby={`preview-tab-${entity.id}`} class="table-scroll" tabIndex={0}>
             <table class="rows" data-testid="preview-table">
               <caption>
-                {entity.id}: first {entity.rows.length} of {entity.rowsPlanned} rows, seed {entity.seed},{' '}
-                <span data-testid="preview-generator-version">generator {preview!.generatorVersion}</span>
+                {entity.id}: first {entity.rows.length} of {entity.rowsPlanned} rows,{' '}
+                <span data-testid="preview-generator-version">generator {preview!.generatorVersion}</span>, seed {entity.seed}
               </caption>
               <thead>
                 <tr>
