@@ -26,7 +26,7 @@ import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
-import { lineCents, type LinesSum } from './rules/row-formulas.ts';
+import { lineWorth, type LinesSum } from './rules/row-formulas.ts';
 
 type Issue = { path: string; message: string };
 
@@ -59,7 +59,7 @@ export class DataGenerator {
   /** Whether parents' lines sums are made (false in the generator that makes the lines for them). */
   readonly #lineSums: boolean;
   /** Lines sums in cents by parent key, per child entity, reference and line, made on first use. */
-  readonly #lineSumsMade = new Map<string, Map<string, number>>();
+  readonly #lineSumsMade = new Map<string, Map<number | string, number>>();
 
   /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
   readonly #maxLineRows: number;
@@ -370,12 +370,13 @@ export class DataGenerator {
     let sums = this.#lineSumsMade.get(slot);
     return (key) => {
       if (!sums) this.#lineSumsMade.set(slot, (sums = this.#makeLineSums(sum)));
-      return key === null ? undefined : sums.get(String(key));
+      return key === null ? undefined : sums.get(typeof key === 'number' ? key : String(key));
     };
   }
 
-  #makeLineSums(sum: LinesSum): Map<string, number> {
-    const sums = new Map<string, number>();
+  #makeLineSums(sum: LinesSum): Map<number | string, number> {
+    // Keyed by the key itself when it is a number (a text key per line costs more than making the line).
+    const sums = new Map<number | string, number>();
     const lines = new DataGenerator(this.#config, this.#plan, { lineSums: false });
     const ancestors = new Set(ancestorsOf(this.#config, sum.child));
     let made = this.#entry(sum.child).plan.rowCount;
@@ -387,11 +388,12 @@ export class DataGenerator {
         made += entity.rowCount;
         if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true)) void values;
       }
+      const worth = lineWorth(sum.line);
       for (const values of lines.#rowValues(sum.child, true)) {
         const key = values[sum.reference];
         if (key === null || key === undefined) continue;
-        const text = String(key);
-        sums.set(text, (sums.get(text) ?? 0) + lineCents(sum.line, values));
+        const slot = typeof key === 'number' ? key : String(key);
+        sums.set(slot, (sums.get(slot) ?? 0) + worth(values));
       }
     } catch (error) {
       if (error instanceof PreviewTooLargeError) throw error;

@@ -17,7 +17,7 @@ import { lifecycleOf } from '../rules/lifecycles.ts';
 import { FIELD_RULES } from '../rules/field-rules.ts';
 import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
-import { lineCents, linesSumOf, rowFormulaHolds, rowFormulaOf, type LinesSum } from '../rules/row-formulas.ts';
+import { lineWorth, linesSumOf, rowFormulaHolds, rowFormulaOf, type LinesSum } from '../rules/row-formulas.ts';
 import { referenceAgreements } from '../reference-agreement.ts';
 import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
 import { defaultNullShare } from '../null-shares.ts';
@@ -230,13 +230,13 @@ export class CoherenceAudit {
     const checks = this.#checks.get(entityId) ?? [];
     const parents = [...this.#parentTimes].filter(([slot]) => slot.startsWith(`${entityId}.`)).map(([, parent]) => parent);
     const record = this.#parentColumns.recorder(entityId);
-    const lines = this.#linesSums.filter((audit) => audit.sum.child === entityId);
+    const lines = this.#linesSums.filter((audit) => audit.sum.child === entityId).map((audit) => ({ ...audit, worth: lineWorth(audit.sum.line) }));
     if (checks.length === 0 && parents.length === 0 && !record && lines.length === 0) return undefined;
     return (values) => {
       record?.(values);
-      for (const { sum, lines: sums } of lines) {
+      for (const { sum, lines: sums, worth } of lines) {
         const key = values[sum.reference];
-        if (key !== null && key !== undefined) sums.set(String(key), (sums.get(String(key)) ?? 0) + lineCents(sum.line, values));
+        if (key !== null && key !== undefined) sums.set(String(key), (sums.get(String(key)) ?? 0) + worth(values));
       }
       for (const parent of parents) {
         const time = values[parent.time];

@@ -218,11 +218,21 @@ export function linesSumOf(entity: Entity, field: Field, entities: readonly Enti
   return found.find((sum) => LINE_ENTITY.test(sum.child)) ?? found[0];
 }
 
+const numberOf = (value: RowValue | undefined): number => (typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : 0);
+
 /** Cents a line row is worth (0 where a part is null). */
 export function lineCents(line: LinesSum['line'], values: readonly RowValue[]): number {
-  const number = (value: RowValue | undefined) => (typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : 0);
-  if ('total' in line) return toCents(number(values[line.total]));
-  return Math.round(number(values[line.quantity]) * toCents(number(values[line.price])));
+  return lineWorth(line)(values);
+}
+
+/** lineCents for one line, made once: summing every line of a child costs no more than making it. */
+export function lineWorth(line: LinesSum['line']): (values: readonly RowValue[]) => number {
+  if ('total' in line) {
+    const total = line.total;
+    return (values) => toCents(numberOf(values[total]));
+  }
+  const { quantity, price } = line;
+  return (values) => Math.round(numberOf(values[quantity]) * toCents(numberOf(values[price])));
 }
 
 /** The child fields a lines sum reads: they are never left null by default either. */
