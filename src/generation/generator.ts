@@ -24,6 +24,8 @@ import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
+import { ancestorsOf } from './config-graph.ts';
+import { lineWorth, type LinesSum } from './rules/row-formulas.ts';
 
 type Issue = { path: string; message: string };
 
@@ -52,11 +54,26 @@ export class DataGenerator {
   readonly #rowPools = new Map<string, KeyPool>();
   /** Children's reads of those columns by key value. */
   readonly #parents = new ParentLookups(this.#rowPools);
+  readonly #plan: GenerationPlan;
+  /** Whether parents' lines sums are made (false in the generator that makes the lines for them). */
+  readonly #lineSums: boolean;
+  /** Lines sums in cents by parent key, per child entity, reference and line, made on first use. */
+  readonly #lineSumsMade = new Map<string, Map<number | string, number>>();
 
-  constructor(config: SchemaConfig, plan: GenerationPlan) {
+  /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
+  readonly #maxLineRows: number;
+
+  /**
+   * `lineSums`: false in a generator that only makes a child's lines for a parent's sums;
+   * `maxLineRows`: the most rows those lines (and the ancestors made for them) may take.
+   */
+  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: boolean; maxLineRows?: number } = {}) {
+    this.#maxLineRows = options.maxLineRows ?? Infinity;
     this.#referenceMs = Date.parse(plan.referenceDate);
     this.#version = plan.version;
     this.#config = config;
+    this.#plan = plan;
+    this.#lineSums = options.lineSums ?? true;
     this.#fakers = new FakerPool(this.#referenceMs);
     config.entities.forEach((entity, index) => {
       const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
@@ -378,6 +395,51 @@ export class DataGenerator {
     return plan.deferredColumns.map((id) => compiled.order.find((field) => field.field.id === id)!);
   }
 
+  /**
+   * A parent's lines sums (rules/row-formulas.ts linesSum): every row of the child entity, made by a
+   * second generator exactly as this one will make them (its ancestors recomputed or made first), is
+   * summed by the parent key it references, once, when the parent's first row asks. Undefined when
+   * the child's reference is filled after insert, or in that second generator itself.
+   */
+  #childLineSums(sum: LinesSum): ((key: RowValue) => number | undefined) | undefined {
+    const child = this.#entities.get(sum.child);
+    if (!this.#lineSums || !child || child.plan.deferredColumns.includes(child.entity.fields[sum.reference]!.id)) return undefined;
+    const slot = `${sum.child}\u0000${sum.reference}\u0000${sum.text}`;
+    let sums = this.#lineSumsMade.get(slot);
+    return (key) => {
+      if (!sums) this.#lineSumsMade.set(slot, (sums = this.#makeLineSums(sum)));
+      return key === null ? undefined : sums.get(typeof key === 'number' ? key : String(key));
+    };
+  }
+
+  #makeLineSums(sum: LinesSum): Map<number | string, number> {
+    // Keyed by the key itself when it is a number (a text key per line costs more than making the line).
+    const sums = new Map<number | string, number>();
+    const lines = new DataGenerator(this.#config, this.#plan, { lineSums: false });
+    const ancestors = new Set(ancestorsOf(this.#config, sum.child));
+    let made = this.#entry(sum.child).plan.rowCount;
+    try {
+      for (const entity of this.#plan.entities) {
+        if (made > this.#maxLineRows) throw new PreviewTooLargeError(sum.child, made, this.#maxLineRows);
+        if (entity.id === sum.child) break;
+        if (!ancestors.has(entity.id) || lines.assumeGenerated(entity.id)) continue;
+        made += entity.rowCount;
+        if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true)) void values;
+      }
+      const worth = lineWorth(sum.line);
+      for (const values of lines.#rowValues(sum.child, true)) {
+        const key = values[sum.reference];
+        if (key === null || key === undefined) continue;
+        const slot = typeof key === 'number' ? key : String(key);
+        sums.set(slot, (sums.get(slot) ?? 0) + worth(values));
+      }
+    } catch (error) {
+      if (error instanceof PreviewTooLargeError) throw error;
+      this.warnings.push({ path: `/entities/${this.#entry(sum.child).index}`, message: `the lines of ${sum.child} could not be summed for their parents: ${(error as Error).message}` });
+    }
+    return sums;
+  }
+
   #indexable(field: CompiledEntity['order'][number]): boolean {
     return field.pure && !(field.field.nullable && (field.field.generation?.emptyRate ?? 0) > 0);
   }
@@ -421,6 +483,7 @@ export class DataGenerator {
       keyPool: (parent, field) => this.#pools.get(`${parent}.${field}`),
       entityById: (id) => this.#entities.get(id)?.entity,
       parentValue: (reference, fieldId, convert) => this.#parents.lookup(reference, fieldId, convert),
+      childLineSums: (sum) => this.#childLineSums(sum),
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }
@@ -428,6 +491,17 @@ export class DataGenerator {
 
 function batchLength(batchSize: number): number {
   return Math.max(1, Math.floor(batchSize));
+}
+
+/** A preview would have to produce more ancestor rows than it may (see PreviewLimits in preview.ts). */
+export class PreviewTooLargeError extends Error {
+  constructor(
+    readonly entityId: string,
+    readonly ancestorRows: number,
+    readonly limit: number,
+  ) {
+    super(`previewing "${entityId}" needs at least ${ancestorRows} rows of the entities it references produced first, over the limit of ${limit}`);
+  }
 }
 
 /** Fills `out` with row `row`'s deferred column values and returns it (DataGenerator's one deferred fill). */

@@ -8,7 +8,7 @@ import type { GeneratorVersion } from './versions.ts';
 import { hasFeature } from './versions.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { normalizeId } from './rules/field-rule.ts';
-import { rowFormulaOf } from './rules/row-formulas.ts';
+import { lineInputs, linesSumOf, rowFormulaOf } from './rules/row-formulas.ts';
 
 /** Share of nulls of a nullable column whose meaning says more than the default. */
 export const NULL_SHARES: Readonly<Record<string, number>> = {
@@ -50,6 +50,13 @@ const TIMES = new Set(['date', 'datetime', 'time']);
 function readByOthers(entity: Entity, entities: readonly Entity[], field: Field): boolean {
   const index = entity.fields.indexOf(field);
   if (entity.fields.some((other) => other !== field && rowFormulaOf(entity, other)?.terms.some((term) => term.index === index))) return true;
+  // A line of a parent's lines sum (an invoice line's quantity and unit price).
+  for (const parent of entities) {
+    for (const total of parent.fields) {
+      const sum = parent !== entity ? linesSumOf(parent, total, entities) : undefined;
+      if (sum?.child === entity.id && lineInputs(sum.line).includes(index)) return true;
+    }
+  }
   return entities.some((other) => other.fields.some((candidate) => {
     const target = referenceTarget(candidate);
     return target?.entity === entity.id && target.field === field.id;
@@ -65,6 +72,6 @@ export function defaultNullShare(version: GeneratorVersion, entity: Entity, enti
   const share = NULL_SHARES[normalizeId(field.id)];
   // Times are left to their lifecycle unless their name says they are mostly empty (`deleted_at`).
   if (TIMES.has(field.type) && share === undefined) return 0;
-  if (rowFormulaOf(entity, field) || readByOthers(entity, entities, field)) return 0;
+  if (rowFormulaOf(entity, field) || linesSumOf(entity, field, entities) || readByOthers(entity, entities, field)) return 0;
   return share ?? DEFAULT_NULL_SHARE;
 }

@@ -4,20 +4,11 @@
 import type { RowValues } from '../model/row-value.ts';
 import type { Entity, SchemaConfig } from '../model/config-types.ts';
 import { ancestorsOf } from './config-graph.ts';
-import { DataGenerator } from './generator.ts';
+import { DataGenerator, PreviewTooLargeError } from './generator.ts';
 import { planGeneration, type GenerationOptions } from './plan.ts';
 import { scheduleGeneration, ScheduledRows } from './schedule.ts';
 
-/** A preview would have to produce more ancestor rows than it may (see PreviewLimits). */
-export class PreviewTooLargeError extends Error {
-  constructor(
-    readonly entityId: string,
-    readonly ancestorRows: number,
-    readonly limit: number,
-  ) {
-    super(`previewing "${entityId}" needs at least ${ancestorRows} rows of the entities it references produced first, over the limit of ${limit}`);
-  }
-}
+export { PreviewTooLargeError };
 
 export interface PreviewLimits {
   /**
@@ -58,7 +49,8 @@ export function previewEntities(
     if (!target) throw new Error(`the config has no entity "${entityId}"`);
     return { target, position: plan.entities.indexOf(target), ancestors: new Set(ancestorsOf(config, entityId, byId)), ancestorRows: 0 };
   });
-  const generator = new DataGenerator(config, plan);
+  // A parent's lines sum makes its children's rows ahead: within the same limit as ancestors.
+  const generator = new DataGenerator(config, plan, { maxLineRows: limits.maxAncestorRows });
   // Previews show rows as a load inserts them before its second pass: they need no schedule.
   const scheduled = new ScheduledRows(generator, () => scheduleGeneration(config, plan));
   const shown = new Map<string, RowValues[]>();

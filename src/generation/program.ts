@@ -8,6 +8,7 @@ import type { FakerPool } from './faker-pool.ts';
 import type { LocaleWords } from './values/words.ts';
 import type { RandomStream } from './random.ts';
 import type { RowReference } from './row-references.ts';
+import type { LinesSum } from './rules/row-formulas.ts';
 import { RandomCursor } from './random.ts';
 
 /** A countable set of values, drawn from without replacement when a field must be unique. */
@@ -78,6 +79,12 @@ export interface EntityContext {
    * cached); the function is undefined while the parent is not generated yet.
    */
   parentValue<T = RowValue>(reference: RowReference, fieldId: string, convert?: (value: RowValue) => T): ((key: RowValue) => T | undefined) | undefined;
+  /**
+   * The cents of a lines sum per parent key value (undefined: the key has no lines), from every row
+   * its child entity will have, made ahead of the parent; undefined when they cannot be (the child's
+   * reference is filled after insert, or this generator is itself making them).
+   */
+  childLineSums?(sum: LinesSum): ((key: RowValue) => number | undefined) | undefined;
   /** JSON pointer to a field of this entity, plus further tokens. */
   pointer(fieldIndex: number, ...tokens: (string | number)[]): string;
 }

@@ -6,8 +6,9 @@ import { checkedConfig, type components, type SchemaConfig } from '../contract.t
 import type { RowValue } from '../model/row-value.ts';
 import { errors } from '../errors.ts';
 import { previewEntities, PreviewTooLargeError } from '../generation/preview.ts';
-import { LATEST_GENERATOR_VERSION, plannedRowCounts, planGeneration, type GenerationOptions } from '../generation/plan.ts';
+import { LATEST_GENERATOR_VERSION, plannedRowCounts, planGeneration, type GenerationOptions, type GeneratorVersion } from '../generation/plan.ts';
 import { WORK_LIMITS } from '../generation/work-limits.ts';
+import { ruleOf } from '../generation/rules/choose-rule.ts';
 import { renderValue } from '../model/render.ts';
 import type { JsonRow } from '../runtime/shape.ts';
 import { buildRuntimeTables, type RuntimeTable } from '../model/tables.ts';
@@ -51,12 +52,25 @@ export function computePreview(body: RequestBody<'previewSchemaConfig'>): Previe
     seed: entity.seed,
     rowsPlanned: entity.rowCount,
     rows: rows.get(entity.id)!.map((row) => rendered(tables.get(entity.id), row)),
+    fieldRules: fieldRules(config, entity.id, entity.deferredColumns, plan.version),
   }));
   const answer: Preview = { referenceDate: plan.referenceDate, generatorVersion: plan.generatorVersion, entities };
   const bytes = Buffer.byteLength(JSON.stringify(answer));
   if (bytes > WORK_LIMITS.previewAnswerBytes) {
     const message = `the preview's rows take ${bytes} bytes, over the limit of ${WORK_LIMITS.previewAnswerBytes}`;
     throw errors.badRequest(`Preview too large: ${message}: preview fewer rows or one entity`, [{ path: '/body/rows', message }]);
+  }
+  return answer;
+}
+
+/** The rule that made each field of an entity without a strategy or reference (what the studio shows per column). */
+function fieldRules(config: SchemaConfig, entityId: string, deferred: string[], version: GeneratorVersion): Record<string, string> {
+  const entity = config.entities.find((candidate) => candidate.id === entityId)!;
+  const scope = { entity, entities: config.entities, deferred, version };
+  const answer: Record<string, string> = {};
+  for (const field of entity.fields) {
+    const rule = ruleOf(scope, field);
+    if (rule) answer[field.id] = rule.id;
   }
   return answer;
 }

@@ -28,7 +28,11 @@ function withRoles(values: string[], weights: number[]): SchemaConfig {
 
 /** A table's body as objects keyed by the header texts (sort arrows left out). */
 async function tableRows(table: Locator): Promise<Record<string, string>[]> {
-  const headers = (await table.locator(':scope > thead th').allTextContents()).map((text) => text.replace(/[▲▼]/g, '').trim());
+  // A preview column's header also names the rule that made it (small.rule): the name alone keys the row.
+  const texts = await table
+    .locator(':scope > thead th')
+    .evaluateAll((cells) => cells.map((cell) => [...cell.childNodes].filter((node) => !(node as { matches?: (selector: string) => boolean }).matches?.('small.rule')).map((node) => node.textContent ?? '').join('')));
+  const headers = texts.map((text) => text.replace(/[▲▼]/g, '').trim());
   const rows = await table.locator(':scope > tbody > tr:not(.populated)').all();
   return Promise.all(
     rows.map(async (row) => {
@@ -250,6 +254,9 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await view(page, 'design').getByLabel('Seed', { exact: true }).fill('studio');
       await expect.poll(async () => (await page.getByTestId('preview-table').locator('caption').textContent()) ?? '').toMatch(/seed studio$/);
       previewed = await tableRows(page.getByTestId('preview-table'));
+      // The caption names the generator version, and a column made by a rule names the rule under its name.
+      expect(await page.getByTestId('preview-generator-version').textContent()).toMatch(/^generator 3\./);
+      expect(await page.getByTestId('preview-field-rule').allTextContents()).toContain('person.email');
       await page.getByLabel('New schema name').fill('Blog');
       await page.getByRole('button', { name: 'Save schema' }).click();
       await expect.poll(() => status(page).textContent()).toBe('Saved as version 1 of the new schema Blog');

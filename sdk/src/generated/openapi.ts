@@ -1755,6 +1755,14 @@ export interface components {
             rowsPlanned: number;
             /** @description Its first rows, at most `rows` of them. */
             rows: components["schemas"]["RuntimeRow"][];
+            /**
+             * @description Per field made by a rule of the generator version (no strategy, no reference), the id of
+             *     that rule (`person.email`, `money.unit-price`, `formula.lines-sum`; the table of rules is
+             *     docs/field-rules.md). Fields absent get a strategy, a reference, or their type's plain default.
+             */
+            fieldRules?: {
+                [key: string]: string;
+            };
         };
         /** @description Body of `introspectSchemaConfig`. */
         SchemaConfigIntrospectionRequest: {
@@ -2017,7 +2025,8 @@ export interface components {
              *     the earlier stages of its row, a hire not before birth + 16 years). `child-after-parent`: a child's
              *     created-like time is not before its referenced parent's. `row-formula` (version 4): a
              *     total equals its row's subtotal + tax + shipping − discount, a line total its quantity ×
-             *     unit price, or a tax its subtotal times a rate of 5% to 20%, to the cent. `references-agree` (version 4): two references of a row lead to
+             *     unit price, or a tax its subtotal times a rate of 5% to 20%, to the cent; a parent's subtotal (else
+             *     total) the sum of its children's lines (`formula.lines-sum`). `references-agree` (version 4): two references of a row lead to
              *     the same ancestor row (an invoice's owner is its visit's pet's owner). `null-share` (version 4):
              *     a nullable field's nulls are counted, not judged: `holding` is the rows left null, `against` the
              *     share the field's name asks for. Version 4 also:

@@ -17,7 +17,7 @@ import { lifecycleOf } from '../rules/lifecycles.ts';
 import { FIELD_RULES } from '../rules/field-rules.ts';
 import { ruleOf } from '../rules/choose-rule.ts';
 import { formatDay, localDay } from '../values/dates.ts';
-import { rowFormulaHolds, rowFormulaOf } from '../rules/row-formulas.ts';
+import { lineWorth, linesSumOf, rowFormulaHolds, rowFormulaOf, type LinesSum } from '../rules/row-formulas.ts';
 import { referenceAgreements } from '../reference-agreement.ts';
 import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
 import { defaultNullShare } from '../null-shares.ts';
@@ -81,6 +81,8 @@ export class CoherenceAudit {
   readonly #parentTimes = new Map<string, { key: number; time: number; times: ParentTimes }>();
   /** Parents' reference columns by key, kept for the checks of agreeing references. */
   readonly #parentColumns: ParentColumns;
+  /** Lines sums: each parent's value and its children's lines, in cents by key, compared when reporting. */
+  readonly #linesSums: { count: CoherenceCount; sum: LinesSum; parents: Map<string, number>; lines: Map<string, number> }[] = [];
 
   constructor(config: SchemaConfig, plan: GenerationPlan) {
     this.#parentColumns = new ParentColumns(config.entities);
@@ -147,6 +149,18 @@ export class CoherenceAudit {
       if (rule?.audit?.kind === 'row-formula') {
         const formula = rowFormulaOf(entity, field)!;
         add('row-formula', rule.id, field.id, formula.text, (values) => rowFormulaHolds(formula, values[index]!, values));
+        return;
+      }
+      if (rule?.audit?.kind === 'lines-sum') {
+        const sum = linesSumOf(entity, field, config.entities)!;
+        const parents = new Map<string, number>();
+        add('row-formula', rule.id, field.id, `sum of ${sum.text}`, (values) => {
+          const value = values[index];
+          const key = values[sum.key];
+          if (typeof value === 'number' && key !== null && key !== undefined) parents.set(String(key), Math.round(value * 100));
+          return undefined;
+        });
+        this.#linesSums.push({ count: checks[checks.length - 1]!.count, sum, parents, lines: new Map() });
         return;
       }
       if (rule?.audit?.kind === 'time-pair-ordered') {
@@ -216,9 +230,14 @@ export class CoherenceAudit {
     const checks = this.#checks.get(entityId) ?? [];
     const parents = [...this.#parentTimes].filter(([slot]) => slot.startsWith(`${entityId}.`)).map(([, parent]) => parent);
     const record = this.#parentColumns.recorder(entityId);
-    if (checks.length === 0 && parents.length === 0 && !record) return undefined;
+    const lines = this.#linesSums.filter((audit) => audit.sum.child === entityId).map((audit) => ({ ...audit, worth: lineWorth(audit.sum.line) }));
+    if (checks.length === 0 && parents.length === 0 && !record && lines.length === 0) return undefined;
     return (values) => {
       record?.(values);
+      for (const { sum, lines: sums, worth } of lines) {
+        const key = values[sum.reference];
+        if (key !== null && key !== undefined) sums.set(String(key), (sums.get(String(key)) ?? 0) + worth(values));
+      }
       for (const parent of parents) {
         const time = values[parent.time];
         if (typeof time === 'string') parent.times.set(values[parent.key]!, time);
@@ -234,6 +253,12 @@ export class CoherenceAudit {
 
   /** Counts per rule, entity and field, in plan order. */
   report(): CoherenceCount[] {
+    // A parent's lines sum is checked once its children are made: every parent with a value, against its lines (0 without any).
+    for (const { count, parents, lines } of this.#linesSums) {
+      count.rows = parents.size;
+      count.holding = 0;
+      for (const [key, cents] of parents) if (cents === (lines.get(key) ?? 0)) count.holding++;
+    }
     return [...this.#checks.values()].flat().map((check) => ({ ...check.count }));
   }
 }

@@ -36,6 +36,8 @@ export type RuleAudit =
   | { kind: 'child-after-parent' }
   /** The field equals the arithmetic its row's fields state (row-formulas.ts), to the cent. */
   | { kind: 'row-formula' }
+  /** A parent's field equals the sum of its children's lines (row-formulas.ts linesSumOf), to the cent. */
+  | { kind: 'lines-sum' }
   /** Version 4's lifecycle of a date column (rules/lifecycles.ts): its earlier columns, status, parents, window and the reference date. */
   | { kind: 'lifecycle' };
 

@@ -16,8 +16,9 @@ import { parentTimeLink, pairStart } from '../coherence/time.ts';
 import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
-import { lineTotal, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
+import { lineTotal, linesSum, linesSumOf, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 import { LIFECYCLE_RULES } from './lifecycle-rules.ts';
+import { STATUS_SETS, statusSetOf } from './status-values.ts';
 
 const TEXT: FieldType[] = ['string', 'text'];
 const NUMERIC: FieldType[] = ['integer', 'number'];
@@ -32,6 +33,14 @@ const description: v1.Make = (context, field, stream) =>
 export const FIELD_RULES: readonly FieldRule[] = [
   // Meanings of version 4: arithmetic that names state, where the row has every part of it (by
   // context: the names are row-formulas.ts's, and a total without its parts stays money.amount).
+  {
+    id: 'formula.lines-sum',
+    what: "a parent's subtotal, else its total (`invoices.total` ← `invoice_lines`, `orders.subtotal` ← `order_items`): the sum of its children's line totals, or of their quantity × unit price, to the cent (0 for a parent without lines); its tax and total then follow from it",
+    types: NUMERIC,
+    when: (scope, field) => linesSumOf(scope.entity, field, scope.entities) !== undefined,
+    make: { meaning: linesSum },
+    audit: { kind: 'lines-sum' },
+  },
   {
     id: 'formula.total-sum',
     what: 'a total (`total`, `grand_total`, `amount_due`…) in a row with a subtotal and a tax, shipping or discount: subtotal + tax + shipping − discount, to the cent',
@@ -69,7 +78,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
     id: 'money.amount',
     what: 'an amount, total, cost, fee, tax or balance: 2 to 2000 (median about 60) with cents',
     names: ['amount', 'total', 'subtotal', 'cost', 'fee', 'fees', 'balance', 'revenue', 'payment', 'tax', 'charge', 'discount'],
-    lastWords: ['amount', 'total', 'subtotal', 'cost', 'fee', 'fees', 'balance', 'revenue', 'payment', 'tax', 'charge', 'discount'],
+    lastWords: ['amount', 'total', 'subtotal', 'cost', 'fee', 'fees', 'balance', 'revenue', 'payment', 'tax', 'charge', 'discount', 'value'],
     types: NUMERIC,
     make: { meaning: v4.amount },
   },
@@ -96,6 +105,77 @@ export const FIELD_RULES: readonly FieldRule[] = [
     lastWords: Object.keys(v4.DURATION_UNITS),
     types: NUMERIC,
     make: { meaning: v4.duration },
+  },
+  {
+    id: 'number.year-of',
+    what: 'a year (`founded_year`, `release_year`, `year_built`): foundings and buildings 2–120 years back (most within decades), births 18–90, others within the last 30 years',
+    names: ['year'],
+    firstWords: ['year'],
+    lastWords: ['year'],
+    types: ['integer'],
+    make: { meaning: v4.yearOf },
+  },
+  {
+    id: 'number.people',
+    what: 'people of a party or place: `adults`, `guests`, `passengers`, `seats` 1–6 (mostly 2), `children`, `infants` 0–3 (mostly 0), a capacity 1–6 on rooms, tables and vehicles, else 10–500',
+    names: ['adults', 'children', 'kids', 'infants', 'dependents', 'guests', 'persons', 'people', 'passengers', 'occupants', 'seats', 'beds', 'bedrooms', 'bathrooms', 'partysize', 'headcount', 'guestcount', 'numguests', 'numadults', 'numchildren', 'capacity', 'maxoccupancy', 'occupancy', 'householdsize', 'familysize'],
+    types: ['integer'],
+    make: { meaning: v4.people },
+  },
+  {
+    id: 'number.count',
+    what: 'a count or size of things (`room_count`, `fleet_size`, `num_items`, `number_of_rooms`): 1 to 500, most under 50; `points` 10 to 20 000',
+    firstWords: ['num', 'number', 'count', 'total'],
+    lastWords: ['count', 'size', 'points'],
+    types: ['integer'],
+    fits: (field) => !/bytes?$|kb$|mb$/i.test(field.id),
+    make: { meaning: (context, field, stream, next) => (/points$/i.test(field.id) ? v4.points : v4.count)(context, field, stream, next) },
+  },
+  {
+    id: 'number.level',
+    what: 'a level: a school `grade` or `grade_level` 1–12, a `floor` 1–30 (mostly low), a `semester` or `term` 1–8, a `level` or `tier` 1–5',
+    names: ['grade', 'gradelevel', 'yearlevel', 'level', 'tier', 'floor', 'floornumber', 'storey', 'semester', 'term'],
+    lastWords: ['grade', 'tier', 'floor'],
+    types: ['integer'],
+    make: { meaning: v4.level },
+  },
+  {
+    id: 'number.gpa',
+    what: 'a grade point average: 2.00 to 4.00, most above 3',
+    names: ['gpa', 'cgpa', 'gradepointaverage'],
+    lastWords: ['gpa'],
+    types: ['number'],
+    make: { meaning: v4.gpa },
+  },
+  {
+    id: 'number.credits',
+    what: 'course credits (`credits`, `credit_hours`, `ects`): 1 to 6, mostly 3',
+    names: ['credits', 'credit', 'credithours', 'creditunits', 'ects'],
+    lastWords: ['credits'],
+    types: NUMERIC,
+    make: { meaning: v4.credits },
+  },
+  {
+    id: 'number.years-of',
+    what: 'years of experience or tenure (`years_experience`, `tenure_years`): 0 to 35, most under 10',
+    names: ['experience', 'yearsexperience', 'yearsofexperience', 'experienceyears', 'tenure', 'tenureyears', 'yearsofservice', 'yearsemployed'],
+    types: ['integer'],
+    make: { meaning: v4.yearsOf },
+  },
+  {
+    id: 'number.measure',
+    what: 'a measure in the unit its name ends in (`weight_kg` 0.2–500, `distance_km` 1–5000, `area_sqft` 200–200 000, `height_cm`…; `weight`, `distance` alone too), a temperature in °C (−20 to 40) or °F (0 to 100)',
+    names: ['weight', 'distance', 'height', 'length', 'width', 'depth', 'temperature', 'temp'],
+    lastWords: [...Object.keys(v4.MEASURE_UNITS), 'c', 'f', 'celsius', 'fahrenheit', 'temperature', 'temp'],
+    types: NUMERIC,
+    make: { meaning: v4.measure },
+  },
+  {
+    id: 'number.rate',
+    what: 'a rate: a price per period (`nightly_rate` 60–600, `hourly_rate` 15–150), a rate of money (`tax_rate`, `interest_rate` 1–25), an exchange rate 0.5–2, a ratio 0–1, else a share 40–100 (`attendance_rate`, `completion_pct`)',
+    lastWords: ['rate', 'ratio', 'percent', 'percentage', 'pct'],
+    types: NUMERIC,
+    make: { meaning: v4.rate },
   },
   {
     id: 'flag.on-off',
@@ -437,6 +517,21 @@ export const FIELD_RULES: readonly FieldRule[] = [
   },
   { id: 'token.uuid', what: 'a UUID in a text field', names: ['id', 'uuid', 'guid'], types: TEXT, make: { named: plain((_context, _field, stream) => uuidProgram(stream)) } },
   { id: 'misc.color', what: 'a colour name', names: ['color', 'colour'], endings: ['color'], types: TEXT, make: { named: plain(v1.words((cursor, w) => cursor.pick(w.colors))) } },
+  {
+    id: 'status.by-table',
+    what: `a plain string status (\`status\`, \`order_status\`; no enum) of a row its name or table says: ${STATUS_SETS.map((set) => `${set.id} ${set.values.join('/')}`).join('; ')} — the times the status implies then follow it (\`paid_at\` only on paid rows)`,
+    names: ['status', 'stage', 'phase'],
+    endings: ['status'],
+    lastWords: ['status', 'stage', 'phase'],
+    types: ['string'],
+    when: (scope, field) => statusSetOf(scope.entity, field) !== undefined,
+    make: {
+      meaning: (context, field, stream) => {
+        const set = statusSetOf(context.entity, field);
+        return set && choiceProgram(stream, set.values, set.weights);
+      },
+    },
+  },
   {
     id: 'misc.status',
     what: '`active` 60%, `inactive` 20%, `pending` 15%, `archived` 5%',

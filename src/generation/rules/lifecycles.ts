@@ -8,6 +8,7 @@
 import type { Entity, Field, FieldType } from '../../model/config-types.ts';
 import { referenceTarget } from '../../model/table-spec.ts';
 import { idWords } from './field-rule.ts';
+import { statusSetOf } from './status-values.ts';
 
 const DATES: FieldType[] = ['date', 'datetime'];
 const YEAR_DAYS = 365.25;
@@ -41,14 +42,15 @@ export const STAGES: readonly Stage[] = [
   { id: 'approved', words: ['approved', 'approve', 'approval', 'accepted', 'accept', 'acceptance', 'confirmed', 'confirm', 'confirmation', 'assigned'], window: 'activity', gap: [0, 7] },
   { id: 'started', words: ['start', 'started', 'starts', 'begin', 'began', 'beginning', 'from', 'opened', 'open', 'opening', 'checkin', 'effective', 'activated', 'activation', 'commenced'], window: 'activity' },
   { id: 'paid', words: ['paid', 'pay', 'payment', 'settled', 'settlement'], window: 'activity', gap: [0, 30] },
-  { id: 'shipped', words: ['shipped', 'ship', 'shipment', 'shipping', 'dispatched', 'dispatch'], window: 'activity', gap: [0, 5] },
+  { id: 'shipped', words: ['shipped', 'ship', 'shipment', 'shipping', 'dispatched', 'dispatch', 'transit'], window: 'activity', gap: [0, 5] },
   { id: 'delivered', words: ['delivered', 'deliver', 'delivery', 'received', 'receipt', 'arrived', 'arrival', 'fulfilled', 'fulfillment'], window: 'activity', gap: [1, 10] },
   { id: 'due', words: ['due', 'deadline'], window: 'future', gap: [3, 45] },
   { id: 'returned', words: ['returned', 'return'], window: 'activity', gap: [1, 21] },
   { id: 'resolved', words: ['resolved', 'resolve', 'resolution', 'fixed'], window: 'activity', gap: [0, 30] },
-  { id: 'ended', words: ['end', 'ended', 'ends', 'ending', 'finish', 'finished', 'completed', 'complete', 'completion', 'closed', 'close', 'closing', 'to', 'until', 'checkout', 'expired', 'expiry', 'expiration', 'expires'], window: 'future', gap: [1, 365] },
+  { id: 'ended', words: ['end', 'ended', 'ends', 'ending', 'finish', 'finished', 'completed', 'complete', 'completion', 'graduated', 'graduation', 'closed', 'close', 'closing', 'to', 'until', 'checkout', 'expired', 'expiry', 'expiration', 'expires'], window: 'future', gap: [1, 365] },
   { id: 'terminated', words: ['terminated', 'terminate', 'termination', 'resigned', 'resignation', 'fired', 'departed', 'departure', 'separation'], window: 'activity', gap: [30, 3650] },
-  { id: 'cancelled', words: ['cancelled', 'canceled', 'cancel', 'cancellation', 'voided', 'void', 'rejected', 'reject', 'rejection', 'refunded', 'refund'], window: 'activity', gap: [0, 30] },
+  { id: 'cancelled', words: ['cancelled', 'canceled', 'cancel', 'cancellation', 'voided', 'void', 'rejected', 'reject', 'rejection'], window: 'activity', gap: [0, 30] },
+  { id: 'refunded', words: ['refunded', 'refund', 'chargeback', 'reimbursed'], window: 'activity', gap: [1, 60] },
   { id: 'updated', words: ['updated', 'update', 'modified', 'modify', 'modification', 'edited', 'edit', 'changed'], window: 'activity' },
   { id: 'deleted', words: ['deleted', 'delete', 'deletion', 'removed', 'archived'], window: 'activity' },
   { id: 'died', words: ['died', 'death', 'deceased'], window: 'activity' },
@@ -75,6 +77,9 @@ export const CHAINS: readonly (readonly string[])[] = [
   ['approved', 'started', 'ended'],
   ['hired', 'terminated'],
   ['started', 'cancelled'],
+  // A booking or an order comes before the stay or service it books starts; a refund after a payment.
+  ['ordered', 'started'],
+  ['paid', 'refunded'],
 ];
 
 const RANK = new Map(STAGES.map((stage, index) => [stage.id, index]));
@@ -106,6 +111,11 @@ export function stageOf(name: string): Stage | undefined {
   const words = idWords(name);
   for (let i = words.length - 1; i >= 0; i--) {
     const stage = BY_WORD.get(words[i]!);
+    if (stage) return stage;
+  }
+  // `check_in`, `check_out`: a stage word written as two words.
+  for (let i = words.length - 1; i > 0; i--) {
+    const stage = BY_WORD.get(words[i - 1]! + words[i]!);
     if (stage) return stage;
   }
   // `dateOfBirth`, `signedUpAt`: a few stages are two words.
@@ -165,14 +175,14 @@ const HOURS_GAP: readonly [number, number] = [1 / 96, 1 / 3];
 
 const STATUS_WORDS = new Set(['status', 'state', 'stage', 'phase']);
 
-/** Values of a status-like field: an enum's values or a weighted choice's. */
-function statusValues(field: Field): string[] | undefined {
+/** Values of a status-like field: an enum's values, a weighted choice's, or a plain string's by its table (status-values.ts). */
+function statusValues(entity: Entity, field: Field): string[] | undefined {
   const words = idWords(field.id);
   if (!STATUS_WORDS.has(words[words.length - 1] ?? '')) return undefined;
   const strategy = field.generation?.strategy;
   if (strategy?.kind === 'weightedChoice') return strategy.choices.map((choice) => String(choice.value));
   if (!strategy && field.type === 'enum') return (field.values ?? []).map(String);
-  return undefined;
+  return statusSetOf(entity, field)?.values.slice();
 }
 
 /** Whether a row whose status means `status` holds a time of `stage`: the stage itself or a later one of its chain. */
@@ -184,7 +194,7 @@ export function statusImplies(status: string | undefined, stage: string): boolea
 function statusLink(entity: Entity, field: Field, stage: Stage): StatusLink | undefined {
   if (!field.nullable || !pastTime(field)) return undefined;
   for (const [index, candidate] of entity.fields.entries()) {
-    const values = candidate === field ? undefined : statusValues(candidate);
+    const values = candidate === field ? undefined : statusValues(entity, candidate);
     if (!values) continue;
     const stages = new Map(values.map((value) => [value, stageOf(value)?.id]));
     if ([...stages.values()].includes(stage.id)) return { index, stages };
@@ -192,17 +202,16 @@ function statusLink(entity: Entity, field: Field, stage: Stage): StatusLink | un
   return undefined;
 }
 
-/** Created-like column of a parent: a `created` stage, else its earliest activity stage. */
-function anchorOf(parent: Entity): string | undefined {
-  let best: { id: string; rank: number } | undefined;
+/** Created-like columns of a parent: every activity stage of its own (no gap after another: `created_at`, `booked_at`, `enrolled_on`), earliest first. */
+function anchorsOf(parent: Entity): string[] {
+  const found: { id: string; rank: number }[] = [];
   for (const field of parent.fields) {
     if (!DATES.includes(field.type) || field.references) continue;
     const stage = stageOf(field.id);
     if (!stage || stage.window !== 'activity' || stage.gap || stage.id === 'updated' || stage.id === 'deleted' || stage.id === 'died') continue;
-    const rank = RANK.get(stage.id)!;
-    if (!best || rank < best.rank) best = { id: field.id, rank };
+    found.push({ id: field.id, rank: RANK.get(stage.id)! });
   }
-  return best?.id;
+  return found.sort((a, b) => a.rank - b.rank).map((anchor) => anchor.id);
 }
 
 /** Whether a column's value reads no other column of its row (so a time may follow it without a cycle): no strategy, or a plain date range. */
@@ -243,8 +252,7 @@ export function lifecycleOf(entity: Entity, field: Field, entities: readonly Ent
       const target = referenceTarget(candidate);
       if (!target || target.entity === entity.id || deferred.includes(candidate.id)) continue;
       const parent = entities.find((other) => other.id === target.entity);
-      const parentTime = parent && anchorOf(parent);
-      if (parentTime) parents.push({ reference: index, parent: target.entity, parentKey: target.field, parentTime });
+      for (const parentTime of parent ? anchorsOf(parent) : []) parents.push({ reference: index, parent: target.entity, parentKey: target.field, parentTime });
     }
   }
   const status = stage ? statusLink(entity, field, stage) : undefined;

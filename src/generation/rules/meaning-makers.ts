@@ -71,6 +71,7 @@ export const DURATION_UNITS: Record<string, [number, number]> = {
   hours: [1, 72],
   hrs: [1, 72],
   days: [1, 30],
+  nights: [1, 14],
   weeks: [1, 12],
   months: [1, 24],
 };
@@ -145,4 +146,140 @@ export const pastPairEnd: RuleMaker = (context, field, stream, next) => {
     minSpanDays: 0,
     fallback: next(),
   });
+};
+
+/** Words of a year that happened long ago (a founding), of a birth, else of recent activity (a release, a model year). */
+const FOUNDING_YEAR = new Set(['founded', 'established', 'incorporated', 'built', 'opened', 'since', 'founding', 'construction', 'constructed', 'started', 'start']);
+const BIRTH_YEAR = new Set(['birth', 'born']);
+
+/** A year by what it dates: foundings 2–120 years back (most within decades), births 18–90 years back, others within the last 30 years. */
+export const yearOf: RuleMaker = (context, field, stream, next) => {
+  const words = idWords(field.id);
+  const now = new Date(context.referenceMs).getUTCFullYear();
+  const back: (cursor: RandomCursor) => number = words.some((word) => FOUNDING_YEAR.has(word))
+    ? (cursor) => Math.round(logUniform(cursor, 2, 120))
+    : words.some((word) => BIRTH_YEAR.has(word))
+      ? (cursor) => cursor.int(18, 90)
+      : (cursor) => Math.floor(logUniform(cursor, 1, 31)) - 1;
+  return numbers((cursor) => now - back(cursor))(context, field, stream, next);
+};
+
+/** Counts and sizes of things (`fleet_size`, `room_count`, `num_items`): 1 to 500, most under 50; points 10 to 20 000. */
+export const count = numbers((cursor) => Math.round(logUniform(cursor, 1, 500)));
+export const points = numbers((cursor) => Math.round(logUniform(cursor, 10, 20_000)));
+
+/** Children-like counts of a party (`children`, `infants`): 0 in 60% of rows, rarely over 2. */
+const DEPENDENTS = new Set(['children', 'kids', 'infants', 'dependents', 'numchildren', 'childcount', 'numkids']);
+/** Tables whose capacity is a few people (a room, a table, a vehicle); elsewhere a capacity is of a venue. */
+const SMALL_PLACES = ['room', 'table', 'vehicle', 'car', 'cabin', 'suite', 'bed', 'seat', 'boat', 'tent', 'unit', 'apartment'];
+
+/** People of a party or a place: adults and guests 1–4 (mostly 2), children 0–3 (mostly 0), a room's capacity 1–6, a venue's 10–500. */
+export const people: RuleMaker = (context, field, stream, next) => {
+  const id = field.id.toLowerCase().replace(/[_-]/g, '');
+  if (DEPENDENTS.has(id)) return numbers((cursor) => pickWeighted(cursor, [0, 1, 2, 3], [60, 25, 12, 3]))(context, field, stream, next);
+  if (id.includes('capacity') && !SMALL_PLACES.some((word) => context.entity.id.toLowerCase().includes(word))) return numbers((cursor) => Math.round(logUniform(cursor, 10, 500)))(context, field, stream, next);
+  return numbers((cursor) => pickWeighted(cursor, [1, 2, 3, 4, 5, 6], [28, 45, 12, 10, 3, 2]))(context, field, stream, next);
+};
+
+function pickWeighted(cursor: RandomCursor, values: readonly number[], weights: readonly number[]): number {
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  let u = cursor.float() * total;
+  for (let i = 0; i < values.length; i++) if ((u -= weights[i]!) < 0) return values[i]!;
+  return values[values.length - 1]!;
+}
+
+/** Levels: a school grade 1–12, a floor 1–30 (mostly low), a semester 1–8, other levels and tiers 1–5. */
+export const level: RuleMaker = (context, field, stream, next) => {
+  const words = idWords(field.id);
+  const has = (...names: string[]) => words.some((word) => names.includes(word));
+  const range: [number, number] = has('grade') || words.join('') === 'yearlevel' ? [1, 12] : has('floor', 'storey', 'story') ? [1, 30] : has('semester', 'term') ? [1, 8] : [1, 5];
+  return numbers((cursor) => (has('floor', 'storey', 'story') ? Math.min(range[1], Math.floor(logUniform(cursor, 1, range[1] + 1))) : cursor.int(range[0], range[1])))(context, field, stream, next);
+};
+
+/** A grade point average: 2.00 to 4.00, most above 3. */
+export const gpa = numbers((cursor) => cents(2 + 2 * Math.sqrt(cursor.float())));
+
+/** Course credits: 1 to 6, mostly 3. */
+export const credits = numbers((cursor) => pickWeighted(cursor, [1, 2, 3, 4, 5, 6], [8, 12, 50, 20, 6, 4]));
+
+/** Years of experience or tenure: 0 to 35, most under 10. */
+export const yearsOf = numbers((cursor) => Math.floor(logUniform(cursor, 1, 36)) - 1);
+
+/** Ranges of measures by the unit their name ends in (log-uniform within). */
+export const MEASURE_UNITS: Record<string, [number, number]> = {
+  kg: [0.2, 500],
+  kgs: [0.2, 500],
+  kilograms: [0.2, 500],
+  g: [5, 5_000],
+  grams: [5, 5_000],
+  lb: [0.5, 1_000],
+  lbs: [0.5, 1_000],
+  pounds: [0.5, 1_000],
+  oz: [0.5, 100],
+  km: [1, 5_000],
+  kilometers: [1, 5_000],
+  kilometres: [1, 5_000],
+  miles: [1, 3_000],
+  mi: [1, 3_000],
+  m: [0.5, 1_000],
+  meters: [0.5, 1_000],
+  metres: [0.5, 1_000],
+  cm: [1, 300],
+  mm: [1, 1_000],
+  sqft: [200, 200_000],
+  sqm: [20, 20_000],
+  m2: [20, 20_000],
+  liters: [0.5, 1_000],
+  litres: [0.5, 1_000],
+  ml: [5, 2_000],
+  weight: [0.2, 100],
+  distance: [1, 2_000],
+  height: [1, 300],
+  length: [1, 300],
+  width: [1, 300],
+  depth: [1, 300],
+};
+const TEMPERATURE_WORDS = new Set(['temp', 'temperature']);
+
+/** A measure in the unit of its name (`weight_kg`, `distance_km`, `area_sqft`), a temperature in °C (−20 to 40) or °F (0 to 100). */
+export const measure: RuleMaker = (context, field, stream, next) => {
+  const words = idWords(field.id);
+  const last = words[words.length - 1]!;
+  if (words.some((word) => TEMPERATURE_WORDS.has(word))) {
+    const [low, high] = last === 'f' || last === 'fahrenheit' ? [0, 100] : [-20, 40];
+    return numbers((cursor, integer) => (integer ? cursor.int(low, high) : Math.round((low + cursor.float() * (high - low)) * 10) / 10))(context, field, stream, next);
+  }
+  const range = MEASURE_UNITS[last];
+  if (!range) return undefined;
+  return numbers((cursor, integer) => (integer ? Math.max(1, Math.round(logUniform(cursor, range[0], range[1]))) : cents(logUniform(cursor, range[0], range[1]))))(context, field, stream, next);
+};
+
+/** Words of a rate that is a price per period (`nightly_rate`, `hourly_rate`) and the range of that price. */
+const PRICE_RATES: Record<string, [number, number]> = {
+  hourly: [15, 150],
+  hour: [15, 150],
+  daily: [40, 400],
+  day: [40, 400],
+  nightly: [60, 600],
+  night: [60, 600],
+  room: [60, 600],
+  weekly: [200, 2_000],
+  week: [200, 2_000],
+  monthly: [500, 5_000],
+  month: [500, 5_000],
+  base: [20, 500],
+  flat: [20, 500],
+};
+const PERCENT_RATES = new Set(['interest', 'tax', 'vat', 'commission', 'apr', 'apy', 'discount', 'growth', 'churn', 'inflation']);
+
+/** A rate: a price per period (`nightly_rate` 60–600), a percentage of money (`tax_rate` 1–25), a ratio 0–1, else a share 40–100 (`attendance_rate`). */
+export const rate: RuleMaker = (context, field, stream, next) => {
+  const words = idWords(field.id);
+  const last = words[words.length - 1]!;
+  const price = words.map((word) => PRICE_RATES[word]).find((range) => range !== undefined);
+  if (price && last === 'rate') return numbers((cursor, integer) => (integer ? Math.round(logUniform(cursor, price[0], price[1])) : cents(logUniform(cursor, price[0], price[1]))))(context, field, stream, next);
+  if (words.some((word) => PERCENT_RATES.has(word))) return numbers((cursor) => cents(logUniform(cursor, 1, 25)))(context, field, stream, next);
+  if (words.includes('exchange')) return numbers((cursor) => Math.round(logUniform(cursor, 0.5, 2) * 10_000) / 10_000)(context, field, stream, next);
+  if (last === 'ratio') return numbers((cursor, integer) => (integer ? cursor.int(0, 1) : cents(cursor.float())))(context, field, stream, next);
+  return numbers((cursor) => cents(100 - 60 * cursor.float() ** 2))(context, field, stream, next);
 };

@@ -157,3 +157,94 @@ export const taxOfSubtotal: RuleMaker = (context, field, stream) => {
     typed,
   };
 };
+
+/**
+ * A parent's total as the sum of its children's lines (an invoice's total, the lines of
+ * `invoice_lines`): the child entity, its reference to the parent's key, and what a line is worth
+ * (its line total field, else its quantity × unit price).
+ */
+export interface LinesSum {
+  /** The child entity (`invoice_lines`). */
+  child: string;
+  /** The child's field referencing the parent (`invoice_id`), by index in the child. */
+  reference: number;
+  /** The parent's field the reference points at (its key), by index in the parent. */
+  key: number;
+  /** The child's line total field, or its quantity and unit price, by index in the child. */
+  line: { total: number } | { quantity: number; price: number };
+  /** What the report names it by: `invoice_lines.line_total`, `order_items.quantity*unit_price`. */
+  text: string;
+}
+
+/** Child entity names that are an entity's lines (`invoice_lines`, `order_items`, `OrderDetails`). */
+const LINE_ENTITY = /(line|item|detail|entr(y|ies))s?$/i;
+
+/** How a row of `entity` is worth as a line: its line total field, else quantity × unit price; undefined when it is no line. */
+function lineOf(entity: Entity): LinesSum['line'] | undefined {
+  const total = entity.fields.findIndex((field) => NUMERIC.has(field.type) && productFormula(entity, field) !== undefined);
+  if (total >= 0) return { total };
+  const none = { id: '\u0000', type: 'integer' } as Field;
+  const quantity = input(entity, none, QUANTITIES);
+  const price = input(entity, none, UNIT_PRICES);
+  return quantity >= 0 && price >= 0 ? { quantity, price } : undefined;
+}
+
+/**
+ * The sum of lines a parent's field is (version 4): the field is the parent's subtotal, or its total
+ * when it has no subtotal (and no row formula of its own), and a child whose rows are lines (a line
+ * total, or a quantity and a unit price) references the parent's key by one plain field. Of several
+ * such children, the first named like lines (`*_lines`, `*_items`, `*_details`).
+ */
+export function linesSumOf(entity: Entity, field: Field, entities: readonly Entity[]): LinesSum | undefined {
+  if (!NUMERIC.has(field.type) || field.references) return undefined;
+  const id = normalizeId(field.id);
+  const subtotal = input(entity, { id: '\u0000', type: 'integer' } as Field, SUBTOTALS);
+  if (subtotal >= 0 ? entity.fields[subtotal] !== field : !(SUM_TOTALS.includes(id) || (id.endsWith('total') && !SUBTOTALS.includes(id)))) return undefined;
+  if (subtotal < 0 && rowFormulaOf(entity, field)) return undefined;
+  // A row that is itself a line (it has a quantity and a price) is not a parent of lines.
+  if (lineOf(entity)) return undefined;
+  const found: LinesSum[] = [];
+  for (const child of entities) {
+    if (child === entity || child.id === entity.id) continue;
+    const line = lineOf(child);
+    if (!line) continue;
+    const reference = child.fields.findIndex((candidate) => candidate.references?.entity === entity.id && candidate.references.relation !== 'one-to-one');
+    if (reference < 0) continue;
+    const key = entity.fields.findIndex((candidate) => candidate.id === child.fields[reference]!.references!.field);
+    if (key < 0) continue;
+    const text = 'total' in line ? `${child.id}.${child.fields[line.total]!.id}` : `${child.id}.${child.fields[line.quantity]!.id}*${child.fields[line.price]!.id}`;
+    found.push({ child: child.id, reference, key, line, text });
+  }
+  return found.find((sum) => LINE_ENTITY.test(sum.child)) ?? found[0];
+}
+
+const numberOf = (value: RowValue | undefined): number => (typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : 0);
+
+/** Cents a line row is worth (0 where a part is null). */
+export function lineCents(line: LinesSum['line'], values: readonly RowValue[]): number {
+  return lineWorth(line)(values);
+}
+
+/** lineCents for one line, made once: summing every line of a child costs no more than making it. */
+export function lineWorth(line: LinesSum['line']): (values: readonly RowValue[]) => number {
+  if ('total' in line) {
+    const total = line.total;
+    return (values) => toCents(numberOf(values[total]));
+  }
+  const { quantity, price } = line;
+  return (values) => Math.round(numberOf(values[quantity]) * toCents(numberOf(values[price])));
+}
+
+/** The child fields a lines sum reads: they are never left null by default either. */
+export function lineInputs(line: LinesSum['line']): number[] {
+  return 'total' in line ? [line.total] : [line.quantity, line.price];
+}
+
+/** A parent's subtotal or total: the sum of its children's lines, to the cent (undefined where the lines cannot be summed: the next rule makes it). */
+export const linesSum: RuleMaker = (context, field) => {
+  const sum = linesSumOf(context.entity, field, context.entities);
+  const sums = sum && context.childLineSums?.(sum);
+  if (!sum || !sums) return undefined;
+  const typed = field.type === 'number' && (field.precision === undefined || field.precision >= 2) && field.min === undefined && field.max === undefined;
+  return { at: (_row, values) => (sums(values[sum.key]!) ?? 0) / 100, deps: [sum.key], typed };
+};

@@ -23,7 +23,7 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
   const [problem, setProblem] = useState<string>();
   const [preview, setPreview] = useState<SchemaConfigPreview>();
   const [previewError, setPreviewError] = useState<string>();
-  const [settings, setSettings] = useState<PreviewSettings>({ seed: '', rows: 10 });
+  const [settings, setSettings] = useState<PreviewSettings>({ seed: '', rows: 10, generatorVersion: '' });
   const [mode, setMode] = useState<'json' | 'form'>('json');
   const [schemaName, setSchemaName] = useState('');
   const [saveError, setSaveError] = useState<string>();
@@ -61,7 +61,12 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
     const run = ++previewRun.current;
     const seed = next.seed.trim();
     const { data, error, response } = await api.POST('/public/v1/schema-config/preview', {
-      body: { schema: config as SchemaConfig, rows: next.rows, ...(seed ? { seed } : {}) },
+      body: {
+        schema: config as SchemaConfig,
+        rows: next.rows,
+        ...(seed ? { seed } : {}),
+        ...(next.generatorVersion ? { generatorVersion: Number(next.generatorVersion) as 1 | 2 | 3 | 4 } : {}),
+      },
     });
     if (run !== previewRun.current) return;
     setPreviewError(error ? errorText(error, response) : undefined);

@@ -1,13 +1,24 @@
 // Preview of the config's rows (POST /public/v1/schema-config/preview): one tab per entity, its first
-// rows in a table, with the seed and the number of rows to show.
+// rows in a table, with the seed and the number of rows to show; the caption names the generator
+// version, and each column made by a rule of that version names the rule under its header.
 import { useState } from 'preact/hooks';
 import type { SchemaConfigPreview } from '../api.ts';
-import { CellValue, ErrorNote, Tabs, TextField } from '../ui.tsx';
+import { CellValue, ErrorNote, SelectField, Tabs, TextField } from '../ui.tsx';
 
 export interface PreviewSettings {
   seed: string;
   rows: number;
+  /** Generator version to preview with ('' for the service's default). */
+  generatorVersion: '' | '1' | '2' | '3' | '4';
 }
+
+const VERSIONS = [
+  { value: '', label: 'default' },
+  { value: '1', label: '1' },
+  { value: '2', label: '2' },
+  { value: '3', label: '3' },
+  { value: '4', label: '4 (preview)' },
+];
 
 export function PreviewPanel({
   preview,
@@ -26,6 +37,7 @@ export function PreviewPanel({
   const entities = preview?.entities ?? [];
   const entity = entities.find((candidate) => candidate.id === entityId) ?? entities[0];
   const columns = entity?.rows[0] ? Object.keys(entity.rows[0]) : [];
+  const rules = entity?.fieldRules ?? {};
   return (
     <section class="preview" aria-labelledby="preview-heading" aria-busy={stale}>
       <h3 id="preview-heading">Preview</h3>
@@ -45,6 +57,12 @@ export function PreviewPanel({
           value={String(settings.rows)}
           onInput={(value) => onSettings({ ...settings, rows: Math.min(100, Math.max(1, Number(value) || 1)) })}
         />
+        <SelectField
+          label="Generator version"
+          value={settings.generatorVersion}
+          options={VERSIONS}
+          onChange={(value) => onSettings({ ...settings, generatorVersion: value as PreviewSettings['generatorVersion'] })}
+        />
       </div>
       <ErrorNote message={error} />
       {stale && <p class="hint">The config has errors: these rows are from its last valid state.</p>}
@@ -60,13 +78,19 @@ export function PreviewPanel({
           <div role="tabpanel" id={`preview-panel-${entity.id}`} aria-labelledby={`preview-tab-${entity.id}`} class="table-scroll" tabIndex={0}>
             <table class="rows" data-testid="preview-table">
               <caption>
-                {entity.id}: first {entity.rows.length} of {entity.rowsPlanned} rows, seed {entity.seed}
+                {entity.id}: first {entity.rows.length} of {entity.rowsPlanned} rows,{' '}
+                <span data-testid="preview-generator-version">generator {preview!.generatorVersion}</span>, seed {entity.seed}
               </caption>
               <thead>
                 <tr>
                   {columns.map((column) => (
                     <th key={column} scope="col">
                       {column}
+                      {rules[column] && (
+                        <small class="rule" title={`made by rule ${rules[column]} (docs/field-rules.md)`} data-testid="preview-field-rule">
+                          {rules[column]}
+                        </small>
+                      )}
                     </th>
                   ))}
                 </tr>
