@@ -286,7 +286,7 @@ function PrivacyTable({ report }: { report: PrivacyReport }) {
         ))}
       </ul>
       <div class="table-scroll" tabIndex={0}>
-        <table class="rows" data-testid="privacy-table">
+        <table class="privacy-report" data-testid="privacy-table">
           <caption>Per column: what was learned, and which values were copied under which rule</caption>
           <thead>
             <tr>
