@@ -5,7 +5,7 @@ import { errorText, keys, managementClient, type Project } from './api.ts';
 import { DataView } from './data/data-view.tsx';
 import { DesignView } from './design/design-view.tsx';
 import { GenerateView } from './generate/generate-view.tsx';
-import { ImportView } from './import/import-view.tsx';
+import { ImportView, type ImportKept } from './import/import-view.tsx';
 import { KeysView } from './keys/keys-view.tsx';
 import { Announcer, ErrorNote, SelectField, Tabs, TextField, useAnnounce, type TabSpec } from './ui.tsx';
 
@@ -91,6 +91,7 @@ function Workspace({ teamKey }: { teamKey: string }) {
   const [newName, setNewName] = useState('');
   // A schema to open in Design (one saved by Import): Design is mounted anew on it.
   const [opened, setOpened] = useState<{ schemaId: string; nonce: number }>();
+  const [imported, setImported] = useState<ImportKept>();
 
   const load = async (select?: string) => {
     const { data, error: failure, response } = await api.GET('/public/v1/projects', { params: { query: { limit: 1000 } } });
@@ -139,6 +140,8 @@ function Workspace({ teamKey }: { teamKey: string }) {
                   api={api}
                   project={project}
                   projects={projects!}
+                  kept={imported}
+                  onKeep={setImported}
                   onOpen={(id, schemaId) => {
                     setProjectId(id);
                     setOpened({ schemaId, nonce: Date.now() });

@@ -653,6 +653,12 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
         await expect.poll(() => status(page).textContent()).toBe('Loaded version 1 of Music');
         await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
         await view(page, 'design').getByTestId('preview-table').waitFor();
+        // Back in Import: the answer and the options are kept, the connection URL is not.
+        await page.getByRole('tab', { name: 'Import' }).click();
+        await panel.getByTestId('privacy-table').waitFor();
+        expect(await panel.getByLabel('Connection URL').inputValue()).toBe('');
+        expect(await panel.getByLabel('Schema', { exact: true }).inputValue()).toBe('public');
+        expect(await panel.getByTestId('import-saved').textContent()).toBe('Saved as Music v1');
       } finally {
         await own.close();
         await database.drop();

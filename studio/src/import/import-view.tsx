@@ -42,23 +42,34 @@ function Checkbox({ label, checked, onChange, hint }: { label: string; checked: 
   );
 }
 
+/** What the view keeps while another view is shown: the form without its connection URL, and the answer. */
+export interface ImportKept {
+  form: ImportForm;
+  result?: Introspection;
+  saved?: { projectId: string; schemaId: string; name: string };
+}
+
 export function ImportView({
   api,
   project,
   projects,
   onOpen,
+  kept,
+  onKeep,
 }: {
   api: ManagementClient;
   project: Project;
   projects: Project[];
   /** Opens a saved schema in Design. */
   onOpen: (projectId: string, schemaId: string) => void;
+  kept: ImportKept | undefined;
+  onKeep: (kept: ImportKept) => void;
 }) {
   const announce = useAnnounce();
-  const [form, setForm] = useState<ImportForm>(emptyForm);
+  const [form, setForm] = useState<ImportForm>(() => kept?.form ?? emptyForm());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const [result, setResult] = useState<Introspection>();
+  const [result, setResult] = useState<Introspection | undefined>(kept?.result);
   const [preview, setPreview] = useState<SchemaConfigPreview>();
   const [previewError, setPreviewError] = useState<string>();
   const [settings, setSettings] = useState<PreviewSettings>({ seed: '', rows: 10 });
@@ -66,9 +77,11 @@ export function ImportView({
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string>();
-  const [saved, setSaved] = useState<{ projectId: string; schemaId: string; name: string }>();
+  const [saved, setSaved] = useState<ImportKept['saved']>(kept?.saved);
   const previewRun = useRef(0);
   useEffect(() => setTargetProject(project.id), [project.id]);
+  // The connection URL is never kept: back in this view, it is typed again.
+  useEffect(() => onKeep({ form: { ...form, connectionString: '' }, result, saved }), [form, result, saved]);
 
   const edit = (change: Partial<ImportForm>) => setForm((current) => ({ ...current, ...change }));
   const onUrl = (connectionString: string) => {
@@ -87,6 +100,11 @@ export function ImportView({
     setPreviewError(failure ? errorText(failure, response) : undefined);
     setPreview(data);
   };
+
+  // Back from another view: the kept answer's rows again.
+  useEffect(() => {
+    if (kept?.result) void runPreview(kept.result.schema);
+  }, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
