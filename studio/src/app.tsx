@@ -1,4 +1,4 @@
-// The studio's frame: sign in with a team key, pick or create a project, then the four views
+// The studio's frame: sign in with a team key, pick or create a project, then the five views
 // (design, import, generate, data, keys) of that project. The selected source is shared by the last three.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorText, keys, managementClient, type Project } from './api.ts';
