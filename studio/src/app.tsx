@@ -1,16 +1,18 @@
-// The studio's frame: sign in with a team key, pick or create a project, then the four views
-// (design, generate, data, keys) of that project. The selected source is shared by the last three.
+// The studio's frame: sign in with a team key, pick or create a project, then the five views
+// (design, import, generate, data, keys) of that project. The selected source is shared by the last three.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorText, keys, managementClient, type Project } from './api.ts';
 import { DataView } from './data/data-view.tsx';
 import { DesignView } from './design/design-view.tsx';
 import { GenerateView } from './generate/generate-view.tsx';
+import { ImportView, type ImportKept } from './import/import-view.tsx';
 import { KeysView } from './keys/keys-view.tsx';
 import { Announcer, ErrorNote, SelectField, Tabs, TextField, useAnnounce, type TabSpec } from './ui.tsx';
 
-type View = 'design' | 'generate' | 'data' | 'keys';
+type View = 'design' | 'import' | 'generate' | 'data' | 'keys';
 const VIEWS: TabSpec<View>[] = [
   { key: 'design', label: 'Design' },
+  { key: 'import', label: 'Import' },
   { key: 'generate', label: 'Generate' },
   { key: 'data', label: 'Data' },
   { key: 'keys', label: 'Keys' },
@@ -87,6 +89,9 @@ function Workspace({ teamKey }: { teamKey: string }) {
   const [view, setView] = useState<View>('design');
   const [sourceId, setSourceId] = useState('');
   const [newName, setNewName] = useState('');
+  // A schema to open in Design (one saved by Import): Design is mounted anew on it.
+  const [opened, setOpened] = useState<{ schemaId: string; nonce: number }>();
+  const [imported, setImported] = useState<ImportKept>();
 
   const load = async (select?: string) => {
     const { data, error: failure, response } = await api.GET('/public/v1/projects', { params: { query: { limit: 1000 } } });
@@ -129,7 +134,21 @@ function Workspace({ teamKey }: { teamKey: string }) {
           <Tabs label="Views" idPrefix="view" tabs={VIEWS} current={view} onSelect={setView} />
           {VIEWS.map(({ key }) => (
             <section key={key} role="tabpanel" id={`view-panel-${key}`} aria-labelledby={`view-tab-${key}`} hidden={key !== view} class="panel">
-              {key === 'design' && <DesignView api={api} project={project} />}
+              {key === 'design' && <DesignView key={opened?.nonce} api={api} project={project} open={opened?.schemaId} />}
+              {key === 'import' && view === key && (
+                <ImportView
+                  api={api}
+                  project={project}
+                  projects={projects!}
+                  kept={imported}
+                  onKeep={setImported}
+                  onOpen={(id, schemaId) => {
+                    setProjectId(id);
+                    setOpened({ schemaId, nonce: Date.now() });
+                    setView('design');
+                  }}
+                />
+              )}
               {key === 'generate' && view === key && <GenerateView api={api} project={project} sourceId={sourceId} onSource={setSourceId} />}
               {key === 'data' && view === key && <DataView api={api} project={project} sourceId={sourceId} onSource={setSourceId} />}
               {key === 'keys' && view === key && <KeysView api={api} project={project} sourceId={sourceId} onSource={setSourceId} />}

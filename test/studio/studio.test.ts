@@ -2,12 +2,15 @@
 // sds on the embedded PostgreSQL, as a person uses it: sign in, create a project, design a config
 // (a planted error shown at its pointer, completion, hover docs, the form view), preview, save,
 // create a source and watch it reach 100%, browse, filter, sort and edit its data (compared with the
-// runtime API's own answers), and create and revoke a key. Screenshots of each step: .tmp/studio/.
+// runtime API's own answers), create and revoke a key, and import and learn a database into a new schema. Screenshots of each step: .tmp/studio/.
 import { createRuntimeClient, type RuntimeClient } from '../../sdk/src/index.ts';
+import pg from 'pg';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_KINDS, type SchemaConfig } from '../../src/contract.ts';
 import { blogConfig } from '../fixtures/configs.ts';
+import { createTestDatabase } from '../helpers/database.ts';
+import { ownServer } from '../helpers/own-server.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { chromiumPath, ensureStudioBuilt, openBrowser, type Browser } from './browser.ts';
 
@@ -52,7 +55,7 @@ async function setEditorText(page: Page, text: string): Promise<void> {
 const summary = (page: Page) => page.getByTestId('problems-summary');
 const status = (page: Page) => page.getByTestId('status');
 /** The panel of a view (hidden views keep their fields in the page). */
-const view = (page: Page, name: 'design' | 'generate' | 'data' | 'keys') => page.locator(`#view-panel-${name}`);
+const view = (page: Page, name: 'design' | 'import' | 'generate' | 'data' | 'keys') => page.locator(`#view-panel-${name}`);
 
 describe.skipIf(!executable)('sds Studio in Chromium', () => {
   let t: TestService;
@@ -98,7 +101,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       // The views are tabs: arrow keys move between them.
       await page.getByRole('tab', { name: 'Design' }).focus();
       await page.keyboard.press('ArrowRight');
-      expect(await page.getByRole('tab', { name: 'Generate' }).getAttribute('aria-selected')).toBe('true');
+      expect(await page.getByRole('tab', { name: 'Import' }).getAttribute('aria-selected')).toBe('true');
       await page.keyboard.press('ArrowLeft');
       expect(await page.getByRole('tab', { name: 'Design' }).getAttribute('aria-selected')).toBe('true');
     },
@@ -585,10 +588,97 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
   );
 
   it(
+    'imports and learns a database: its errors shown plainly, the privacy report per column, saved as a new schema and opened in Design',
+    async () => {
+      // A small database of the team's own (on the test server, reached through a proxy as another server):
+      // a lookup of genres, tracks with two common prices and a rare one (2 rows < minCount 5), and people.
+      const database = await createTestDatabase('studioimport');
+      const own = await ownServer(database.url);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(`CREATE TABLE genres (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+          INSERT INTO genres VALUES (1, 'Rock'), (2, 'Jazz'), (3, 'Blues'), (4, 'Metal');
+          CREATE TABLE tracks (id INTEGER PRIMARY KEY, genre_id INTEGER NOT NULL REFERENCES genres, unit_price NUMERIC(4,2) NOT NULL, milliseconds INTEGER NOT NULL);
+          INSERT INTO tracks SELECT n, 1 + n % 4, CASE WHEN n <= 2 THEN 7.77 WHEN n % 5 = 0 THEN 1.99 ELSE 0.99 END, 120000 + n * 997 FROM generate_series(1, 200) n;
+          CREATE TABLE customers (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, email TEXT NOT NULL, country CHAR(2));
+          INSERT INTO customers SELECT n, 'Qwyxlbert', 'qwyxlbert' || n || '@example.org', CASE WHEN n % 3 = 0 THEN NULL ELSE 'DE' END FROM generate_series(1, 30) n;`);
+      } finally {
+        await client.end();
+      }
+      try {
+        const panel = view(page, 'import');
+        await page.getByRole('tab', { name: 'Import' }).click();
+        const url = panel.getByLabel('Connection URL');
+        expect(await url.getAttribute('type')).toBe('password');
+        await url.fill(own.url.replace('postgres://', 'postgresql://'));
+        expect(await panel.getByLabel('Database kind').inputValue()).toBe('postgres');
+        // A schema that does not exist: the API's error, plainly.
+        await panel.getByLabel('Schema', { exact: true }).fill('no_such_schema');
+        await panel.getByRole('button', { name: 'Import and learn' }).click();
+        await expect.poll(() => panel.getByRole('alert').first().textContent()).toMatch(/^The schema "no_such_schema" does not exist/);
+        await panel.getByLabel('Schema', { exact: true }).fill('public');
+        await panel.getByRole('button', { name: 'Import and learn' }).click();
+        await expect.poll(() => status(page).textContent(), { timeout: 20_000 }).toBe('Imported 3 entities, learned, 0 warnings');
+
+        const result = panel.getByTestId('import-result');
+        expect(await panel.getByTestId('privacy-summary').textContent()).toMatch(/^3 tables, 234 rows in the database → 234 rows in the config; \d+ values? copied \(minimum count 5, lookup labels whole\)$/);
+        const report = await tableRows(panel.getByTestId('privacy-table'));
+        const row = (table: string, column: string) => report.find((entry) => entry.Table === table && entry.Column === column);
+        expect(row('tracks', 'unit_price')).toMatchObject({ Rule: 'Values held by enough rows', 'Copied values': '0.99, 1.99', 'Left out': '1 left out' });
+        expect(row('genres', 'name')).toMatchObject({ Rule: 'Lookup labels' });
+        expect(row('customers', 'email')).toMatchObject({ Rule: 'Never copied', 'Copied values': '' });
+        expect(row('customers', 'country')?.Nulls).toBe('33.3%');
+        // The config read-only, learned; the rare price, the people and the connection string are nowhere on the page.
+        const config = panel.getByTestId('import-config').locator('.cm-content');
+        await expect.poll(() => config.textContent()).toContain('"learned"');
+        expect(await config.getAttribute('aria-readonly')).toBe('true');
+        const before = await config.textContent();
+        await config.click();
+        await page.keyboard.type('typed');
+        expect(await config.textContent()).toBe(before);
+        await panel.locator('[data-testid=preview-table]').waitFor();
+        const shown = (await result.textContent()) ?? '';
+        for (const secret of ['7.77', 'Qwyxlbert', 'qwyxlbert', '://']) expect(shown, secret).not.toContain(secret);
+        expect(await page.evaluate('JSON.stringify({ ...localStorage, ...sessionStorage })')).not.toContain('://');
+        await page.evaluate('document.getElementById("import-result-heading").scrollIntoView()');
+        await browser.screenshot('import-learned');
+
+        await panel.getByLabel('New schema name').fill('Music');
+        await panel.getByRole('button', { name: 'Save as new schema' }).click();
+        await expect.poll(() => status(page).textContent()).toBe('Saved as version 1 of the new schema Music in Studio test');
+        const schemas = await t.client(t.teamKey).GET('/public/v1/projects/{projectId}/schemas', { params: { path: { projectId } } });
+        const music = schemas.data!.find((schema) => schema.name === 'Music')!;
+        expect(music.latestVersion).toBe(1);
+        const stored = await t.client(t.teamKey).GET('/public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}', {
+          params: { path: { projectId, schemaId: music.id, version: 1 } },
+        });
+        expect(stored.data!.schema.learned).toMatchObject({ database: expect.stringMatching(/\.public$/), engine: 'postgres', minCount: 5 });
+        await panel.getByRole('button', { name: 'Open Music in Design' }).click();
+        expect(await page.getByRole('tab', { name: 'Design' }).getAttribute('aria-selected')).toBe('true');
+        await expect.poll(() => view(page, 'design').getByLabel('Schema', { exact: true }).inputValue()).toBe(music.id);
+        await expect.poll(() => status(page).textContent()).toBe('Loaded version 1 of Music');
+        await expect.poll(() => summary(page).textContent(), VALIDATION).toBe('Valid: 0 errors, 0 warnings');
+        await view(page, 'design').getByTestId('preview-table').waitFor();
+        // Back in Import: the answer and the options are kept, the connection URL is not.
+        await page.getByRole('tab', { name: 'Import' }).click();
+        await panel.getByTestId('privacy-table').waitFor();
+        expect(await panel.getByLabel('Connection URL').inputValue()).toBe('');
+        expect(await panel.getByLabel('Schema', { exact: true }).inputValue()).toBe('public');
+        expect(await panel.getByTestId('import-saved').textContent()).toBe('Saved as Music v1');
+      } finally {
+        await own.close();
+        await database.drop();
+      }
+    },
+    STEP_MS,
+  );
+
+  it(
     'fits a narrow window, asked nothing of another origin, and logged no error (no Content-Security-Policy violation)',
     async () => {
       await page.setViewportSize({ width: 390, height: 844 });
-      for (const view of ['Keys', 'Data', 'Generate', 'Design']) {
+      for (const view of ['Keys', 'Data', 'Generate', 'Import', 'Design']) {
         await page.getByRole('tab', { name: view }).click();
         expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), view).toBe(true);
       }
@@ -596,8 +686,9 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       // Everything came from the sds server: the studio works offline.
       expect(browser.requests.length).toBeGreaterThan(20);
       expect(browser.requests.filter((url) => !url.startsWith(`${t.url}/`))).toEqual([]);
-      // The wrong key's 401 is the only failed request the page made.
-      expect(browser.problems.filter((problem) => !problem.includes('status of 401'))).toEqual([]);
+      // The wrong key's 401 and the import of a schema that does not exist (400) are the only failed requests the page made.
+      expect(browser.problems.filter((problem) => !problem.includes('status of 401') && !problem.includes('status of 400'))).toEqual([]);
+      expect(browser.problems.filter((problem) => problem.includes('status of 400'))).toHaveLength(1);
     },
     STEP_MS,
   );

@@ -14,7 +14,8 @@ import { PreviewPanel, type PreviewSettings } from './preview-panel.tsx';
 const NEW_SCHEMA = '';
 const pretty = (config: unknown) => `${JSON.stringify(inSchemaOrder(config), null, 2)}\n`;
 
-export function DesignView({ api, project }: { api: ManagementClient; project: Project }) {
+/** `open`: the schema to show first (else the project's first). */
+export function DesignView({ api, project, open }: { api: ManagementClient; project: Project; open?: string }) {
   const announce = useAnnounce();
   const [schemas, setSchemas] = useState<Schema[]>([]);
   const [schemaId, setSchemaId] = useState(NEW_SCHEMA);
@@ -40,7 +41,7 @@ export function DesignView({ api, project }: { api: ManagementClient; project: P
     });
     if (error) return setProblem(errorText(error, response));
     setSchemas(data);
-    const chosen = select ?? data[0]?.id ?? NEW_SCHEMA;
+    const chosen = select ?? data.find((schema) => schema.id === open)?.id ?? data[0]?.id ?? NEW_SCHEMA;
     setSchemaId(chosen);
     if (select === undefined) await loadLatest(data.find((schema) => schema.id === chosen));
   };
