@@ -72,7 +72,7 @@ export function ImportView({
   const [result, setResult] = useState<Introspection | undefined>(kept?.result);
   const [preview, setPreview] = useState<SchemaConfigPreview>();
   const [previewError, setPreviewError] = useState<string>();
-  const [settings, setSettings] = useState<PreviewSettings>({ seed: '', rows: 10 });
+  const [settings, setSettings] = useState<PreviewSettings>({ seed: '', rows: 10, generatorVersion: '' });
   const [targetProject, setTargetProject] = useState(project.id);
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
@@ -94,7 +94,12 @@ export function ImportView({
     const run = ++previewRun.current;
     const seed = next.seed.trim();
     const { data, error: failure, response } = await api.POST('/public/v1/schema-config/preview', {
-      body: { schema: config, rows: next.rows, ...(seed ? { seed } : {}) },
+      body: {
+        schema: config,
+        rows: next.rows,
+        ...(seed ? { seed } : {}),
+        ...(next.generatorVersion ? { generatorVersion: Number(next.generatorVersion) as 1 | 2 | 3 | 4 } : {}),
+      },
     });
     if (run !== previewRun.current) return;
     setPreviewError(failure ? errorText(failure, response) : undefined);
