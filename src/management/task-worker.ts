@@ -4,7 +4,9 @@
 // staging namespace over their own connections, and renew a lease per task while they do. The job's
 // worker waits for every task, builds keys and foreign keys, and swaps the namespace in. A task
 // whose worker died (lease ran out) is claimed by another, and its half-written rows are gone with
-// the dead worker's transaction (run-task.ts).
+// the dead worker's transaction (run-task.ts). A job whose own worker died once its tasks were
+// recorded is taken over by another worker (generation-worker.ts), which resumes it here: it waits for
+// the tasks left, then finishes and swaps the namespace once.
 import type { Logger } from 'pino';
 import type { SchemaConfig } from '../contract.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
