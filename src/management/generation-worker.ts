@@ -16,7 +16,7 @@ import { toLocation, type SourceStore } from '../store/sources.ts';
 import type { FinishedJob } from '../metrics/metrics.ts';
 import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
-import { TaskWorker, type TaskWorkerOptions } from './task-worker.ts';
+import { JobTakenOver, TaskWorker, type TaskWorkerOptions } from './task-worker.ts';
 
 export interface WorkerOptions {
   /** Idle poll interval; a job queued by this process wakes the worker at once. */
@@ -137,14 +137,21 @@ export class GenerationWorker {
   /**
    * Fails running jobs whose worker is gone: no heartbeat for `staleMs`, or (at once) a worker of this
    * host whose process no longer exists. Their half-built staging namespaces are dropped; the live
-   * data was never touched.
+   * data was never touched. A job split into tasks is taken over instead, when this process takes
+   * tasks: this worker finishes it (one worker does, whichever checks first).
    */
   private async failStaleJobs(): Promise<void> {
     const { jobs, sources, targets } = this.deps;
     const running = await jobs.running();
     const stale = new Set((await jobs.stale(this.staleMs)).map((job) => job.id));
+    const takenOver: (GenerationJob & { worker: string | null })[] = [];
     for (const job of running) {
       if (!stale.has(job.id) && !isDeadLocalWorker(job.worker)) continue;
+      if (this.tasks.enabled && this.running && (await this.taskStore.optionsOf(job.id)) !== undefined) {
+        // Its tasks are recorded: they outlive the worker, and so does the job. Another checker may win it.
+        if (await jobs.takeOver(job.id, job.worker, this.id)) takenOver.push(job);
+        continue;
+      }
       // The half-built staging data goes first, so a job seen as failed has nothing left behind.
       const source = await sources.find(job.sourceId);
       if (source) {
@@ -159,9 +166,12 @@ export class GenerationWorker {
       await this.taskStore.cancel(job.id);
       if (failed) await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
     }
+    for (const job of takenOver) await this.execute(job, job.worker);
   }
 
-  private async execute(job: GenerationJob): Promise<void> {
+  /** Runs a claimed job, or (`previousWorker` given) finishes a split job that worker stopped coordinating. */
+  private async execute(job: GenerationJob, previousWorker?: string | null): Promise<void> {
+    const resume = previousWorker !== undefined;
     const { jobs, sources, schemas, targets, logger } = this.deps;
     const abort = new AbortController();
     this.current.add(abort);
@@ -169,7 +179,12 @@ export class GenerationWorker {
     // at its next batch instead of swapping data in for nobody.
     const gone = new Error('the job no longer runs: its source was deleted or it was failed');
     const heartbeat = setInterval(() => {
-      jobs.heartbeat(job.id).then((alive) => alive || abort.abort(gone), () => {});
+      jobs.heartbeat(job.id, this.id).then(async (alive) => {
+        if (alive) return;
+        // Still running, on another worker: this one's heartbeat had gone stale and the job was taken over.
+        const holder = await jobs.runningWorker(job.id);
+        abort.abort(holder && holder !== this.id ? new JobTakenOver(holder) : gone);
+      }, () => {});
     }, this.heartbeatMs);
     /** Set while the target database is being worked on: its failures are described as the target's. */
     let targetDialect: Dialect | undefined;
@@ -180,14 +195,21 @@ export class GenerationWorker {
       const source = await sources.find(job.sourceId);
       const version = await schemas.findVersionById(job.schemaVersionId);
       if (!source || !version) throw new Error('the source or its schema version no longer exists');
-      await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
+      if (resume) {
+        await jobs.addEvent(job, 'job.resumed', `Generation taken over by ${this.id}: its worker ${previousWorker ?? 'unknown'} stopped`, {
+          worker: this.id,
+          previousWorker,
+        });
+      } else {
+        await jobs.addEvent(job, 'job.started', 'Generation started', { worker: this.id });
+      }
       targetDialect = dialectOfKind(source.kind);
       kind = source.kind;
       const connection = await targets.connect(toLocation(source));
       const claimNamespace = (namespace: string) => this.namespaces.claim(source, connection, namespace);
       const { runGeneration } = await generationEngine();
       const summary = this.tasks.enabled
-        ? await this.tasks.runJob(job, source, version.schema, connection, { claimNamespace, signal: abort.signal, onProgress: (event) => progress.record(event) })
+        ? await this.tasks.runJob(job, source, version.schema, connection, { claimNamespace, signal: abort.signal, onProgress: (event) => progress.record(event), resume })
         : await runGeneration(connection, toLocation(source).namespace, version.schema, {
             seed: job.seed,
             rowCounts: source.generatorConfig.rowCounts,
@@ -230,6 +252,12 @@ export class GenerationWorker {
       this.deps.onGenerated?.(source.id);
       this.deps.onFinished?.({ status: 'succeeded', kind: source.kind, rowsInserted: summary.rowsInserted, durationMs: summary.durationMs });
     } catch (error) {
+      if (abort.signal.reason instanceof JobTakenOver) {
+        // Another worker finishes the job: nothing here is to be failed or dropped.
+        await progress.close();
+        logger.warn({ jobId: job.id, worker: abort.signal.reason.worker }, 'generation job taken over by another worker');
+        return;
+      }
       if (kind) this.deps.onFinished?.({ status: 'failed', kind, rowsInserted: 0, durationMs: performance.now() - started });
       const message = describeFailure(error, targetDialect);
       // Progress events still queued go first: job.failed is the job's last event.

@@ -4,7 +4,9 @@
 // staging namespace over their own connections, and renew a lease per task while they do. The job's
 // worker waits for every task, builds keys and foreign keys, and swaps the namespace in. A task
 // whose worker died (lease ran out) is claimed by another, and its half-written rows are gone with
-// the dead worker's transaction (run-task.ts).
+// the dead worker's transaction (run-task.ts). A job whose own worker died once its tasks were
+// recorded is taken over by another worker (generation-worker.ts), which resumes it here: it waits for
+// the tasks left, then finishes and swaps the namespace once.
 import type { Logger } from 'pino';
 import type { SchemaConfig } from '../contract.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
@@ -44,6 +46,13 @@ interface JobContext {
   connection: TargetConnection;
   staging: string;
   batchSize?: number;
+}
+
+/** The reason a job's worker stops its part: another worker took the job over (its heartbeat had gone stale). */
+export class JobTakenOver extends Error {
+  constructor(readonly worker: string) {
+    super(`the job was taken over by ${worker}`);
+  }
 }
 
 export class TaskWorker {
@@ -222,31 +231,49 @@ export class TaskWorker {
       claimNamespace: (namespace: string) => Promise<void>;
       signal: AbortSignal;
       onProgress: (event: ProgressEvent) => void;
+      /**
+       * The job's worker stopped and this one took the job over: its staging namespace and tasks are
+       * already there (tasks done stay done); this worker waits for the rest, builds keys and swaps.
+       */
+      resume?: boolean;
     },
   ): Promise<GenerationSummary> {
     const started = performance.now();
-    const { planTasks, prepareStaging, finishStaging } = await taskEngine();
+    const { planTasks, prepareStaging, finishStaging, markerTable } = await taskEngine();
     const { namespace } = toLocation(source);
     const staging = stagingNamespace(namespace);
-    // Today's reference date is fixed here, with the other options, for every task of the job.
+    // Today's reference date is fixed here, with the other options, for every task of the job; a
+    // worker taking the job over plans it again with the options recorded with its tasks.
     // Sources made before generator versions existed have none stored: version 1, byte for byte.
-    const generation: GenerationOptions = { seed: job.seed, rowCounts: source.generatorConfig.rowCounts, generatorVersion: source.generatorConfig.generatorVersion ?? 1 };
+    const stored = run.resume ? ((await this.deps.tasks.optionsOf(job.id)) as TaskOptions | undefined) : undefined;
+    if (run.resume && !stored) throw new Error('the job\'s worker stopped before it recorded the job\'s tasks');
+    const generation: GenerationOptions = stored ?? { seed: job.seed, rowCounts: source.generatorConfig.rowCounts, generatorVersion: source.generatorConfig.generatorVersion ?? 1 };
     const taskPlan = planTasks(config, generation, this.rowsPerTask);
     const { plan } = taskPlan;
-    const options: TaskOptions = {
+    const options: TaskOptions = stored ?? {
       ...generation,
       referenceDate: plan.referenceDate,
       ...(source.generatorConfig.batchSize ? { batchSize: source.generatorConfig.batchSize } : {}),
     };
     let claimed = false;
     try {
-      run.onProgress({ type: 'phase', phase: 'tables' });
-      await run.claimNamespace(staging);
-      claimed = true;
-      await prepareStaging(connection, staging, taskPlan);
-      for (const entity of plan.entities) run.onProgress({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
-      await this.deps.tasks.create(job.id, taskPlan.tasks, options);
-      this.wake();
+      if (run.resume) {
+        claimed = true;
+        // The marker table goes when the namespace starts being finished: without it, the previous worker
+        // stopped while building keys or swapping, which is not resumed (the job fails, as before).
+        const q = (name: string) => connection.dialect.quoteIdentifier(name);
+        await connection.query(`SELECT task FROM ${q(staging)}.${q(markerTable(plan))} WHERE task < 0`, []).catch(() => {
+          throw new Error('the job\'s worker stopped while it built keys or swapped the data in; the previous data still serves');
+        });
+      } else {
+        run.onProgress({ type: 'phase', phase: 'tables' });
+        await run.claimNamespace(staging);
+        claimed = true;
+        await prepareStaging(connection, staging, taskPlan);
+        for (const entity of plan.entities) run.onProgress({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
+        await this.deps.tasks.create(job.id, taskPlan.tasks, options);
+        this.wake();
+      }
       // Progress events only for entities whose rows moved since the last poll.
       const reported = new Map<string, number>(plan.entities.map((entity) => [entity.id, 0]));
       const onChange = (event: ProgressEvent) => {
@@ -275,6 +302,8 @@ export class TaskWorker {
         durationMs: Math.round(performance.now() - started),
       };
     } catch (error) {
+      // Taken over: the job, its tasks and its staging namespace are another worker's now.
+      if (run.signal.reason instanceof JobTakenOver) throw run.signal.reason;
       await this.deps.tasks.cancel(job.id).catch(() => {});
       // As runGeneration: the half-built staging goes, but a failure is not held up by a dark target.
       if (claimed) await Promise.race([connection.dropNamespace(staging).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);

@@ -41,7 +41,8 @@ export type EventType =
   | 'task.started'
   | 'task.succeeded'
   | 'task.failed'
-  | 'task.retried';
+  | 'task.retried'
+  | 'job.resumed';
 
 export interface GenerationEvent {
   id: number;
@@ -187,9 +188,33 @@ export class JobStore {
     return Number(rows[0]!.active);
   }
 
-  /** Marks a running job alive; false when it no longer runs (its source was deleted, or it was failed as stale). */
-  async heartbeat(jobId: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(`UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1 AND status = 'running'`, [jobId]);
+  /**
+   * Marks a running job alive; false when it no longer runs (its source was deleted, or it was failed as stale)
+   * or, given `worker`, when another worker took it over.
+   */
+  async heartbeat(jobId: string, worker?: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR worker = $2)`,
+      [jobId, worker ?? null],
+    );
+    return rowCount === 1;
+  }
+
+  /** The worker a job runs on, while it runs. */
+  async runningWorker(jobId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ worker: string | null }>(`SELECT worker FROM generation_jobs WHERE id = $1 AND status = 'running'`, [jobId]);
+    return rows[0]?.worker ?? undefined;
+  }
+
+  /**
+   * Hands a running job from its worker, which stopped, to `worker`: true for the one worker whose
+   * update found the job still running under `previousWorker` (two takers never both get it).
+   */
+  async takeOver(jobId: string, previousWorker: string | null, worker: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE generation_jobs SET worker = $3, heartbeat_at = now() WHERE id = $1 AND status = 'running' AND worker IS NOT DISTINCT FROM $2`,
+      [jobId, previousWorker, worker],
+    );
     return rowCount === 1;
   }
 

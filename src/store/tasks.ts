@@ -144,6 +144,15 @@ export class TaskStore {
     return rows[0]?.status;
   }
 
+  /** The generation options the job's tasks are made with (as its worker recorded them); undefined when it has no tasks. */
+  async optionsOf(jobId: string): Promise<Record<string, unknown> | undefined> {
+    const { rows } = await this.db.query<{ options: Record<string, unknown> | null }>(
+      `SELECT spec->'options' AS options FROM generation_tasks WHERE job_id = $1 ORDER BY seq LIMIT 1`,
+      [jobId],
+    );
+    return rows[0] ? (rows[0].options ?? {}) : undefined;
+  }
+
   /** Every task of a job, in order. */
   async ofJob(jobId: string): Promise<GenerationTask[]> {
     const { rows } = await this.db.query<TaskRow>('SELECT * FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [jobId]);

@@ -1,7 +1,8 @@
 // One generation job split across two worker processes on one control plane (issue 30), on both
 // engines: the source holds exactly the rows one run makes, the tasks' events name their workers,
 // and a worker killed (SIGKILL) while it writes a task costs only that task, which the other
-// worker takes over once its lease runs out, the job still succeeding with identical data.
+// worker takes over once its lease runs out, the job still succeeding with identical data; and a
+// coordinating worker killed mid-job hands the job to the other, which finishes it with identical data.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -175,5 +176,45 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     expect(retried.find((event) => event.data.task === held.seq)!.data.previousWorker).toBe(held.worker);
     expect(await digests(target, namespace)).toEqual(await referenceDigests(target, 'after-kill'));
     await replacement;
+  }, 300_000);
+
+  it('survives its coordinating worker killed mid-job: another worker takes the job over and swaps in the same data', async () => {
+    const path_ = { projectId, sourceId };
+    const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path: path_ }, body: { seed: 'coordinator-killed' } })).data!;
+    const coordinator = await waitFor(async () => {
+      const { rows } = await control.query<{ worker: string | null }>('SELECT worker FROM generation_jobs WHERE id = $1', [job.id]);
+      return rows[0]?.worker ?? undefined;
+    }, 60_000, 'the job to be claimed');
+    const victim = workers.find((worker) => worker.child.pid === pidOf(coordinator))!;
+    const survivor = workers.find((worker) => worker !== victim)!;
+    // Killed while it waits for the tasks: some done, some not.
+    await waitFor(async () => {
+      const { rows } = await control.query<{ done: number; open: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS done, count(*) FILTER (WHERE status <> 'succeeded')::int AS open FROM generation_tasks WHERE job_id = $1`,
+        [job.id],
+      );
+      return rows[0]!.done > 0;
+    }, 60_000, 'a task of the job to be done', 20);
+    expect(await victim.stop('SIGKILL')).toBeNull();
+    const { rows: [left] } = await control.query<{ open: number }>(`SELECT count(*) FILTER (WHERE status <> 'succeeded')::int AS open FROM generation_tasks WHERE job_id = $1`, [job.id]);
+    workers = [survivor];
+    api = createClient<paths>({ baseUrl: survivor.url, headers: { 'x-api-key': teamKey } });
+
+    const ended = await finished(sourceId, job.id);
+    expect(ended.status, `${ended.error ?? ''}\nsurvivor: ${survivor.output().slice(-2000)}`).toBe('succeeded');
+    expect(left!.open).toBeGreaterThan(0); // the kill came while tasks were left to make
+    const log = await events(sourceId, job.id);
+    const resumed = log.filter((event) => event.type === 'job.resumed');
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]!.data.previousWorker).toBe(coordinator);
+    expect(pidOf(resumed[0]!.data.worker as string)).toBe(survivor.child.pid);
+    expect(log.filter((event) => event.type === 'job.started')).toHaveLength(1);
+    expect(log.at(-1)!.type).toBe('job.succeeded');
+    const { rows: tasks } = await control.query<{ status: string }>('SELECT status FROM generation_tasks WHERE job_id = $1', [job.id]);
+    expect(tasks.every((task) => task.status === 'succeeded')).toBe(true);
+    const { rows: [record] } = await control.query<{ worker: string }>('SELECT worker FROM generation_jobs WHERE id = $1', [job.id]);
+    expect(pidOf(record!.worker)).toBe(survivor.child.pid);
+    expect(await digests(target, namespace)).toEqual(await referenceDigests(target, 'coordinator-killed'));
+    workers.push(await startWorker(`after-coordinator-${target.name}`));
   }, 300_000);
 });

@@ -2170,9 +2170,11 @@ export interface components {
              *     ran it, the `entity` and rows `from`/`to` of a range task (or the `entities` made in
              *     order), `rows` written (`task.succeeded`), `error` and `retried` (`task.failed`), and
              *     `previousWorker` (`task.retried`: the task's lease ran out, its worker stopped).
+             *     `job.resumed`: the worker coordinating a split job stopped, and another worker took the job
+             *     over (`data.worker`, `data.previousWorker`) to wait for its tasks, build keys and swap.
              * @enum {string}
              */
-            type: "job.queued" | "job.started" | "entity.started" | "entity.progress" | "entity.completed" | "job.warning" | "job.succeeded" | "job.failed" | "task.started" | "task.succeeded" | "task.failed" | "task.retried";
+            type: "job.queued" | "job.started" | "entity.started" | "entity.progress" | "entity.completed" | "job.warning" | "job.succeeded" | "job.failed" | "task.started" | "task.succeeded" | "task.failed" | "task.retried" | "job.resumed";
             /** @description Human-readable summary. */
             message: string;
             /** @description Type-specific details (entity id, row counts, warning path, error). */

@@ -65,6 +65,8 @@ export function advance(progress: Progress, event: GenerationEvent): Progress {
       return { ...next, status: 'queued' };
     case 'job.started':
       return { ...next, status: 'running', startedAt: at };
+    case 'job.resumed':
+      return { ...next, status: 'running' };
     case 'entity.started':
     case 'entity.progress':
     case 'entity.completed': {
