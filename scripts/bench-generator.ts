@@ -3,6 +3,8 @@
 // library's default), 2 and 3. Run: npm run bench:generator -- [rows] [batchSize…]
 // (default 200000 rows, batches of 1000 and 5000). Large batches stay alive across young-generation
 // collections, so they cost GC time: see the batch-size lines, or run node with --max-semi-space-size=64.
+// Then version 4's lines sums: invoices whose subtotal sums their lines (made ahead for it) against the
+// same tables with the subtotal drawn, in the same run.
 import type { SchemaConfig } from '../src/model/config-types.ts';
 import { DataGenerator } from '../src/generation/generator.ts';
 import { planGeneration, type GeneratorVersion } from '../src/generation/plan.ts';
@@ -12,7 +14,8 @@ import { answerHelp } from './bench-usage.ts';
 
 answerHelp(`Usage: npm run bench:generator -- [rows] [batchSize…]
 Rows per second of the in-memory generator (10-field entities: defaults by field id under generator
-versions 1, 2 and 3, explicit faker strategies) against a bare counter-PRNG loop in the same run.
+versions 1, 2 and 3, explicit faker strategies) against a bare counter-PRNG loop in the same run;
+then version 4's lines sums (invoices rows/20, their lines rows/4) against the same tables without them.
   rows        rows per entity (default 200000)
   batchSize…  batch sizes to compare (default 1000 5000)
   --help      this text`);
@@ -132,4 +135,39 @@ for (const batchSize of BATCHES) {
   console.log(`  the same, generator version 2 (coherent)    ${format(two)}  (${ratio(base, two)})`);
   console.log(`  the same, generator version 3               ${format(three)}  (${ratio(base, three)})`);
   console.log(`  10 fields, explicit faker strategies        ${format(faker)}  (${ratio(base, faker)})`);
+}
+
+/** Invoices and their lines under version 4, the subtotal the sum of the lines unless `drawn`. */
+function commerce(drawn: boolean): SchemaConfig {
+  const subtotal: FieldList[number] = { id: 'subtotal', type: 'number', precision: 2, ...(drawn ? { generation: { strategy: { kind: 'randomFloat', min: 0, max: 2000 } } } : {}) };
+  const entity = (id: string, rowCount: number, fields: FieldList) => ({ id, primaryKey: ['id'], fields: [{ id: 'id', type: 'integer' as const }, ...fields], generation: { rowCount, seed: 'bench' } });
+  return {
+    formatVersion: 1,
+    entities: [
+      entity('customers', Math.ceil(ROWS / 100), [{ id: 'first_name', type: 'text' }, { id: 'last_name', type: 'text' }, { id: 'created_at', type: 'datetime' }]),
+      entity('products', Math.ceil(ROWS / 400), [{ id: 'name', type: 'text' }, { id: 'list_price', type: 'number', precision: 2 }]),
+      entity('invoices', Math.ceil(ROWS / 20), [{ id: 'customer_id', type: 'integer', references: { entity: 'customers', field: 'id' } }, { id: 'status', type: 'text', maxLength: 10 }, { id: 'issued_at', type: 'datetime' }, { id: 'due_at', type: 'datetime' }, subtotal, { id: 'tax', type: 'number', precision: 2 }, { id: 'total', type: 'number', precision: 2 }]),
+      entity('invoice_lines', Math.ceil(ROWS / 4), [{ id: 'invoice_id', type: 'integer', references: { entity: 'invoices', field: 'id' } }, { id: 'product_id', type: 'integer', references: { entity: 'products', field: 'id' } }, { id: 'quantity', type: 'integer' }, { id: 'unit_price', type: 'number', precision: 2 }, { id: 'line_total', type: 'number', precision: 2 }, { id: 'created_at', type: 'datetime' }]),
+    ],
+  };
+}
+
+/** Milliseconds of CPU per 1,000 rows of every entity of a commerce config, in plan order. */
+function commerceCpu(drawn: boolean): number {
+  const schema = commerce(drawn);
+  const plan = planGeneration(schema, { referenceDate: '2026-01-01', generatorVersion: 4 });
+  const cpu = process.cpuUsage();
+  const generator = new DataGenerator(schema, plan);
+  let rows = 0;
+  for (const entity of plan.entities) for (const batch of generator.rows(entity.id, 1_000)) rows += batch.length;
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000 / (rows / 1000);
+}
+
+commerceCpu(false); // warm-up
+console.log('version 4 lines sums (invoices and their lines, every entity in plan order), CPU per 1,000 rows:');
+for (let round = 1; round <= 3; round++) {
+  const without = commerceCpu(true);
+  const summed = commerceCpu(false);
+  console.log(`  round ${round}: subtotal drawn ${without.toFixed(2)} ms, subtotal = sum of its lines ${summed.toFixed(2)} ms (${(summed / without).toFixed(2)}× the drawn)`);
 }

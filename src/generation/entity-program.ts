@@ -27,6 +27,8 @@ export interface CompiledField {
    * must be made in order, from the first. Otherwise any range of rows can be made on its own.
    */
   sequential: boolean;
+  /** Indexes of the fields of the row whose values this one reads. */
+  deps: readonly number[];
 }
 
 export interface CompiledEntity {
@@ -140,9 +142,10 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   // emptyRate empties nullable fields only (null); a required field always gets a generated value.
   // Version 4 gives nullable fields made by default a share of nulls by meaning (null-shares.ts).
   const emptyRate = field.generation?.emptyRate ?? defaultNullShare(context.version, context.entity, context.entities, field);
-  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure, sequential };
+  const deps = program.deps ?? [];
+  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure, sequential, deps };
   const empty = context.stream(field.id, 'empty');
-  return { index, field, pure, sequential, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
+  return { index, field, pure, sequential, deps, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
 }
 
 function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number, tag: string) => RowValue): RowValue {

@@ -25,7 +25,7 @@ import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
 import { ancestorsOf } from './config-graph.ts';
-import { lineWorth, type LinesSum } from './rules/row-formulas.ts';
+import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
 
 type Issue = { path: string; message: string };
 
@@ -162,8 +162,8 @@ export class DataGenerator {
    * Every row of an entity in turn. `reuse`: one array holds each row in turn (the caller must be
    * done with a row before asking for the next).
    */
-  *#rowValues(entityId: string, reuse: boolean): Generator<RowValue[]> {
-    const maker = this.#rowMaker(entityId, reuse);
+  *#rowValues(entityId: string, reuse: boolean, only?: readonly number[]): Generator<RowValue[]> {
+    const maker = this.#rowMaker(entityId, reuse, only);
     try {
       for (let values = maker.next(); values !== undefined; values = maker.next()) yield values;
     } finally {
@@ -174,14 +174,17 @@ export class DataGenerator {
   /**
    * #rowValues as plain calls: `next()` makes the next row (undefined after the last, or once a
    * unique pool ran out, with its warning); `close()`, once, records the rows produced and publishes
-   * the entity's pools, whether or not every row was asked for.
+   * the entity's pools, whether or not every row was asked for. `only`: the fields a caller reads
+   * (the lines generator); those, the fields they read and the pools' fields are made, the others
+   * left null, unless one left out carries state from row to row (it could end the rows early).
    */
-  #rowMaker(entityId: string, reuse: boolean): { next(): RowValue[] | undefined; close(): void } {
+  #rowMaker(entityId: string, reuse: boolean, only?: readonly number[]): { next(): RowValue[] | undefined; close(): void } {
     const { plan } = this.#entry(entityId);
     const compiled = compileEntity(this.#context(entityId), new Set(plan.deferredColumns));
     this.warnings.push(...compiled.warnings);
     const columns = plan.table.columns.length;
     const needed = this.#needed.get(entityId) ?? new Set<string>();
+    const order = only ? this.#fieldsFor(compiled, only, needed, this.#rowNeeded.get(entityId)) : compiled.order;
     const stored = compiled.order.filter((field) => needed.has(field.field.id) && !this.#indexable(field));
     const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true && !this.#aligned.has(`${entityId}.${field.field.id}`))]));
     // Columns children read by row keep every row, nulls included, unless they can be recomputed.
@@ -194,7 +197,6 @@ export class DataGenerator {
     const poolList = [...pools.values()];
     const shared: RowValue[] = new Array<RowValue>(columns);
     const observe = this.audit?.observer(entityId);
-    const order = compiled.order;
     const rowLimit = compiled.rowLimit;
     let row = 0;
     // Row `row` was handed out: it counts as produced once the next one is asked for (as a generator
@@ -235,6 +237,25 @@ export class DataGenerator {
       this.#publishPools(entityId, compiled, pools, row, rowPools);
     };
     return { next, close };
+  }
+
+  /**
+   * The fields of `compiled.order` that make `only` and the columns others read (`needed`,
+   * `rowNeeded`), with every field they read, in order; every field when one left out is sequential.
+   */
+  #fieldsFor(compiled: CompiledEntity, only: readonly number[], needed: ReadonlySet<string>, rowNeeded: ReadonlySet<string> = new Set()): CompiledEntity['order'] {
+    const byIndex = new Map(compiled.order.map((field) => [field.index, field]));
+    const keep = new Set<number>();
+    const visit = (index: number) => {
+      const field = byIndex.get(index);
+      if (!field || keep.has(index)) return;
+      keep.add(index);
+      for (const dep of field.deps) visit(dep);
+    };
+    for (const index of only) visit(index);
+    for (const field of compiled.order) if (needed.has(field.field.id) || rowNeeded.has(field.field.id)) visit(field.index);
+    if (compiled.order.some((field) => !keep.has(field.index) && field.sequential)) return compiled.order;
+    return compiled.order.filter((field) => keep.has(field.index));
   }
 
   /** After every `rows()`: batches of `[...primaryKeyValues, ...deferredColumnValues]` (rows whose deferred values are all null are left out). */
@@ -398,7 +419,9 @@ export class DataGenerator {
   /**
    * A parent's lines sums (rules/row-formulas.ts linesSum): every row of the child entity, made by a
    * second generator exactly as this one will make them (its ancestors recomputed or made first), is
-   * summed by the parent key it references, once, when the parent's first row asks. Undefined when
+   * summed by the parent key it references, once, when the parent's first row asks. That generator
+   * makes only the columns the sums read (reference, line total or quantity and price, what they
+   * read, and the ancestors' columns the child reads), not whole rows: the values are the same. Undefined when
    * the child's reference is filled after insert, or in that second generator itself.
    */
   #childLineSums(sum: LinesSum): ((key: RowValue) => number | undefined) | undefined {
@@ -424,10 +447,12 @@ export class DataGenerator {
         if (entity.id === sum.child) break;
         if (!ancestors.has(entity.id) || lines.assumeGenerated(entity.id)) continue;
         made += entity.rowCount;
-        if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true)) void values;
+        // Only the columns the lines' generation reads from it (their pools) are made.
+        if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true, [])) void values;
       }
       const worth = lineWorth(sum.line);
-      for (const values of lines.#rowValues(sum.child, true)) {
+      // Only the reference and the line's worth (and the fields they read) are made.
+      for (const values of lines.#rowValues(sum.child, true, [sum.reference, ...lineInputs(sum.line)])) {
         const key = values[sum.reference];
         if (key === null || key === undefined) continue;
         const slot = typeof key === 'number' ? key : String(key);
