@@ -2562,6 +2562,13 @@ export interface components {
             kind: "empirical";
             /** @description Quantiles in ascending order (2 to 1001 numbers), equally spaced in probability from 0 to 1. */
             quantiles: number[];
+            /** @description Moves this field with another numeric field of the row (a track's length and its size in bytes) by a Gaussian copula: each keeps its own quantiles, and the pair keeps the rank correlation `spearman` (a row where the other field is null draws this one on its own). Written by `sds init --learn` for pairs whose |ρ| is at least 0.5. */
+            correlation?: {
+                /** @description Another randomInt or randomFloat field of the same entity with an `empirical` distribution and no `correlation` of its own. */
+                field: string;
+                /** @description The rank correlation (Spearman's ρ, -1 to 1) the pair keeps: 0.8 for values that mostly rise together, -0.6 for one falling as the other rises. */
+                spearman: number;
+            };
         };
         /**
          * NumericDistribution
