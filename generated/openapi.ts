@@ -1863,6 +1863,18 @@ export interface components {
                     /** @description Rows holding the inputs and the column, over which it held. */
                     rows: number;
                 }[];
+                /**
+                 * @description Numeric columns whose rank correlation with another column of the row is at
+                 *     least 0.5 in size: the config moves them with it by a Gaussian copula (the
+                 *     `correlation` of their empirical distribution), each keeping its own quantiles.
+                 */
+                correlations?: {
+                    column: string;
+                    /** @description The column it moves with. */
+                    with: string;
+                    /** @description Spearman's rank correlation of the pair in the real rows (-1 to 1). */
+                    spearman: number;
+                }[];
             }[];
             columns: {
                 table: string;
