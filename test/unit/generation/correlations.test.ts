@@ -44,6 +44,15 @@ describe('correlated empirical distributions', () => {
     expect(bytes.every((value) => typeof value === 'number' && value >= 0 && value <= 50_000_000 && Number.isInteger(value))).toBe(true);
   });
 
+  it('a field may follow one listed after it', () => {
+    const schema = tracks(0.8);
+    const fields = schema.entities[0]!.fields;
+    fields.push(...fields.splice(1, 1)); // id, bytes, milliseconds
+    expect(fields.map((field) => field.id)).toEqual(['id', 'bytes', 'milliseconds']);
+    const run = generate(schema);
+    expect(Math.abs(rankCorrelation(run.column('tracks', 'milliseconds'), run.column('tracks', 'bytes'))! - 0.8)).toBeLessThanOrEqual(0.1);
+  });
+
   it('the copula pieces invert each other', () => {
     for (const p of [0.001, 0.02, 0.3, 0.5, 0.9, 0.999]) expect(normalCdf(normalQuantile(p))).toBeCloseTo(p, 6);
     const quantile = quantileFunction(MS);
