@@ -580,6 +580,19 @@ export interface EmpiricalDistribution {
    * @maxItems 1001
    */
   quantiles: [number, number, ...number[]];
+  /**
+   * Moves this field with another numeric field of the row (a track's length and its size in bytes) by a Gaussian copula: each keeps its own quantiles, and the pair keeps the rank correlation `spearman` (a row where the other field is null draws this one on its own). Written by `sds init --learn` for pairs whose |ρ| is at least 0.5.
+   */
+  correlation?: {
+    /**
+     * Another randomInt or randomFloat field of the same entity with an `empirical` distribution and no `correlation` of its own.
+     */
+    field: string;
+    /**
+     * The rank correlation (Spearman's ρ, -1 to 1) the pair keeps: 0.8 for values that mostly rise together, -0.6 for one falling as the other rises.
+     */
+    spearman: number;
+  };
 }
 /**
  * Random numbers between min and max, rounded to precision decimals, uniform unless `distribution` says otherwise. Properties other than those listed are allowed and ignored.

@@ -1,7 +1,7 @@
 // Semantic checks of value strategies: the kind suits the field type, the kind's properties make
 // sense together, faker methods exist, templates name fields of the row, reference targets exist.
 import { FIELD_TYPES } from '../contract.ts';
-import type { Entity, FieldType, Strategy, StrategyKind, StrategyOf } from '../model/config-types.ts';
+import type { Entity, Field, FieldType, Strategy, StrategyKind, StrategyOf } from '../model/config-types.ts';
 import type { CheckContext, FieldSite } from './config-check-context.ts';
 import { didYouMean, pointer } from './config-issues.ts';
 import { resolveTarget, sameTypeFamily, singleFieldKeys, valueMismatch } from './config-check-context.ts';
@@ -288,7 +288,25 @@ function checkDistribution(context: CheckContext, site: FieldSite, strategy: Str
       return;
     case 'empirical':
       checkAscending(context, `${at}/quantiles`, distribution.quantiles, (value) => value, `quantiles of ${site.name}`);
+      if (distribution.correlation) checkCorrelation(context, site, distribution.correlation.field, `${at}/correlation/field`);
       return;
+  }
+}
+
+/** A correlation names another numeric field of the entity drawn from its own quantiles, not correlated itself (no chains, no cycles). */
+function checkCorrelation(context: CheckContext, site: FieldSite, partner: string, path: string): void {
+  const empirical = (field: Field) => {
+    const strategy = field.generation?.strategy;
+    return (strategy?.kind === 'randomInt' || strategy?.kind === 'randomFloat') && strategy.distribution?.kind === 'empirical' ? strategy.distribution : undefined;
+  };
+  const candidates = site.entity.fields.filter((field) => field.id !== site.field.id && !field.references && empirical(field) && !empirical(field)!.correlation).map((field) => field.id);
+  const other = site.entity.fields.find((field) => field.id === partner);
+  if (partner === site.field.id) {
+    context.errors.push({ path, message: `correlation of ${site.name} names the field itself; name another field of entity "${site.entity.id}"` });
+  } else if (!other || other.references || !empirical(other)) {
+    context.errors.push({ path, message: `correlation field "${partner}" of ${site.name} is not a randomInt or randomFloat field of entity "${site.entity.id}" with an empirical distribution${didYouMean(partner, candidates)}; use one of: ${candidates.join(', ') || 'none'}` });
+  } else if (empirical(other)!.correlation) {
+    context.errors.push({ path, message: `correlation field "${partner}" of ${site.name} is itself correlated with "${empirical(other)!.correlation!.field}"; correlate both with "${empirical(other)!.correlation!.field}" instead` });
   }
 }
 

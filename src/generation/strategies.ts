@@ -1,7 +1,7 @@
 // The value program of a field: its strategy (every kind of the JSON Schema), its reference, or
 // a default from type, format and id.
 import { withinSequenceProgram } from './composite-programs.ts';
-import type { Field, Strategy } from '../model/config-types.ts';
+import type { Field, NumericDistribution, Strategy } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import type { RandomCursor } from './random.ts';
@@ -15,7 +15,7 @@ import { formulaProgram } from './formulas/formula-program.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram, quantileDateProgram } from './values/date-programs.ts';
-import { distributionProgram, distributionSampler } from './values/distributions.ts';
+import { correlatedProgram, distributionProgram, distributionSampler } from './values/distributions.ts';
 import { isShaped, shapedDateProgram, storedDay, storedInstant, type LowerBound } from './values/date-shapes.ts';
 import { resolveRowReference } from './row-references.ts';
 import { orderedDateProgram, rowBound } from './values/date-gaps.ts';
@@ -61,6 +61,8 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
         : sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
     case 'randomInt': {
       const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const correlated = correlatedWith(context, strategy.distribution);
+      if (correlated && strategy.distribution?.kind === 'empirical') return correlatedProgram(stream, strategy.distribution.quantiles, correlated, Math.ceil(min), Math.floor(max), 0);
       const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
       if (sampler) return distributionProgram(stream, sampler, Math.ceil(min), Math.floor(max), 0);
       return randomIntProgram(stream, min, max);
@@ -68,6 +70,8 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'randomFloat': {
       const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
       const precision = strategy.precision ?? field.precision ?? 2;
+      const correlated = correlatedWith(context, strategy.distribution);
+      if (correlated && strategy.distribution?.kind === 'empirical') return correlatedProgram(stream, strategy.distribution.quantiles, correlated, min, max, precision);
       const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
       if (sampler) return distributionProgram(stream, sampler, min, max, precision);
       return randomFloatProgram(stream, min, max, precision);
@@ -108,6 +112,15 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
     case 'formula':
       return formulaProgram(context, field, strategy.expression);
   }
+}
+
+/** The field an empirical distribution is correlated with: its index, its quantiles and the target ρ (undefined: drawn on its own). */
+function correlatedWith(context: EntityContext, distribution: NumericDistribution | undefined): { index: number; quantiles: readonly number[]; spearman: number } | undefined {
+  if (distribution?.kind !== 'empirical' || !distribution.correlation) return undefined;
+  const { field: id, spearman } = distribution.correlation;
+  const strategy = context.entity.fields.find((other) => other.id === id)?.generation?.strategy;
+  if ((strategy?.kind !== 'randomInt' && strategy?.kind !== 'randomFloat') || strategy.distribution?.kind !== 'empirical') return undefined;
+  return { index: context.fieldIndex(id), quantiles: strategy.distribution.quantiles, spearman };
 }
 
 /**

@@ -14,6 +14,7 @@ import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type 
 import { identifyingKind } from './identifying.ts';
 import { learnDateOrder, type OrderRule } from './learn-order.ts';
 import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
+import { learnCorrelations, type CorrelationRule } from './learn-correlations.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
@@ -54,6 +55,8 @@ export interface TableReport {
   orderRules?: OrderRule[];
   /** Numeric columns every row keeps equal to a sum or product of two others. */
   formulas?: FormulaRule[];
+  /** Numeric columns that follow another by a Gaussian copula at its rank correlation. */
+  correlations?: CorrelationRule[];
 }
 
 export interface PrivacyReport {
@@ -170,6 +173,8 @@ async function learnTables(
     const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
     const formulas = await learnFormulas(profiler, table, minCount, report.columns, identifying);
     if (formulas.length > 0 && tableReport) tableReport.formulas = formulas;
+    const correlations = await learnCorrelations(profiler, table, minCount, report.columns);
+    if (correlations.length > 0 && tableReport) tableReport.correlations = correlations;
   }
   config.learned = { database, engine: connection.dialect.kind, learnedAt: (options.now ?? new Date()).toISOString(), minCount, scale };
   config.metadata = { ...config.metadata, tags: [...(config.metadata?.tags ?? []), 'learned'] };

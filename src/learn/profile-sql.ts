@@ -213,6 +213,26 @@ export class TableProfiler {
     return values.some((value) => value === undefined || value === null) ? [] : values;
   }
 
+  /**
+   * Spearman's rank correlation of two numeric columns over the rows holding both (of the table's
+   * sample): Pearson's over mid-ranks (ties share the mean of their ranks), from six sums, so only
+   * the coefficient leaves the database. Null when fewer than `minRows` rows hold both or a column
+   * holds one value only.
+   */
+  async spearman(table: string, a: string, b: string, minRows: number): Promise<number | null> {
+    const [x, y] = [this.#quote(a), this.#quote(b)];
+    const midRank = (c: string) => `(RANK() OVER (ORDER BY ${c}) + (count(*) OVER (PARTITION BY ${c}) - 1) / 2.0)`;
+    const sql =
+      `SELECT count(*) AS n, sum(rx) AS sx, sum(ry) AS sy, sum(rx * rx) AS sxx, sum(ry * ry) AS syy, sum(rx * ry) AS sxy FROM ` +
+      `(SELECT ${midRank(x)} AS rx, ${midRank(y)} AS ry FROM ${this.#source(table, this.#fractions.has(table))} WHERE ${x} IS NOT NULL AND ${y} IS NOT NULL) ranked`;
+    const [row = {}] = await this.#query(sql);
+    const [n, sx, sy, sxx, syy, sxy] = ['n', 'sx', 'sy', 'sxx', 'syy', 'sxy'].map((key) => Number(row[key] ?? 0)) as [number, number, number, number, number, number];
+    if (n < Math.max(3, minRows)) return null;
+    const [vx, vy] = [n * sxx - sx * sx, n * syy - sy * sy];
+    if (!(vx > 0) || !(vy > 0)) return null;
+    return Math.max(-1, Math.min(1, (n * sxy - sx * sy) / Math.sqrt(vx * vy)));
+  }
+
   /** How many parents have each number of children (parents without children included). */
   async childrenPerParent(parentTable: string, parentColumn: string, childTable: string, childColumn: string): Promise<{ children: number; weight: number }[]> {
     const [pk, fk] = [this.#quote(parentColumn), this.#quote(childColumn)];

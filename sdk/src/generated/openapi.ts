@@ -1863,6 +1863,18 @@ export interface components {
                     /** @description Rows holding the inputs and the column, over which it held. */
                     rows: number;
                 }[];
+                /**
+                 * @description Numeric columns whose rank correlation with another column of the row is at
+                 *     least 0.5 in size: the config moves them with it by a Gaussian copula (the
+                 *     `correlation` of their empirical distribution), each keeping its own quantiles.
+                 */
+                correlations?: {
+                    column: string;
+                    /** @description The column it moves with. */
+                    with: string;
+                    /** @description Spearman's rank correlation of the pair in the real rows (-1 to 1). */
+                    spearman: number;
+                }[];
             }[];
             columns: {
                 table: string;
@@ -2564,6 +2576,13 @@ export interface components {
             kind: "empirical";
             /** @description Quantiles in ascending order (2 to 1001 numbers), equally spaced in probability from 0 to 1. */
             quantiles: number[];
+            /** @description Moves this field with another numeric field of the row (a track's length and its size in bytes) by a Gaussian copula: each keeps its own quantiles, and the pair keeps the rank correlation `spearman` (a row where the other field is null draws this one on its own). Written by `sds init --learn` for pairs whose |ρ| is at least 0.5. */
+            correlation?: {
+                /** @description Another randomInt or randomFloat field of the same entity with an `empirical` distribution and no `correlation` of its own. */
+                field: string;
+                /** @description The rank correlation (Spearman's ρ, -1 to 1) the pair keeps: 0.8 for values that mostly rise together, -0.6 for one falling as the other rises. */
+                spearman: number;
+            };
         };
         /**
          * NumericDistribution
