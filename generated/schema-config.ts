@@ -232,6 +232,10 @@ export interface Field {
    */
   precision?: number;
   /**
+   * Integer and number fields: total digits the column holds, as in numeric(digits, precision) (>= `precision`); generated values stay below 10^(digits - precision) in magnitude. `sds init` sets it from decimal and numeric columns.
+   */
+  digits?: number;
+  /**
    * String fields: text put before every generated value.
    */
   prefix?: string;

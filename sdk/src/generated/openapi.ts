@@ -2818,6 +2818,8 @@ export interface components {
             max?: number;
             /** @description Number fields: digits kept after the decimal point (>= 1). */
             precision?: number;
+            /** @description Integer and number fields: total digits the column holds, as in numeric(digits, precision) (>= `precision`); generated values stay below 10^(digits - precision) in magnitude. `sds init` sets it from decimal and numeric columns. */
+            digits?: number;
             /** @description String fields: text put before every generated value. */
             prefix?: string;
             /** @description String fields: text put after every generated value. */
