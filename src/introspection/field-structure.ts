@@ -28,8 +28,9 @@ export function compareFieldStructure(config: Field, database: Field): Structure
   if (sameClass && (config.type === 'string' || config.type === 'text') && config.maxLength !== database.maxLength) {
     changes.push({ kind: 'length', config: config.maxLength ?? null, database: database.maxLength ?? null });
   }
-  // Total digits count only when the config declares them (configs from before digits do not drift).
-  const digitsDiffer = config.digits !== undefined && config.digits !== database.digits;
+  // Total digits count when both sides have them: configs from before digits do not drift, and an
+  // integer column (int, bigint) has none to compare.
+  const digitsDiffer = config.digits !== undefined && database.digits !== undefined && config.digits !== database.digits;
   if (sameClass && config.type === 'number' && (config.precision !== database.precision || digitsDiffer)) {
     changes.push({ kind: 'precision', config: numericPrecision(config), database: numericPrecision(database) });
   } else if (sameClass && config.type === 'integer' && database.type === 'integer' && digitsDiffer) {
