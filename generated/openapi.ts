@@ -2873,11 +2873,11 @@ export interface components {
              */
             onDelete?: "restrict" | "cascade" | "set-null";
             /**
-             * @description What changing a referenced key does: `restrict` (default) or `cascade`.
+             * @description What changing a referenced key does: `restrict` (default), `cascade`, or `set-null` (every field of the reference becomes null, so each must be nullable), as on a one-field reference.
              * @default restrict
              * @enum {string}
              */
-            onUpdate?: "restrict" | "cascade";
+            onUpdate?: "restrict" | "cascade" | "set-null";
             fanOut?: components["schemas"]["fanOut"];
         };
         /**

@@ -900,9 +900,9 @@ export interface CompositeReference {
    */
   onDelete?: 'restrict' | 'cascade' | 'set-null';
   /**
-   * What changing a referenced key does: `restrict` (default) or `cascade`.
+   * What changing a referenced key does: `restrict` (default), `cascade`, or `set-null` (every field of the reference becomes null, so each must be nullable), as on a one-field reference.
    */
-  onUpdate?: 'restrict' | 'cascade';
+  onUpdate?: 'restrict' | 'cascade' | 'set-null';
   fanOut?: FanOut;
 }
 /**
