@@ -2839,6 +2839,8 @@ export interface components {
             max?: number;
             /** @description Number fields: digits kept after the decimal point (>= 1). */
             precision?: number;
+            /** @description Integer and number fields: total digits the column holds, as in numeric(digits, precision) (>= `precision`); generated values stay below 10^(digits - precision) in magnitude. `sds init` sets it from decimal and numeric columns. */
+            digits?: number;
             /** @description String fields: text put before every generated value. */
             prefix?: string;
             /** @description String fields: text put after every generated value. */
@@ -2892,11 +2894,11 @@ export interface components {
              */
             onDelete?: "restrict" | "cascade" | "set-null";
             /**
-             * @description What changing a referenced key does: `restrict` (default) or `cascade`.
+             * @description What changing a referenced key does: `restrict` (default), `cascade`, or `set-null` (every field of the reference becomes null, so each must be nullable), as on a one-field reference.
              * @default restrict
              * @enum {string}
              */
-            onUpdate?: "restrict" | "cascade";
+            onUpdate?: "restrict" | "cascade" | "set-null";
             fanOut?: components["schemas"]["fanOut"];
         };
         /**

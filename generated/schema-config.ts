@@ -232,6 +232,10 @@ export interface Field {
    */
   precision?: number;
   /**
+   * Integer and number fields: total digits the column holds, as in numeric(digits, precision) (>= `precision`); generated values stay below 10^(digits - precision) in magnitude. `sds init` sets it from decimal and numeric columns.
+   */
+  digits?: number;
+  /**
    * String fields: text put before every generated value.
    */
   prefix?: string;
@@ -909,9 +913,9 @@ export interface CompositeReference {
    */
   onDelete?: 'restrict' | 'cascade' | 'set-null';
   /**
-   * What changing a referenced key does: `restrict` (default) or `cascade`.
+   * What changing a referenced key does: `restrict` (default), `cascade`, or `set-null` (every field of the reference becomes null, so each must be nullable), as on a one-field reference.
    */
-  onUpdate?: 'restrict' | 'cascade';
+  onUpdate?: 'restrict' | 'cascade' | 'set-null';
   fanOut?: FanOut;
 }
 /**

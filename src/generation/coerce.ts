@@ -6,7 +6,7 @@ import type { Field } from '../model/config-types.ts';
 import type { ValueProgram } from './program.ts';
 import type { RandomStream } from './random.ts';
 import { renderValue } from './templates.ts';
-import { numberFinisher } from './values/numbers.ts';
+import { fieldBounds, numberFinisher } from './values/numbers.ts';
 import { stringFinisher } from './values/strings.ts';
 import { boundInstant } from './values/date-programs.ts';
 import { DAY_MS, formatDay, formatInstant, formatTimeOfDay, localDay } from './values/dates.ts';
@@ -47,10 +47,12 @@ export function valueFinisher(field: Field, program: ValueProgram, padStream: Ra
       if (typed) {
         // Typed programs already round; a strategy's own bounds may still reach past the field's.
         // Clamping would repeat values of a unique sequence: past its bounds, distinct values win.
-        if ((field.min === undefined && field.max === undefined) || (program.distinct && unique)) return (raw) => raw as number;
+        // A field's digits (the column's numeric(p, s)) bound it like min and max do.
+        if ((field.min === undefined && field.max === undefined && field.digits === undefined) || (program.distinct && unique)) return (raw) => raw as number;
         const integer = field.type === 'integer';
-        const min = field.min === undefined ? Number.NEGATIVE_INFINITY : integer ? Math.ceil(field.min) : field.min;
-        const max = field.max === undefined ? Number.POSITIVE_INFINITY : integer ? Math.floor(field.max) : field.max;
+        const [low, high] = fieldBounds(field);
+        const min = integer ? Math.ceil(low) : low;
+        const max = integer ? Math.floor(high) : high;
         return (raw) => ((raw as number) < min ? min : (raw as number) > max ? max : (raw as number));
       }
       const finish = numberFinisher(field);

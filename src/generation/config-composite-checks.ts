@@ -58,12 +58,14 @@ function checkCompositeReference(context: CheckContext, entity: Entity, entityIn
     }
   });
   if (!sound) return;
-  if (reference.onDelete === 'set-null') {
+  // set-null on delete or on update (as on a one-field reference) writes null into every field.
+  for (const [action, when] of [['onDelete', 'the referenced row is deleted'], ['onUpdate', 'the referenced key changes']] as const) {
+    if (reference[action] !== 'set-null') continue;
     const required = reference.fields.filter((id) => entity.fields.find((field) => field.id === id)?.nullable !== true);
     if (required.length) {
       error(
-        '/onDelete',
-        `${name} sets its fields to null when the referenced row is deleted, but ${required.join(', ')} ${required.length === 1 ? 'is' : 'are'} not nullable; make ${required.length === 1 ? 'it' : 'them'} nullable, or use "restrict" or "cascade"`,
+        `/${action}`,
+        `${name} sets its fields to null when ${when}, but ${required.join(', ')} ${required.length === 1 ? 'is' : 'are'} not nullable; make ${required.length === 1 ? 'it' : 'them'} nullable, or use "restrict" or "cascade"`,
       );
     }
   }

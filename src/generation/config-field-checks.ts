@@ -15,6 +15,7 @@ export const TYPE_SPECIFIC_PROPERTIES: Record<string, readonly FieldType[]> = {
   min: ['integer', 'number'],
   max: ['integer', 'number'],
   precision: ['number'],
+  digits: ['integer', 'number'],
   prefix: ['string', 'text'],
   suffix: ['string', 'text'],
   trueRate: ['boolean'],
@@ -51,6 +52,9 @@ export function checkField(context: CheckContext, site: FieldSite): void {
   }
   if (field.min !== undefined && field.max !== undefined && field.min > field.max) {
     error('/max', `min (${field.min}) of ${name} is greater than its max (${field.max}); make min ≤ max`);
+  }
+  if (field.digits !== undefined && field.type === 'number' && field.precision !== undefined && field.precision > field.digits) {
+    error('/digits', `digits (${field.digits}) of ${name} is less than its precision (${field.precision}); numeric(digits, precision) needs digits ≥ precision`);
   }
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
     error('/maxLength', `minLength (${field.minLength}) of ${name} is greater than its maxLength (${field.maxLength}); make minLength ≤ maxLength`);

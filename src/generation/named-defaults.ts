@@ -6,7 +6,7 @@ import type { EntityContext, ValueProgram } from './program.ts';
 import type { RandomCursor, RandomStream } from './random.ts';
 import type { LocaleWords } from './values/words.ts';
 import { composerProgram, cursorProgram, fakerProgram } from './program.ts';
-import { randomFloatProgram, randomIntProgram } from './values/numbers.ts';
+import { randomFloatProgram, randomIntProgram, rangeWithinDigits } from './values/numbers.ts';
 import { afterFieldProgram, dateRangeProgram } from './values/date-programs.ts';
 
 export type Make = (context: EntityContext, field: Field, stream: RandomStream) => ValueProgram;
@@ -23,6 +23,7 @@ export function numericDefault(field: Field, stream: RandomStream, min: number, 
   let low = field.min ?? min;
   let high = field.max ?? max;
   if (low > high) [low, high] = field.min !== undefined ? [low, low + (max - min)] : [high - (max - min), high];
+  [low, high] = rangeWithinDigits(field, low, high);
   return field.type === 'integer' ? randomIntProgram(stream, low, high) : randomFloatProgram(stream, low, high, field.precision ?? precision);
 }
 

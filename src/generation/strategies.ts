@@ -12,7 +12,7 @@ import { defaultProgram } from './defaults.ts';
 import { referenceProgram, referenceSpec } from './references.ts';
 import { templateProgram } from './templates.ts';
 import { formulaProgram } from './formulas/formula-program.ts';
-import { constantProgram, randomFloatProgram, randomIntProgram, sequenceProgram } from './values/numbers.ts';
+import { constantProgram, randomFloatProgram, randomIntProgram, rangeWithinDigits, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram, quantileDateProgram } from './values/date-programs.ts';
 import { correlatedProgram, distributionProgram, distributionSampler } from './values/distributions.ts';
@@ -60,7 +60,7 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
         ? sequenceProgram(strategy.start ?? 1, strategy.step ?? 1, field.min, field.max)
         : sequenceProgram(strategy.start ?? 1, strategy.step ?? 1);
     case 'randomInt': {
-      const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const [min, max] = rangeWithinDigits(field, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
       const correlated = correlatedWith(context, strategy.distribution);
       if (correlated && strategy.distribution?.kind === 'empirical') return correlatedProgram(stream, strategy.distribution.quantiles, correlated, Math.ceil(min), Math.floor(max), 0);
       const sampler = strategy.distribution && distributionSampler(strategy.distribution, min, max);
@@ -68,7 +68,7 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
       return randomIntProgram(stream, min, max);
     }
     case 'randomFloat': {
-      const [min, max] = [strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000];
+      const [min, max] = rangeWithinDigits(field, strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
       const precision = strategy.precision ?? field.precision ?? 2;
       const correlated = correlatedWith(context, strategy.distribution);
       if (correlated && strategy.distribution?.kind === 'empirical') return correlatedProgram(stream, strategy.distribution.quantiles, correlated, min, max, precision);

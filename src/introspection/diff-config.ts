@@ -142,7 +142,7 @@ function diffField(entity: string, field: Field, live: Field): Difference[] {
         return { ...difference, kind: 'length', message: `${name}: ${length(config)} in the config, ${length(database)} in the database` };
       }
       case 'precision': {
-        const precision = (value: unknown) => (value === null ? 'no precision (double)' : `precision ${String(value)}`);
+        const precision = (value: unknown) => (value === null ? 'no precision (double)' : typeof value === 'string' ? value : `precision ${String(value)}`);
         return { ...difference, kind: 'precision', message: `${name}: ${precision(config)} in the config, ${precision(database)} in the database` };
       }
       case 'default':

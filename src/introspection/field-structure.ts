@@ -28,14 +28,28 @@ export function compareFieldStructure(config: Field, database: Field): Structure
   if (sameClass && (config.type === 'string' || config.type === 'text') && config.maxLength !== database.maxLength) {
     changes.push({ kind: 'length', config: config.maxLength ?? null, database: database.maxLength ?? null });
   }
-  if (sameClass && config.type === 'number' && config.precision !== database.precision) {
-    changes.push({ kind: 'precision', config: config.precision ?? null, database: database.precision ?? null });
+  // Total digits count when both sides have them: configs from before digits do not drift, and an
+  // integer column (int, bigint) has none to compare.
+  const digitsDiffer = config.digits !== undefined && database.digits !== undefined && config.digits !== database.digits;
+  if (sameClass && config.type === 'number' && (config.precision !== database.precision || digitsDiffer)) {
+    changes.push({ kind: 'precision', config: numericPrecision(config), database: numericPrecision(database) });
+  } else if (sameClass && config.type === 'integer' && database.type === 'integer' && digitsDiffer) {
+    changes.push({ kind: 'precision', config: numericPrecision(config), database: numericPrecision(database) });
   }
   if (sameClass && defaultKey(config) !== defaultKey(database)) {
     changes.push({ kind: 'default', config: config.default ?? null, database: database.default ?? null });
   }
   if (describeReference(config) !== describeReference(database)) changes.push({ kind: 'reference', config: config.references ?? null, database: database.references ?? null });
   return changes;
+}
+
+/**
+ * A number's precision in the config's terms: its decimals (a number, null for a double), or
+ * `decimal(7,2)` once the total digits are known.
+ */
+function numericPrecision(field: Field): number | string | null {
+  if (field.digits !== undefined) return `decimal(${field.digits},${field.type === 'integer' ? 0 : (field.precision ?? 0)})`;
+  return field.precision ?? null;
 }
 
 /** `references users.id (on delete cascade, on update restrict)`, or undefined without a reference. */

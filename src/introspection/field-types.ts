@@ -9,6 +9,7 @@ export interface FieldShape {
   type: FieldType;
   maxLength?: number;
   precision?: number;
+  digits?: number;
   values?: string[];
 }
 
@@ -19,14 +20,19 @@ type ShapeOf<K extends Supported['kind']> = (type: Extract<Supported, { kind: K 
 const MAX_LENGTH = 1_073_741_823;
 /** Integers the generator can count in exactly. */
 const SAFE_DIGITS = 15;
+/** digits' largest value in the config (PostgreSQL's numeric allows 1000). */
+const MAX_DIGITS = 1000;
 
 const SHAPES: { [K in Supported['kind']]: ShapeOf<K> } = {
   integer: () => ({ type: 'integer' }),
   // numeric(p, 0) holds whole numbers: an integer field (a number field needs precision ≥ 1).
-  decimal: (type) =>
-    type.scale === 0 && type.precision !== undefined && type.precision <= SAFE_DIGITS
-      ? { type: 'integer' }
-      : { type: 'number', ...(type.scale !== undefined && type.scale > 0 ? { precision: type.scale } : {}) },
+  // The total digits go along, so generated values stay within the column (|value| < 10^(p − s)).
+  decimal: (type) => {
+    const digits = type.precision !== undefined && type.precision >= 1 && type.precision <= MAX_DIGITS ? { digits: type.precision } : {};
+    return type.scale === 0 && type.precision !== undefined && type.precision <= SAFE_DIGITS
+      ? { type: 'integer', ...digits }
+      : { type: 'number', ...(type.scale !== undefined && type.scale > 0 ? { precision: type.scale } : {}), ...digits };
+  },
   float: () => ({ type: 'number' }),
   boolean: () => ({ type: 'boolean' }),
   string: (type) => ({ type: 'string', ...(type.length !== undefined && type.length >= 1 && type.length <= MAX_LENGTH ? { maxLength: type.length } : {}) }),

@@ -118,9 +118,9 @@ function mapCompositeForeignKey(child: MappedTable, foreignKey: CatalogForeignKe
   if (isKeySet(entity, reference.fields)) reference.relation = 'one-to-one';
   for (const [property, action] of [['onDelete', foreignKey.onDelete], ['onUpdate', foreignKey.onUpdate]] as const) {
     if (action === 'cascade') reference[property] = 'cascade';
-    else if (action === 'set-null' && property === 'onDelete' && pairs.every((pair) => pair.field.nullable === true)) reference.onDelete = 'set-null';
+    else if (action === 'set-null' && pairs.every((pair) => pair.field.nullable === true)) reference[property] = 'set-null';
     else if (action === 'set-null' || action === 'set-default') {
-      const why = action === 'set-null' && property === 'onDelete' ? ' when a column of it is NOT NULL' : '';
+      const why = action === 'set-null' ? ' when a column of it is NOT NULL' : '';
       warnings.add(table.name, undefined, `${label}: ${property} ${action === 'set-null' ? 'SET NULL' : 'SET DEFAULT'} cannot be expressed on a composite reference${why}; restrict instead`);
     }
   }

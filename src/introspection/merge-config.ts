@@ -26,11 +26,11 @@ export interface MergeResult {
 }
 
 /** What the database decides about a field (field-structure.ts compares them); everything else of an existing field is kept. */
-const STRUCTURAL = ['type', 'nullable', 'maxLength', 'precision', 'values', 'default', 'references'] as const;
+const STRUCTURAL = ['type', 'nullable', 'maxLength', 'precision', 'digits', 'values', 'default', 'references'] as const;
 /** The facets of a type, all taken from the database when the type class changes. */
-const TYPE_FACETS = ['type', 'maxLength', 'precision', 'values', 'default'] as const;
-/** Hand-written field settings the database also speaks about: the existing value wins when there is one. */
-const PREFER_EXISTING = ['label', 'description', 'min', 'max'] as const;
+const TYPE_FACETS = ['type', 'maxLength', 'precision', 'digits', 'values', 'default'] as const;
+/** Hand-written field settings the database also speaks about: the existing value wins when there is one (a config from before `digits` gains them). */
+const PREFER_EXISTING = ['label', 'description', 'min', 'max', 'digits'] as const;
 
 /**
  * Merges `fresh` (introspected) into `existing`. `partial`: `fresh` covers only some tables (a
@@ -124,7 +124,12 @@ function mergeField(entity: string, old: Field, fresh: Field, changes: MergeChan
         break;
       case 'precision':
         copyOrDelete(merged, fresh, 'precision');
-        what.push(`precision ${old.precision ?? 'none'} → ${fresh.precision ?? 'none'}`);
+        copyOrDelete(merged, fresh, 'digits');
+        what.push(
+          old.digits !== undefined || fresh.digits !== undefined
+            ? `${numeric(old)} → ${numeric(fresh)}`
+            : `precision ${old.precision ?? 'none'} → ${fresh.precision ?? 'none'}`,
+        );
         break;
       case 'default':
         copyOrDelete(merged, fresh, 'default');
@@ -210,4 +215,10 @@ function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]
 
 export function describeChanges(changes: MergeChange[]): string {
   return changes.map((change) => change.message).join('\n');
+}
+
+/** decimal(7,2), or `precision 2` / `none` without total digits. */
+function numeric(field: Field): string {
+  if (field.digits !== undefined) return `decimal(${field.digits},${field.type === 'integer' ? 0 : (field.precision ?? 0)})`;
+  return `precision ${field.precision ?? 'none'}`;
 }

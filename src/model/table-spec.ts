@@ -28,6 +28,8 @@ export interface ColumnSpec {
   maxLength?: number;
   /** number: digits after the decimal point → numeric(18 + precision, precision); unset → double precision. */
   precision?: number;
+  /** number with a precision: total digits (the config's `digits`) in place of 18 + precision. */
+  digits?: number;
   /** integer: values may exceed 32 bits → bigint. */
   big?: boolean;
   /** enum: the allowed values (PostgreSQL: text with a CHECK; MySQL: ENUM). */

@@ -117,7 +117,9 @@ const MYSQL_COLUMN_TYPES = {
   number: (_table, column) => {
     if (column.precision === undefined) return { sql: 'DOUBLE', keyBytes: 8 };
     const scale = checkedInteger(column, 'precision', column.precision, 0, 30);
-    return { sql: `DECIMAL(${18 + scale}, ${scale})`, keyBytes: Math.ceil((18 + scale) / 2) + 1 };
+    // DECIMAL holds at most 65 digits: wider configs get the widest.
+    const digits = column.digits === undefined ? 18 + scale : Math.min(checkedInteger(column, 'digits', column.digits, Math.max(scale, 1), 1000), 65);
+    return { sql: `DECIMAL(${digits}, ${scale})`, keyBytes: Math.ceil(digits / 2) + 1 };
   },
   boolean: fixed('TINYINT(1)', 1),
   date: fixed('DATE', 3),

@@ -52,7 +52,8 @@ const POSTGRES_COLUMN_TYPES = {
     sql: (column) => {
       if (column.precision === undefined) return 'double precision';
       const scale = checkedInteger(column, 'precision', column.precision, 0, 100);
-      return `numeric(${18 + scale}, ${scale})`;
+      const digits = column.digits === undefined ? 18 + scale : checkedInteger(column, 'digits', column.digits, Math.max(scale, 1), 1000);
+      return `numeric(${digits}, ${scale})`;
     },
   },
   boolean: fixed('boolean'),

@@ -74,6 +74,35 @@ function clampRound(value: number, min: number, max: number, precision: number |
 }
 
 /**
+ * The field's bounds: min and max (infinite when absent), narrowed by its `digits` to what
+ * numeric(digits, precision) holds: |value| ≤ 10^(digits − precision) − 10^−precision.
+ */
+export function fieldBounds(field: Field): [number, number] {
+  let min = field.min ?? Number.NEGATIVE_INFINITY;
+  let max = field.max ?? Number.POSITIVE_INFINITY;
+  if (field.digits !== undefined) {
+    const scale = field.type === 'integer' ? 0 : (field.precision ?? 0);
+    const largest = Number(((10 ** Math.max(field.digits - scale, 0)) - 10 ** -scale).toFixed(scale));
+    min = Math.max(min, -largest);
+    max = Math.min(max, largest);
+  }
+  return [min, max];
+}
+
+/**
+ * A generator's range [low, high] narrowed to what a field with `digits` holds, so its values
+ * spread over the column instead of piling at its bound (a price, 1–1000, into decimal(3,2) is
+ * 1–9.99); a range wholly outside the column becomes the column's non-negative part. Fields
+ * without digits keep the range as given.
+ */
+export function rangeWithinDigits(field: Field, low: number, high: number): [number, number] {
+  if (field.digits === undefined) return [low, high];
+  const [min, max] = fieldBounds(field);
+  const narrowed: [number, number] = [Math.max(low, min), Math.min(high, max)];
+  return narrowed[0] <= narrowed[1] ? narrowed : [Math.max(min, Math.min(0, max)), max];
+}
+
+/**
  * Converts a value from an untyped source (faker, literal, choice, template) to an integer or
  * number of the field: parsed, rounded to its precision (integers: 0), kept within min and max.
  * Values that are not numbers become `fallback`.
@@ -81,8 +110,7 @@ function clampRound(value: number, min: number, max: number, precision: number |
 export function numberFinisher(field: Field): (value: unknown, fallback: number) => number {
   const integer = field.type === 'integer';
   const precision = integer ? 0 : field.precision;
-  const min = field.min ?? Number.NEGATIVE_INFINITY;
-  const max = field.max ?? Number.POSITIVE_INFINITY;
+  const [min, max] = fieldBounds(field);
   return (value, fallback) => {
     const number = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : Number(value);
     if (!Number.isFinite(number)) return clampRound(fallback, min, max, precision);

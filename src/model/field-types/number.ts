@@ -1,4 +1,4 @@
-// number: finite decimals (double precision, or numeric(18 + precision, precision)).
+// number: finite decimals (double precision, or numeric(digits or 18 + precision, precision)).
 import { nullable, type FieldTypeDescriptor } from './field-type.ts';
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -12,7 +12,10 @@ const castText: FieldTypeDescriptor['castText'] = (_column, text) => {
 const readNumber = nullable((raw) => (typeof raw === 'number' ? raw : Number(raw)));
 
 export const numberType = {
-  columnFacets: (field) => (field.precision !== undefined ? { precision: field.precision } : {}),
+  columnFacets: (field) =>
+    field.precision === undefined
+      ? {}
+      : { precision: field.precision, ...(field.digits !== undefined && field.digits >= field.precision ? { digits: field.digits } : {}) },
   castText,
   castJson: (column, value) => {
     if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;

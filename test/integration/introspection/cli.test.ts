@@ -153,7 +153,7 @@ for (const target of targets) {
       const reported = [
         'customers.email: maxLength 120 in the config, maxLength 200 in the database',
         'customers.first_name: NOT NULL in the config, nullable in the database',
-        'products.price: precision 2 in the config, precision 4 in the database',
+        'products.price: decimal(10,2) in the config, decimal(12,4) in the database',
         'products.stock: default 0 in the config, 5 in the database',
       ];
       expect(diff.stdout.trim().split('\n').filter(Boolean)).toEqual([...reported, `drift: 4 differences between ${original} and the database`]);
@@ -164,7 +164,7 @@ for (const target of targets) {
       expect(result.stderr.split('\n').filter((line) => line.startsWith('changed '))).toEqual([
         'changed customers.email: maxLength 120 → 200',
         'changed customers.first_name: now nullable',
-        'changed products.price: precision 2 → 4',
+        'changed products.price: decimal(10,2) → decimal(12,4)',
         'changed products.stock: default 0 → 5',
       ]);
       const again = await sds(['diff', merged, '--database-url', target.url, namespaceFlag(target), namespace]);

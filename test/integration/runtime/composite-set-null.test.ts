@@ -13,7 +13,7 @@ import { openInspector, type Inspector } from '../../helpers/dialect-targets.ts'
 const DIALECTS = await dialectTargets();
 const SLOW = 120_000;
 
-function config(nullable = true): SchemaConfig {
+function config(nullable = true, onUpdate?: 'set-null'): SchemaConfig {
   return {
     formatVersion: 1,
     entities: [
@@ -32,7 +32,7 @@ function config(nullable = true): SchemaConfig {
         id: 'visits',
         primaryKey: ['id'],
         generation: { rowCount: 30 },
-        references: [{ fields: ['site_region', 'site_code'], entity: 'sites', targetFields: ['region', 'code'], onDelete: 'set-null' }],
+        references: [{ fields: ['site_region', 'site_code'], entity: 'sites', targetFields: ['region', 'code'], onDelete: 'set-null', ...(onUpdate ? { onUpdate } : {}) }],
         fields: [
           { id: 'id', type: 'integer' },
           { id: 'site_region', type: 'integer', nullable },
@@ -87,6 +87,50 @@ for (const target of DIALECTS) {
       const { config: mapped } = await introspectDatabase(target.url, { namespace: source.namespace });
       expect(mapped.entities.find((entity) => entity.id === 'visits')!.references).toEqual([
         { fields: ['site_region', 'site_code'], entity: 'sites', targetFields: ['region', 'code'], onDelete: 'set-null' },
+      ]);
+    }, SLOW);
+  });
+}
+
+it('onUpdate set-null on a composite reference, as on a one-field one, wants every field nullable too', () => {
+  expect(validateConfig(config(true, 'set-null')).errors).toEqual([]);
+  expect(validateConfig(config(false, 'set-null')).errors.map((issue) => [issue.path, issue.message])).toContainEqual([
+    '/entities/1/references/0/onUpdate',
+    'references[0] of entity "visits" sets its fields to null when the referenced key changes, but site_region is not nullable; make it nullable, or use "restrict" or "cascade"',
+  ]);
+});
+
+for (const target of DIALECTS) {
+  describe(`${target.name}: a composite reference with onUpdate set-null`, () => {
+    let source: GeneratedSource;
+    let inspector: Inspector;
+    beforeAll(async () => {
+      source = await generateSource(target, config(true, 'set-null'));
+      inspector = await openInspector(target);
+    }, SLOW);
+    afterAll(async () => {
+      await inspector?.close();
+      await source?.drop();
+    });
+
+    it('is declared ON UPDATE SET NULL: changing the parent key sets both fields of its children to null; introspection maps it back', async () => {
+      const [rule] = await inspector.query(
+        `SELECT update_rule AS r FROM information_schema.referential_constraints WHERE constraint_schema = '${source.namespace}'`,
+      );
+      expect(rule!.r).toBe('SET NULL');
+      const visits = await source.all('visits');
+      const pointed = visits.find((visit) => visit.site_region !== null)!;
+      const site = (await source.all('sites')).find((candidate) => candidate.region === pointed.site_region && candidate.code === pointed.site_code)!;
+      const children = visits.filter((visit) => visit.site_region === site.region && visit.site_code === site.code).map((visit) => visit.id);
+      const others = visits.filter((visit) => !children.includes(visit.id));
+      const sites = target.name === 'postgres' ? `"${source.namespace}"."sites"` : `\`${source.namespace}\`.\`sites\``;
+      await inspector.query(`UPDATE ${sites} SET code = code + 1000 WHERE id = ${Number(site.id)}`);
+      const after = await source.all('visits');
+      for (const visit of after.filter((row) => children.includes(row.id))) expect([visit.site_region, visit.site_code]).toEqual([null, null]);
+      expect(after.filter((row) => !children.includes(row.id))).toEqual(others);
+      const { config: mapped } = await introspectDatabase(target.url, { namespace: source.namespace });
+      expect(mapped.entities.find((entity) => entity.id === 'visits')!.references).toEqual([
+        { fields: ['site_region', 'site_code'], entity: 'sites', targetFields: ['region', 'code'], onDelete: 'set-null', onUpdate: 'set-null' },
       ]);
     }, SLOW);
   });

@@ -33,6 +33,27 @@ describe('values by type', () => {
     expect(new Set(ints).size).toBe(11);
   });
 
+  it('digits keep numbers within their numeric(digits, precision) column, whatever makes them', () => {
+    // A price is 1–1000 by its name and an unnamed number 0–1000: decimal(3,2) holds at most 9.99.
+    // Ranges narrow to the column, so values spread over it rather than pile at 9.99; untyped sources are clamped.
+    for (const [field, spread] of [
+      [{ id: 'price', type: 'number', precision: 2, digits: 3 }, 100],
+      [{ id: 'measure', type: 'number', precision: 2, digits: 3 }, 100],
+      [{ id: 'measure', type: 'number', precision: 2, digits: 3, generation: { strategy: { kind: 'randomFloat', min: -500, max: 500 } } }, 100],
+      [{ id: 'measure', type: 'number', precision: 2, digits: 3, generation: { strategy: { kind: 'faker', method: 'number.float', args: [{ min: -500, max: 500 }] } } }, 1],
+    ] satisfies [Field, number][]) {
+      const numbers = values(field, 300) as number[];
+      expect(Math.max(...numbers.map(Math.abs))).toBeLessThanOrEqual(9.99);
+      expect(new Set(numbers).size).toBeGreaterThan(spread);
+    }
+    // numeric(2, 0) as an integer field: at most 99 in magnitude, spread over the column.
+    const levels = values({ id: 'level', type: 'integer', digits: 2, min: -1000, max: 1000 }, 300) as number[];
+    expect(Math.max(...levels.map(Math.abs))).toBeLessThanOrEqual(99);
+    expect(new Set(levels).size).toBeGreaterThan(100);
+    // Wide columns change nothing.
+    expect(values({ id: 'measure', type: 'number', precision: 2, digits: 10 }, 50)).toEqual(values({ id: 'measure', type: 'number', precision: 2 }, 50));
+  });
+
   it('enum weights shape the distribution', () => {
     const n = 10_000;
     const picked = values({ id: 'tier', type: 'enum', values: ['free', 'pro', 'team'], weights: [7, 2, 1] }, n);

@@ -125,7 +125,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/0/fields/0/colour',
             message:
-              'entities[0].fields[0] has unknown property "colour"; allowed properties: id, type, label, description, nullable, default, references, generation, format, minLength, maxLength, min, max, precision, prefix, suffix, trueRate, outputFormat, weekdaysOnly, values, weights',
+              'entities[0].fields[0] has unknown property "colour"; allowed properties: id, type, label, description, nullable, default, references, generation, format, minLength, maxLength, min, max, precision, digits, prefix, suffix, trueRate, outputFormat, weekdaysOnly, values, weights',
           },
         ],
       },

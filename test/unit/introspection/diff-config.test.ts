@@ -101,10 +101,16 @@ describe('diffConfigs and mergeConfigs agree', () => {
     config.entities[1]!.fields.push({ id: 'price', type: 'number', ...(precision === undefined ? {} : { precision }), ...(defaultValue === undefined ? {} : { default: { value: defaultValue } }) });
     return config;
   };
+  const withDigits = (digits: number): SchemaConfig => {
+    const config = withPrice(2);
+    config.entities[1]!.fields[3]!.digits = digits;
+    return config;
+  };
   const altered: Array<[string, SchemaConfig, (c: SchemaConfig) => void]> = [
     ['a length', base(), (c) => void (c.entities[0]!.fields[1]!.maxLength = 200)],
     ['a precision', withPrice(2), (c) => void (c.entities[1]!.fields[3]!.precision = 4)],
     ['a precision gone', withPrice(2), (c) => void delete c.entities[1]!.fields[3]!.precision],
+    ['total digits, decimal(5,2) → decimal(7,2)', withDigits(5), (c) => void (c.entities[1]!.fields[3]!.digits = 7)],
     ['a default', withPrice(2, 1), (c) => void (c.entities[1]!.fields[3]!.default = { value: 2.5 })],
     ['nullability', base(), (c) => void (c.entities[0]!.fields[1]!.nullable = true)],
     ['enum values', base(), (c) => void (c.entities[0]!.fields[4]!.values = ['a', 'b', 'c'])],
@@ -122,6 +128,16 @@ describe('diffConfigs and mergeConfigs agree', () => {
       ['precision', 'posts.price: precision 2 in the config, no precision (double) in the database'],
       ['default', 'posts.price: default none in the config, 3 in the database'],
     ]);
+  });
+
+  it('words a change of total digits as the column types, and leaves configs without digits alone', () => {
+    expect(diffConfigs(withDigits(5), withDigits(7)).map((difference) => [difference.kind, difference.message])).toEqual([
+      ['precision', 'posts.price: decimal(5,2) in the config, decimal(7,2) in the database'],
+    ]);
+    // A config written before digits existed does not drift from a database that reports them.
+    expect(diffConfigs(withPrice(2), withDigits(7))).toEqual([]);
+    const merged = mergeConfigs(withPrice(2), withDigits(7));
+    expect(merged.config.entities[1]!.fields[3]).toMatchObject({ precision: 2, digits: 7 });
   });
 
   for (const [name, config, alter] of altered) {

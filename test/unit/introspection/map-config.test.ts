@@ -35,9 +35,9 @@ describe('mapCatalog: column types', () => {
   const cases: Case[] = [
     ['smallint', { given: { kind: 'integer', bits: 16 }, want: { type: 'integer' } }],
     ['bigint unsigned', { given: { kind: 'integer', bits: 64, unsigned: true }, want: { type: 'integer' } }],
-    ['numeric(10, 2)', { given: { kind: 'decimal', precision: 10, scale: 2 }, want: { type: 'number', precision: 2 } }],
-    ['numeric(9, 0) holds whole numbers', { given: { kind: 'decimal', precision: 9, scale: 0 }, want: { type: 'integer' } }],
-    ['numeric(30, 0) is too wide to count in', { given: { kind: 'decimal', precision: 30, scale: 0 }, want: { type: 'number' }, warning: /more digits than sds generates exactly/ }],
+    ['numeric(10, 2)', { given: { kind: 'decimal', precision: 10, scale: 2 }, want: { type: 'number', precision: 2, digits: 10 } }],
+    ['numeric(9, 0) holds whole numbers', { given: { kind: 'decimal', precision: 9, scale: 0 }, want: { type: 'integer', digits: 9 } }],
+    ['numeric(30, 0) is too wide to count in', { given: { kind: 'decimal', precision: 30, scale: 0 }, want: { type: 'number', digits: 30 }, warning: /more digits than sds generates exactly/ }],
     ['numeric without precision', { given: { kind: 'decimal' }, want: { type: 'number' } }],
     ['double precision', { given: { kind: 'float' }, want: { type: 'number' } }],
     ['boolean', { given: { kind: 'boolean' }, want: { type: 'boolean' } }],
