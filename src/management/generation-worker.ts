@@ -17,6 +17,7 @@ import type { FinishedJob } from '../metrics/metrics.ts';
 import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
 import { JobTakenOver, TaskWorker, type TaskWorkerOptions } from './task-worker.ts';
+import { IdleSlots } from './idle-slots.ts';
 
 export interface WorkerOptions {
   /** Idle poll interval; a job queued by this process wakes the worker at once. */
@@ -37,8 +38,7 @@ export interface WorkerOptions {
 export class GenerationWorker {
   readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private running = false;
-  /** Wakes each idle slot. */
-  private readonly wakeUps = new Set<() => void>();
+  private readonly idleSlots = new IdleSlots();
   private loops: Promise<void>[] = [];
   /** The jobs running in this process, one per busy slot. */
   private readonly current = new Set<AbortController>();
@@ -89,7 +89,7 @@ export class GenerationWorker {
 
   /** Wakes the idle slots (a job was just queued, or one ended and another team's may now be claimed). */
   wake(): void {
-    for (const wakeUp of [...this.wakeUps]) wakeUp();
+    this.idleSlots.wakeAll();
   }
 
   /** Stops claiming; jobs in progress are aborted at their next batch and marked failed. */
@@ -122,15 +122,7 @@ export class GenerationWorker {
       } catch (error) {
         this.deps.logger.error({ error: String(error) }, 'generation worker error');
       }
-      await new Promise<void>((resolve) => {
-        const wakeUp = () => {
-          clearTimeout(timer);
-          this.wakeUps.delete(wakeUp);
-          resolve();
-        };
-        const timer = setTimeout(wakeUp, this.pollMs);
-        this.wakeUps.add(wakeUp);
-      });
+      await this.idleSlots.idle(this.pollMs);
     }
   }
 

@@ -19,6 +19,7 @@ import type { SchemaStore } from '../store/schemas.ts';
 import { toLocation, type Source, type SourceStore } from '../store/sources.ts';
 import type { ClaimedTask, GenerationTask, TaskStore } from '../store/tasks.ts';
 import type { Targets } from './targets.ts';
+import { IdleSlots } from './idle-slots.ts';
 
 export interface TaskWorkerOptions {
   /** Tasks this process runs at once, of any job; 0: jobs are not split, and no task is taken here. */
@@ -58,7 +59,7 @@ export class JobTakenOver extends Error {
 export class TaskWorker {
   private running = false;
   private loops: Promise<void>[] = [];
-  private readonly wakeUps = new Set<() => void>();
+  private readonly idleSlots = new IdleSlots();
   private readonly current = new Set<AbortController>();
   /** Recent jobs' contexts (a few: tasks of one job follow each other). */
   private readonly contexts = new Map<string, Promise<JobContext>>();
@@ -89,7 +90,7 @@ export class TaskWorker {
   }
 
   wake(): void {
-    for (const wakeUp of [...this.wakeUps]) wakeUp();
+    this.idleSlots.wakeAll();
   }
 
   async stop(): Promise<void> {
@@ -112,15 +113,7 @@ export class TaskWorker {
       } catch (error) {
         this.deps.logger.error({ error: String(error) }, 'generation task worker error');
       }
-      await new Promise<void>((resolve) => {
-        const wakeUp = () => {
-          clearTimeout(timer);
-          this.wakeUps.delete(wakeUp);
-          resolve();
-        };
-        const timer = setTimeout(wakeUp, this.pollMs);
-        this.wakeUps.add(wakeUp);
-      });
+      await this.idleSlots.idle(this.pollMs);
     }
   }
 
