@@ -189,6 +189,31 @@ describe.each(targets)('sds seed on $name', (target) => {
     expect(await rowsOf(inspector, target, ns)).toEqual(rows);
   }, SLOW);
 
+  it('a trigger that raises rolls everything back, and its message reaches the user', async () => {
+    const rows = await rowsOf(inspector, target, ns);
+    const trigger = `${ns}_refuse_pets`;
+    if (target.name === 'postgres') {
+      await inspector.query(
+        `CREATE FUNCTION ${ns}.refuse_pets() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'pets are closed today'; END $$`,
+      );
+      await inspector.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${ns}.pets FOR EACH ROW EXECUTE FUNCTION ${ns}.refuse_pets()`);
+    } else {
+      await inspector.query(`CREATE TRIGGER \`${ns}\`.\`${trigger}\` BEFORE INSERT ON \`${ns}\`.\`pets\` FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'pets are closed today'`);
+    }
+    try {
+      const failure = await runSeed(connection, config, { namespace: ns, generatorVersion: VERSION, truncate: true }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(SeedRefusal);
+      expect((failure as SeedRefusal).kind).toBe('failed');
+      expect((failure as Error).message).toMatch(/pets are closed today/);
+      expect((failure as Error).message).toMatch(/rolled back/);
+      // Owners were loaded before pets in the same transaction: they are back as they were too.
+      expect(await rowsOf(inspector, target, ns)).toEqual(rows);
+    } finally {
+      if (target.name === 'postgres') await inspector.query(`DROP FUNCTION ${ns}.refuse_pets() CASCADE`);
+      else await inspector.query(`DROP TRIGGER \`${ns}\`.\`${trigger}\``);
+    }
+  }, SLOW);
+
   it('refuses a drifted database, listing the differences', async () => {
     const drifted = structuredClone(config);
     drifted.entities.find((entity) => entity.id === 'owners')!.fields.push({ id: 'nickname', type: 'string' } as never);
