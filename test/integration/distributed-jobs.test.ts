@@ -47,7 +47,7 @@ function startWorker(name: string): Promise<ServerProcess> {
       // Split jobs, two tasks at once per process, small tasks and a tight lease: a dead worker's task is taken over in seconds.
       SDS_TASK_SLOTS: '2',
       SDS_TASK_ROWS: '2500',
-      SDS_TASK_LEASE_MS: '2000',
+      SDS_TASK_LEASE_MS: '5000',
       MYSQL_URL: mysqlUrl,
       POSTGRES_TARGET_URL: undefined,
       PORT: '0',
@@ -145,23 +145,37 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
 
   it('survives a worker killed mid-task: its task is taken over and the data is the same', async () => {
     const path_ = { projectId, sourceId };
-    const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path: path_ }, body: { seed: 'after-kill' } })).data!;
-    // The worker that runs the job coordinates it; the other one is killed while it holds a task.
-    const coordinator = await waitFor(async () => {
-      const { rows } = await control.query<{ worker: string | null }>('SELECT worker FROM generation_jobs WHERE id = $1', [job.id]);
-      return rows[0]?.worker ?? undefined;
-    }, 60_000, 'the job to be claimed');
-    const victim = workers.find((worker) => worker.child.pid !== pidOf(coordinator))!;
-    const held = await waitFor(async () => {
-      const { rows } = await control.query<{ seq: number; worker: string }>(
-        `SELECT seq, worker FROM generation_tasks WHERE job_id = $1 AND status = 'running'`,
-        [job.id],
-      );
-      return rows.find((row) => pidOf(row.worker) === victim.child.pid);
-    }, 60_000, 'the other worker to hold a task', 20).catch(async (error: Error) => {
-      const { rows } = await control.query('SELECT seq, status, worker, attempts, error FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [job.id]);
-      throw new Error(`${error.message}\ntasks: ${JSON.stringify(rows)}\nits output: ${victim.output().slice(-2000)}`);
-    });
+    // The other worker is killed while it holds a task of the job. On a loaded machine the job's own
+    // worker can make every task before the other polls: then the next job (same seed) is the try.
+    let job: { id: string } | undefined;
+    let victim: ServerProcess | undefined;
+    let held: { seq: number; worker: string } | undefined;
+    const seen: unknown[] = [];
+    for (let attempt = 0; attempt < 3 && !held; attempt++) {
+      job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path: path_ }, body: { seed: 'after-kill' } })).data!;
+      const coordinator = await waitFor(async () => {
+        const { rows } = await control.query<{ worker: string | null }>('SELECT worker FROM generation_jobs WHERE id = $1', [job!.id]);
+        return rows[0]?.worker ?? undefined;
+      }, 60_000, 'the job to be claimed');
+      victim = workers.find((worker) => worker.child.pid !== pidOf(coordinator))!;
+      const jobId = job.id;
+      const candidate = victim;
+      held = await waitFor(async () => {
+        const { rows } = await control.query<{ seq: number; worker: string; status: string }>(
+          `SELECT t.seq, t.worker, j.status FROM generation_jobs j LEFT JOIN generation_tasks t ON t.job_id = j.id AND t.status = 'running' WHERE j.id = $1`,
+          [jobId],
+        );
+        const mine = rows.find((row) => row.worker && pidOf(row.worker) === candidate.child.pid);
+        if (mine) return { seq: mine.seq, worker: mine.worker };
+        return rows.every((row) => row.status !== 'running') ? null : undefined; // the job ended without it
+      }, 60_000, 'the other worker to hold a task', 20).then((found) => found ?? undefined);
+      if (!held) {
+        const { rows } = await control.query('SELECT seq, status, worker FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [jobId]);
+        seen.push(rows);
+        await finished(sourceId, jobId);
+      }
+    }
+    if (!held || !victim || !job) throw new Error(`the other worker held no task in three jobs\ntasks: ${JSON.stringify(seen)}\nits output: ${victim?.output().slice(-2000)}`);
     expect(await victim.stop('SIGKILL')).toBeNull();
     workers = workers.filter((worker) => worker !== victim);
     api = createClient<paths>({ baseUrl: workers[0]!.url, headers: { 'x-api-key': teamKey } });
