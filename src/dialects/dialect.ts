@@ -99,6 +99,16 @@ export interface DialectFacts {
    * (lower case): everything else (files, sockets, session settings) is refused before connecting.
    */
   urlParameters: Readonly<Record<string, readonly string[]>>;
+  /** Tables may inherit others (PostgreSQL INHERITS): a table's own rows are counted and emptied with ONLY. */
+  tableInheritance: boolean;
+  /**
+   * How `sds seed` loads a cycle of NOT NULL foreign keys in place: `constraints` defers DEFERRABLE
+   * ones (else moves the cycle's tables in one statement, checked at its end); `checks-off` turns the
+   * session's foreign-key checks off and checks every reference before commit.
+   */
+  notNullCycles: 'constraints' | 'checks-off';
+  /** Whether a failed load transaction undoes everything (no table engine keeps its writes, no counter stays moved). */
+  rollbackUndoesAll: boolean;
 }
 
 /**

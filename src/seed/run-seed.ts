@@ -12,6 +12,7 @@ import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { DEFAULT_BATCH_SIZE, type ProgressEvent } from '../generation/run.ts';
 import { readNamespace } from '../introspection/read-catalog.ts';
 import { encodeBatches } from '../dialects/bulk-text.ts';
+import { DIALECT_FACTS } from '../dialects/facts.ts';
 import { planSeed, seedDrift, type SeedCycle, type SeedPlan, type SeedTable } from './seed-plan.ts';
 import { SeedRefusal } from './seed-errors.ts';
 
@@ -433,7 +434,7 @@ function* mapBatches(batches: Iterable<RowValues[]>, project: (row: RowValues) =
  * back, and tables of engines without transactions (MyISAM, Aria, MEMORY) keep what was done to them.
  */
 async function failureState(connection: SqlExecutor, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
-  if (catalog.engine !== 'mysql') return 'the transaction was rolled back and the tables are as they were';
+  if (DIALECT_FACTS[catalog.engine].rollbackUndoesAll) return 'the transaction was rolled back and the tables are as they were';
   const engines = new Map<string, string>();
   try {
     const rows = await connection.query<{ t: string; e: string | null }>(

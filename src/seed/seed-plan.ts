@@ -9,6 +9,7 @@ import type { GenerationPlan } from '../generation/plan.ts';
 import { diffConfigs, type Difference } from '../introspection/diff-config.ts';
 import { mapCatalog } from '../introspection/map-config.ts';
 import { IDENTIFIER } from '../dialects/dialect.ts';
+import { DIALECT_FACTS } from '../dialects/facts.ts';
 
 export interface SeedTable {
   /** Entity id, which is the table's name. */
@@ -87,7 +88,7 @@ export function planSeed(catalog: Catalog, plan: GenerationPlan): SeedPlan {
         .filter((key) => seeded.has(key.references.table) && (key.references.namespace === undefined || key.references.namespace === catalog.namespace))
         .map((key) => ({ table: table.name, references: key.references.table })),
     );
-  const ownRowsOnly = new Set(catalog.engine === 'postgres' ? catalog.tables.filter((table) => !table.partitioned).map((table) => table.name) : []);
+  const ownRowsOnly = new Set(DIALECT_FACTS[catalog.engine].tableInheritance ? catalog.tables.filter((table) => !table.partitioned).map((table) => table.name) : []);
   return { namespace: catalog.namespace, tables: seedTables, referencedFrom, ownRowsOnly, cycles: planCycles(catalog, seedTables) };
 }
 
@@ -186,11 +187,12 @@ function planCycles(catalog: Catalog, tables: SeedTable[]): SeedCycle[] {
         (catalogTables.get(table.table)?.foreignKeys ?? []).filter((key) => key.columns.includes(column)).map((key) => ({ table: table.table, key })),
       ),
     );
-    const deferrable = catalog.engine === 'postgres' && forward.every(({ key }) => key.deferrable && IDENTIFIER.test(key.name));
+    const viaConstraints = DIALECT_FACTS[catalog.engine].notNullCycles === 'constraints';
+    const deferrable = viaConstraints && forward.every(({ key }) => key.deferrable && IDENTIFIER.test(key.name));
     return {
       tables: run.map((table) => table.table),
       columns: run.flatMap((table) => notNullDeferred(table).map((column) => `${table.table}.${column}`)),
-      method: catalog.engine === 'postgres' ? (deferrable ? 'deferred-constraints' : 'one-statement') : 'checks-off',
+      method: viaConstraints ? (deferrable ? 'deferred-constraints' : 'one-statement') : 'checks-off',
       constraints: deferrable ? [...new Map(forward.map(({ table, key }) => [`${table}.${key.name}`, { table, name: key.name }])).values()] : [],
     };
   });

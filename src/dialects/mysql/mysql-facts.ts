@@ -15,4 +15,8 @@ export const mysqlFacts: DialectFacts = {
     ssl: ['true', 'false', '1', '0', 'disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
     sslmode: ['disable', 'disabled', 'require', 'required', 'verify-full', 'verify_identity'],
   },
+  tableInheritance: false,
+  notNullCycles: 'checks-off',
+  // MyISAM/Aria/MEMORY tables keep their writes and InnoDB never moves AUTO_INCREMENT back.
+  rollbackUndoesAll: false,
 };

@@ -12,4 +12,7 @@ export const postgresFacts: DialectFacts = {
   defaultPort: 5432,
   // TLS modes only: sslrootcert, sslcert, sslkey read files; host, options, application_name… change where and how the session runs.
   urlParameters: { sslmode: ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'], ssl: ['true', 'false', '1', '0'] },
+  tableInheritance: true,
+  notNullCycles: 'constraints',
+  rollbackUndoesAll: true,
 };
