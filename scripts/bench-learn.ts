@@ -2,8 +2,9 @@
 // order rule, a derived total, each table referencing the one before) profiled by `sds init --learn`
 // end to end (connect, catalog, profile, fit, order rules, formulas, validate), on PostgreSQL and
 // MariaDB/MySQL; every run printed. Baseline, same run: SELECT count(*) over the same tables, the
-// least any profiling has to read. The issue's target is 2M rows in under 10 s.
+// least any profiling has to read. The issue's target is 2M rows in under 10 s (--rows=2000000).
 // Usage: npm run bench:learn -- [--rows=200000] [--runs=3] [--only=postgres|mysql]
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { mysqlPoolOptions } from '../src/dialects/mysql/mysql-dialect.ts';
@@ -108,7 +109,8 @@ for (const engine of ['postgres', 'mysql'] as const) {
       const formulas = learned.report.tables.reduce((sum, table) => sum + (table.formulas?.length ?? 0), 0);
       console.log(
         `${engine} run ${run}: learn ${(learning / 1000).toFixed(2)} s, SELECT count(*) over the same tables ${(baseline / 1000).toFixed(3)} s ` +
-          `(×${(learning / baseline).toFixed(1)}); ${learned.report.columns.length} columns, ${orders} order rules, ${formulas} formulas`,
+          `(×${(learning / baseline).toFixed(1)}); ${learned.report.columns.length} columns, ${orders} order rules, ${formulas} formulas, ` +
+          `${learned.report.tables.filter((table) => table.sampled !== undefined).length} tables sampled; load ${loadavg()[0]!.toFixed(1)}`,
       );
     }
   } finally {

@@ -20,6 +20,8 @@ import { TableProfiler, type TableStats } from './profile-sql.ts';
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
 export const LOOKUP_MAX_ROWS = 1000;
 export const DEFAULT_MIN_COUNT = 5;
+/** Tables with more rows are profiled on a sample of about this many. */
+export const DEFAULT_SAMPLE_ROWS = 20_000;
 
 export interface LearnOptions extends IntrospectOptions {
   /** Factor of every table's row count; default 1. */
@@ -28,7 +30,7 @@ export interface LearnOptions extends IntrospectOptions {
   minCount?: number;
   /** Copy the labels of small lookup tables whole; default true. */
   lookups?: boolean;
-  /** Tables with more rows are profiled on a sample of about this many; default 200,000. */
+  /** Tables with more rows are profiled on a sample of about this many; default 20,000 (DEFAULT_SAMPLE_ROWS). */
   sampleRows?: number;
   /** The time recorded in `learned.learnedAt`; default now. */
   now?: Date;
@@ -85,7 +87,16 @@ export async function learnDatabase(url: string, options: LearnOptions = {}): Pr
     const catalog = await readNamespace(connection, options);
     const mapped = mapCatalogTables(catalog, options);
     const database = databaseLabel(url, catalog.namespace, dialect.facts.namespaceField === 'schema');
-    return await learnTables(connection, catalog.namespace, database, mapped, options);
+    // One transaction: one session for every statement, where a big table's sample is read once
+    // into a temporary table, and one view of the data (PostgreSQL) for all of them.
+    return await connection.transaction(async (tx) => {
+      const profiler = new TableProfiler(connection, catalog.namespace, options.sampleRows ?? DEFAULT_SAMPLE_ROWS, tx);
+      try {
+        return await learnTables(connection, profiler, database, mapped, options);
+      } finally {
+        await profiler.close();
+      }
+    });
   } catch (error) {
     if (timeout && !(error instanceof IntrospectionError) && dialect.mapError(error).kind === 'timeout') {
       throw new IntrospectionError(
@@ -107,7 +118,7 @@ function databaseLabel(url: string, namespace: string, schemas: boolean): string
 
 async function learnTables(
   connection: TargetConnection,
-  namespace: string,
+  profiler: TableProfiler,
   database: string,
   introspected: ReturnType<typeof mapCatalogTables>,
   options: LearnOptions,
@@ -119,9 +130,8 @@ async function learnTables(
   const report: PrivacyReport = { minCount, scale, lookups, tables: [], columns: [] };
   const byEntity = new Map(tables.map((table) => [table.entity.id, table]));
   const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
-  const profiler = new TableProfiler(connection, namespace, options.sampleRows ?? 200_000);
   const rowsOf = new Map<string, number>();
-  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name));
+  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table)));
 
   for (const table of tables) {
     const rows = rowsOf.get(table.entity.id)!;
@@ -191,11 +201,20 @@ async function profileStats(profiler: TableProfiler, table: string, rows: number
   try {
     return await profiler.stats(table, rows, columns);
   } catch (error) {
-    const each = await Promise.all(columns.map((column) => profiler.stats(table, rows, [column]).catch(() => undefined)));
+    const each: (TableStats | undefined)[] = [];
+    // One after the other: the statements share a session.
+    for (const column of columns) each.push(await profiler.stats(table, rows, [column]).catch(() => undefined));
     const first = each.find((stats) => stats !== undefined);
     if (!first && columns.length > 0) throw error;
     return { rows: first?.rows ?? rows, ...(first?.sampled !== undefined && { sampled: first.sampled }), columns: each.map((stats) => stats?.columns[0]) };
   }
+}
+
+/** The table's primary key column when it is a single integer column (a MySQL sample is read in ranges of it). */
+function integerKey(table: MappedTable): string | undefined {
+  const key = table.table.primaryKey?.columns;
+  if (key?.length !== 1) return undefined;
+  return table.fields.get(key[0]!)?.type === 'integer' ? key[0] : undefined;
 }
 
 const PROFILED = new Set<Field['type']>(['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'text', 'enum']);

@@ -3,18 +3,33 @@
 // value held by at least k rows (HAVING count(*) >= k): rows themselves never leave the database.
 import type { SourceKind } from '../contract.ts';
 import type { Field } from '../model/config-types.ts';
-import type { TargetConnection } from '../dialects/dialect.ts';
+import type { SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
 import { QUANTILES } from './fit-column.ts';
 
 /** Most values read per category column. */
 const MAX_VALUES = 1000;
+/** Rows a formula candidate is first tried on: most candidates fail in the first rows, and only the rest are counted over all. */
+const FORMULA_HEAD_ROWS = 1000;
+/** Runs of consecutive keys a MySQL table's sample is read in. */
+const KEY_RANGES = 200;
 /** Most bins of a children-per-parent histogram. */
 const MAX_BINS = 1000;
 
-/** A table's rows or a sample of about `fraction` of them, as a FROM item. */
+/** A table's rows or a sample of about `fraction` of them, as a FROM item (the same rows on every read). */
 const SAMPLED: Record<SourceKind, (table: string, fraction: number, alias?: string) => string> = {
   postgres: (table, fraction, alias) => `${table}${alias ? ` AS ${alias}` : ''} TABLESAMPLE SYSTEM (${(fraction * 100).toFixed(6)}) REPEATABLE (0)`,
   mysql: (table, fraction, alias) => `(SELECT * FROM ${table} WHERE RAND(0) < ${fraction.toFixed(8)}) AS ${alias ?? 'sampled'}`,
+};
+
+/**
+ * The statement keeping a table's sample (the rows SAMPLED reads) as a temporary table `name` of
+ * this session, so the profile's statements read it instead of sampling the table again each: a
+ * PostgreSQL one goes when the profiling transaction ends, a MySQL one is dropped by `close`.
+ */
+const KEEP_SAMPLE: Record<SourceKind, (name: string, sampled: string) => string[]> = {
+  postgres: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ON COMMIT DROP AS SELECT * FROM ${sampled}`],
+  // In memory when its columns and size allow (no TEXT or BLOB, within max_heap_table_size), else on disk.
+  mysql: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ENGINE=MEMORY AS SELECT * FROM ${sampled}`, `CREATE TEMPORARY TABLE ${name} AS SELECT * FROM ${sampled}`],
 };
 
 /** Seconds from `a` to `b` (two dates, or two datetimes). */
@@ -54,12 +69,22 @@ export interface TableStats {
 
 export class TableProfiler {
   readonly #connection: TargetConnection;
+  readonly #executor: SqlExecutor;
   readonly #namespace: string;
   readonly #sampleRows: number;
   readonly #fractions = new Map<string, number>();
+  /** Exact row counts read by `count`. */
+  readonly #rows = new Map<string, number>();
+  /** Temporary tables holding a sampled table's sample, by table. */
+  readonly #samples = new Map<string, string>();
 
-  constructor(connection: TargetConnection, namespace: string, sampleRows: number) {
+  /**
+   * `executor` runs the statements (default: the connection's pool); a transaction's executor keeps
+   * them on one session, where a sampled table's sample is read once into a temporary table.
+   */
+  constructor(connection: TargetConnection, namespace: string, sampleRows: number, executor: SqlExecutor = connection) {
     this.#connection = connection;
+    this.#executor = executor;
     this.#namespace = namespace;
     this.#sampleRows = sampleRows;
   }
@@ -75,20 +100,98 @@ export class TableProfiler {
   /** The table, or its sample when it has more rows than the profiler reads. */
   #source(table: string, sampled: boolean, alias?: string): string {
     const fraction = this.#fractions.get(table);
-    if (sampled && fraction !== undefined) return SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
-    return alias ? `${this.#table(table)} ${alias}` : this.#table(table);
+    if (!sampled || fraction === undefined) return alias ? `${this.#table(table)} ${alias}` : this.#table(table);
+    const kept = this.#samples.get(table);
+    if (kept) return alias ? `${kept} ${alias}` : kept;
+    return SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
   }
 
   async #query(sql: string): Promise<Record<string, unknown>[]> {
-    return this.#connection.query<Record<string, unknown>>(sql, []);
+    return this.#executor.query<Record<string, unknown>>(sql, []);
   }
 
-  /** The exact row count. */
-  async count(table: string): Promise<number> {
-    const [row] = await this.#query(`SELECT count(*) AS n FROM ${this.#table(table)}`);
-    const rows = Number(row?.n ?? 0);
-    if (rows > this.#sampleRows) this.#fractions.set(table, this.#sampleRows / rows);
+  /**
+   * Runs `sql` so that its failure leaves the session usable: inside a savepoint when profiling runs
+   * in a transaction (a PostgreSQL transaction refuses every statement after a failed one).
+   */
+  async #guarded(sql: string): Promise<Record<string, unknown>[]> {
+    if (this.#executor === this.#connection) return this.#query(sql);
+    await this.#query('SAVEPOINT sds_learn');
+    try {
+      const rows = await this.#query(sql);
+      await this.#query('RELEASE SAVEPOINT sds_learn');
+      return rows;
+    } catch (error) {
+      await this.#query('ROLLBACK TO SAVEPOINT sds_learn');
+      throw error;
+    }
+  }
+
+  /** The exact row count; a table with more rows than the profiler reads gets its sample, kept for the next reads when the session allows. */
+  async count(table: string, integerKey?: string): Promise<number> {
+    const rows = await this.#countOnly(table);
+    this.#rows.set(table, rows);
+    if (rows > this.#sampleRows) {
+      const fraction = this.#sampleRows / rows;
+      this.#fractions.set(table, fraction);
+      if (this.#executor !== this.#connection) await this.#keepSample(table, fraction, integerKey);
+    }
     return rows;
+  }
+
+  async #countOnly(table: string): Promise<number> {
+    const [row] = await this.#query(`SELECT count(*) AS n FROM ${this.#table(table)}`);
+    return Number(row?.n ?? 0);
+  }
+
+  /** Reads the table's sample once into a temporary table; without the right to create one, every read samples the table. */
+  async #keepSample(table: string, fraction: number, integerKey?: string): Promise<void> {
+    const kind = this.#connection.dialect.kind;
+    const bare = this.#quote(`sds_learn_sample_${this.#samples.size + 1}`);
+    const name = kind === 'postgres' ? `pg_temp.${bare}` : `${this.#quote(this.#namespace)}.${bare}`;
+    try {
+      const ranges = kind === 'mysql' && integerKey ? await this.#keyRanges(table, integerKey, fraction) : undefined;
+      const sampled = ranges ? `(SELECT * FROM ${this.#table(table)} WHERE ${ranges}) AS sampled` : SAMPLED[kind](this.#table(table), fraction, 'sampled');
+      for (const sql of KEEP_SAMPLE[kind](name, sampled)) {
+        try {
+          await this.#guarded(sql);
+        } catch {
+          // A MEMORY table that filled up is left behind (MySQL drops nothing when a CREATE … AS SELECT fails mid-way on some versions).
+          if (kind === 'mysql') await this.#query(`DROP TEMPORARY TABLE IF EXISTS ${name}`).catch(() => {});
+          continue;
+        }
+        if (kind === 'postgres') await this.#guarded(`ANALYZE ${name}`);
+        this.#samples.set(table, name);
+        return;
+      }
+    } catch {
+      // Read-only sessions and users without TEMPORARY privileges sample at every read.
+    }
+  }
+
+  /**
+   * A MySQL table's sample as key ranges, the way TABLESAMPLE SYSTEM takes pages: KEY_RANGES runs of
+   * consecutive keys spread evenly from the smallest key to the largest, together `fraction` of the
+   * span, each read through the primary key instead of scanning the table. Undefined when the keys
+   * are too sparse for ranges to hold about the rows wanted (the seeded RAND() filter then samples).
+   */
+  async #keyRanges(table: string, key: string, fraction: number): Promise<string | undefined> {
+    const k = this.#quote(key);
+    const [row] = await this.#query(`SELECT min(${k}) AS lo, max(${k}) AS hi FROM ${this.#table(table)}`);
+    const [lo, hi] = [Number(row?.lo), Number(row?.hi)];
+    const rows = this.#rows.get(table) ?? 0;
+    if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || hi - lo + 1 > 4 * rows) return undefined;
+    const span = hi - lo + 1;
+    const width = Math.max(1, Math.round((span * fraction) / KEY_RANGES));
+    const starts = [...new Set(Array.from({ length: KEY_RANGES }, (_, i) => lo + Math.floor((i * span) / KEY_RANGES)))];
+    return starts.map((start) => `${k} BETWEEN ${start} AND ${start + width - 1}`).join(' OR ');
+  }
+
+  /** Drops the temporary tables of samples (MySQL keeps them until the session ends, and pooled sessions do not end). */
+  async close(): Promise<void> {
+    if (this.#connection.dialect.kind !== 'mysql') return;
+    for (const name of this.#samples.values()) await this.#query(`DROP TEMPORARY TABLE IF EXISTS ${name}`).catch(() => {});
+    this.#samples.clear();
   }
 
   /** Non-null and distinct counts (and trues of booleans) of the columns, in one scan of the table or its sample. */
@@ -98,7 +201,7 @@ export class TableProfiler {
       const c = this.#quote(column);
       return [`count(${c}) AS n${i}`, `count(DISTINCT ${c}) AS d${i}`, ...(boolean ? [`sum(CASE WHEN ${c} THEN 1 ELSE 0 END) AS t${i}`] : [])];
     })];
-    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${this.#source(table, sampled)}`);
+    const [row = {}] = await this.#guarded(`SELECT ${parts.join(', ')} FROM ${this.#source(table, sampled)}`);
     const profiled = sampled ? Number(row.n ?? 0) : rows;
     return {
       rows: profiled,
@@ -180,8 +283,15 @@ export class TableProfiler {
         `sum(CASE WHEN abs(${r} - ((${x} * 1.0) ${op} ${y})) <= ${tolerance} THEN 1 ELSE 0 END) AS h${i}`,
       ];
     });
-    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${this.#source(table, this.#fractions.has(table))}`);
-    return candidates.map((_, i) => ({ rows: Number(row[`n${i}`] ?? 0), holds: Number(row[`h${i}`] ?? 0) }));
+    const source = this.#source(table, this.#fractions.has(table));
+    const [head = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM (SELECT * FROM ${source} LIMIT ${FORMULA_HEAD_ROWS}) head`);
+    const counted = candidates.map((_, i) => ({ rows: Number(head[`n${i}`] ?? 0), holds: Number(head[`h${i}`] ?? 0) }));
+    // A candidate some row of the head breaks fails on the table too: only the others are counted over every row.
+    const open = candidates.flatMap((_, i) => (counted[i]!.holds < counted[i]!.rows ? [] : [i]));
+    if (open.length === 0) return counted;
+    const [row = {}] = await this.#query(`SELECT ${open.flatMap((i) => [parts[2 * i], parts[2 * i + 1]]).join(', ')} FROM ${source}`);
+    for (const i of open) counted[i] = { rows: Number(row[`n${i}`] ?? 0), holds: Number(row[`h${i}`] ?? 0) };
+    return counted;
   }
 
   /**
@@ -233,13 +343,20 @@ export class TableProfiler {
     return Math.max(-1, Math.min(1, (n * sxy - sx * sy) / Math.sqrt(vx * vy)));
   }
 
-  /** How many parents have each number of children (parents without children included). */
+  /**
+   * How many parents have each number of children (parents without children included), from the
+   * child table alone: its references grouped, and the parents no child names are the parent's
+   * rows less the parents named (the reference is a declared foreign key, so every value names one).
+   */
   async childrenPerParent(parentTable: string, parentColumn: string, childTable: string, childColumn: string): Promise<{ children: number; weight: number }[]> {
-    const [pk, fk] = [this.#quote(parentColumn), this.#quote(childColumn)];
+    const fk = this.#quote(childColumn);
     const sql =
-      `SELECT n, count(*) AS parents FROM (SELECT p.${pk} AS k, count(c.${fk}) AS n FROM ${this.#table(parentTable)} p ` +
-      `LEFT JOIN ${this.#table(childTable)} c ON c.${fk} = p.${pk} GROUP BY p.${pk}) per_parent GROUP BY n ORDER BY n`;
-    let bins = (await this.#query(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
+      `SELECT n, count(*) AS parents FROM (SELECT ${fk} AS k, count(*) AS n FROM ${this.#table(childTable)} ` +
+      `WHERE ${fk} IS NOT NULL GROUP BY ${fk}) per_parent GROUP BY n ORDER BY n`;
+    const named = (await this.#query(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
+    const parents = this.#rows.get(parentTable) ?? (await this.#countOnly(parentTable));
+    const childless = parents - named.reduce((sum, bin) => sum + bin.weight, 0);
+    let bins = childless > 0 ? [{ children: 0, weight: childless }, ...named] : named;
     // A very long tail: merge neighbours until the histogram fits the contract.
     while (bins.length > MAX_BINS) {
       const merged: typeof bins = [];
