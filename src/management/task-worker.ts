@@ -63,6 +63,8 @@ export class TaskWorker {
   private readonly current = new Set<AbortController>();
   /** Recent jobs' contexts (a few: tasks of one job follow each other). */
   private readonly contexts = new Map<string, Promise<JobContext>>();
+  /** The plans of the jobs this process coordinates: its task slots use them instead of planning again (the draws of unique fields are a pass over every row). */
+  private readonly coordinated = new Map<string, TaskPlan>();
   readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly pollMs: number;
@@ -203,7 +205,7 @@ export class TaskWorker {
     const location = toLocation(source);
     return {
       config: version.schema,
-      tasks: planTasks(version.schema, options),
+      tasks: this.coordinated.get(task.jobId) ?? planTasks(version.schema, options),
       connection: await targets.connect(location),
       staging: stagingNamespace(location.namespace),
       batchSize: options.batchSize,
@@ -243,6 +245,7 @@ export class TaskWorker {
     const generation: GenerationOptions = stored ?? { seed: job.seed, rowCounts: source.generatorConfig.rowCounts, generatorVersion: source.generatorConfig.generatorVersion ?? 1 };
     const taskPlan = planTasks(config, generation, this.rowsPerTask);
     const { plan } = taskPlan;
+    this.coordinated.set(job.id, taskPlan);
     const options: TaskOptions = stored ?? {
       ...generation,
       referenceDate: plan.referenceDate,
@@ -301,6 +304,8 @@ export class TaskWorker {
       // As runGeneration: the half-built staging goes, but a failure is not held up by a dark target.
       if (claimed) await Promise.race([connection.dropNamespace(staging).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       throw error;
+    } finally {
+      this.coordinated.delete(job.id);
     }
   }
 

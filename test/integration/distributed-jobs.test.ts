@@ -134,7 +134,7 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     expect(job.entities.find((entity) => entity.id === 'events')).toEqual({ id: 'events', rowsPlanned: 60_000, rowsInserted: 60_000 });
 
     const { rows: tasks } = await control.query<{ seq: number; status: string; worker: string }>('SELECT seq, status, worker FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [job.id]);
-    expect(tasks.length).toBe(1 + 1 + 24); // the ordered task, tags in one range, events in 24
+    expect(tasks.length).toBe(1 + 3 + 24); // the ordered task (nodes), users, posts and tags in one range each, events in 24
     expect(tasks.every((task) => task.status === 'succeeded')).toBe(true);
     const succeeded = (await events(sourceId, job.id)).filter((event) => event.type === 'task.succeeded');
     expect(succeeded.map((event) => event.data.task).sort((a, b) => Number(a) - Number(b))).toEqual(tasks.map((task) => task.seq));
