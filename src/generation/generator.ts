@@ -29,6 +29,9 @@ import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
 
 type Issue = { path: string; message: string };
 
+/** Rows of a pass finding draws between two steps (DataGenerator.drawSteps). */
+const DRAW_STEP_ROWS = 20_000;
+
 /**
  * The draws of an entity's unique fields drawn by retries, found by one pass in order over those
  * fields and the fields they read (DataGenerator.draws): with them, any range of its rows is made on
@@ -366,6 +369,15 @@ export class DataGenerator {
    * Every entity it takes values from must be generated or assumed first.
    */
   draws(entityId: string): EntityDraws | undefined {
+    const steps = this.drawSteps(entityId);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  /**
+   * `draws` in steps: yields every DRAW_STEP_ROWS rows of its pass, so that a caller can let its
+   * event loop turn (lease and job heartbeats) while a large entity's draws are found.
+   */
+  *drawSteps(entityId: string): Generator<void, EntityDraws | undefined> {
     const found = this.#draws.get(entityId);
     if (found) return found;
     const { plan } = this.#entry(entityId);
@@ -385,6 +397,7 @@ export class DataGenerator {
     let rows = compiled.rowLimit;
     let warning: Issue | undefined;
     pass: for (let row = 0; row < rows; row++) {
+      if (row % DRAW_STEP_ROWS === DRAW_STEP_ROWS - 1) yield;
       values.fill(null);
       for (let f = 0; f < fields.length; f++) {
         const field = fields[f]!;

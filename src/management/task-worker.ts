@@ -203,11 +203,12 @@ export class TaskWorker {
     const version = job && (await schemas.findVersionById(job.schemaVersionId));
     if (!source || !job || !version) throw new Error('the source, its job or its schema version no longer exists');
     const options = task.options as unknown as TaskOptions;
-    const { planTasks } = await taskEngine();
+    const { planTasksAsync } = await taskEngine();
     const location = toLocation(source);
     return {
       config: version.schema,
-      tasks: this.coordinated.get(task.jobId) ?? planTasks(version.schema, options),
+      // Planned with turns of the event loop: the claimed task's lease is renewed meanwhile.
+      tasks: this.coordinated.get(task.jobId) ?? (await planTasksAsync(version.schema, options)),
       connection: await targets.connect(location),
       staging: stagingNamespace(location.namespace),
       batchSize: options.batchSize,
@@ -238,7 +239,7 @@ export class TaskWorker {
     },
   ): Promise<GenerationSummary> {
     const started = performance.now();
-    const { planTasks, prepareStaging, finishStaging, markerTable } = await taskEngine();
+    const { planTasksAsync, prepareStaging, finishStaging, markerTable } = await taskEngine();
     const { namespace } = toLocation(source);
     const staging = stagingNamespace(namespace);
     // Today's reference date is fixed here, with the other options, for every task of the job; a
@@ -246,7 +247,8 @@ export class TaskWorker {
     // Sources made before generator versions existed have none stored: version 1, byte for byte.
     const stored = run.resume ? ((await this.deps.tasks.optionsOf(job.id)) as TaskOptions | undefined) : undefined;
     const generation: GenerationOptions = stored ?? { seed: job.seed, rowCounts: source.generatorConfig.rowCounts, generatorVersion: source.generatorConfig.generatorVersion ?? 1 };
-    const taskPlan = planTasks(config, generation, this.rowsPerTask);
+    // The job's heartbeat goes on while unique values' draws are found (a pass over every row of their entities).
+    const taskPlan = await planTasksAsync(config, generation, this.rowsPerTask);
     const { plan } = taskPlan;
     this.coordinated.set(job.id, taskPlan);
     const options: TaskOptions = stored ?? {

@@ -34,6 +34,23 @@ export interface TaskPlan {
 }
 
 export function planTasks(config: SchemaConfig, options: GenerationOptions, rowsPerTask = DEFAULT_TASK_ROWS): TaskPlan {
+  const steps = planSteps(config, options, rowsPerTask);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * planTasks letting the event loop turn between steps of finding draws (a pass over every row of
+ * an entity with unique values drawn by retry): a worker's lease and job heartbeats go on meanwhile.
+ */
+export async function planTasksAsync(config: SchemaConfig, options: GenerationOptions, rowsPerTask = DEFAULT_TASK_ROWS): Promise<TaskPlan> {
+  const steps = planSteps(config, options, rowsPerTask);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function* planSteps(config: SchemaConfig, options: GenerationOptions, rowsPerTask: number): Generator<void, TaskPlan> {
   const plan = planGeneration(config, options);
   const probe = new DataGenerator(config, plan);
   const ranged = new Set<string>();
@@ -44,7 +61,7 @@ export function planTasks(config: SchemaConfig, options: GenerationOptions, rows
     try {
       if (!probe.rangeSafe(entity.id, false)) continue;
       // Unique fields drawn by retries: their draws first (and the rows, when one runs out).
-      probe.draws(entity.id);
+      yield* probe.drawSteps(entity.id);
       if (!probe.assumeGenerated(entity.id, true)) continue;
       ranged.add(entity.id);
       rowLimits.set(entity.id, probe.rowLimit(entity.id));
