@@ -237,8 +237,19 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
   it.each(['tasks', 'swap'] as const)('survives its coordinating worker dying at "%s" (before the tasks are recorded; keys built, not swapped): the job is taken over and swaps in the same data', async (point) => {
     // Only the doomed worker runs when the job is queued, so it coordinates the job, and kills itself at that point.
     await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
-    const doomed = await startWorker(`dies-at-${point}-${target.name}`, { SDS_TEST_COORDINATOR_DIES_AT: point });
     workers = [];
+    const doomed = await startWorker(`dies-at-${point}-${target.name}`, { SDS_TEST_COORDINATOR_DIES_AT: point });
+    try {
+      await dieAndTakeOver(point, doomed);
+    } finally {
+      await doomed.stop('SIGKILL');
+      // Whatever happened, the next test has two workers.
+      while (workers.length < 2) workers.push(await startWorker(`after-dying-${point}-${workers.length}-${target.name}`));
+      api = createClient<paths>({ baseUrl: workers[0]!.url, headers: { 'x-api-key': teamKey } });
+    }
+  }, 300_000);
+
+  async function dieAndTakeOver(point: 'tasks' | 'swap', doomed: ServerProcess): Promise<void> {
     api = createClient<paths>({ baseUrl: doomed.url, headers: { 'x-api-key': teamKey } });
     const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path: { projectId, sourceId } }, body: { seed: `dies-at-${point}` } })).data!;
     await waitFor(async () => (doomed.child.exitCode !== null || doomed.child.signalCode !== null ? true : undefined), 120_000, 'the coordinator to kill itself');
@@ -250,7 +261,7 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     expect(dead).toEqual({ worker: expect.stringMatching(new RegExp(`:${doomed.child.pid}:`)), status: 'running' });
 
     const survivor = await startWorker(`after-dying-${point}-${target.name}`);
-    workers = [survivor];
+    workers.push(survivor);
     api = createClient<paths>({ baseUrl: survivor.url, headers: { 'x-api-key': teamKey } });
     const ended = await finished(sourceId, job.id);
     expect(ended.status, `${ended.error ?? ''}\nsurvivor: ${survivor.output().slice(-2000)}`).toBe('succeeded');
@@ -264,6 +275,5 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     expect(tasks.length).toBeGreaterThan(0);
     expect(tasks.every((task) => task.status === 'succeeded')).toBe(true);
     expect(await digests(target, namespace)).toEqual(await referenceDigests(target, `dies-at-${point}`));
-    workers.push(await startWorker(`after-dying-${point}-2-${target.name}`));
-  }, 300_000);
+  }
 });
