@@ -4,9 +4,9 @@
 // round. Prints the job's wall time (the job's startedAt → finishedAt) beside one instance's, the
 // ratio, and the share of tasks (and rows) each instance made.
 //
-// Two configs: `default`, the bench's 610k rows (users' unique emails are drawn by retry, so users
-// and their orders stay one ordered task: only products split), and `ranged`, the same tables
-// without that unique key, where every entity is cut into row ranges.
+// Two configs: `default`, the bench's 610k rows (users' unique emails are drawn by retry: every
+// entity is cut into row ranges, users from the draws the planner finds first), and `ranged`, the
+// same tables without that unique key (no draws to find).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';

@@ -79,6 +79,12 @@ export interface Config {
   taskLeaseMs: number;
   /** Rows of one range task. */
   taskRows: number;
+  /**
+   * Tests only (SDS_TEST_COORDINATOR_DIES_AT): this process kills itself (SIGKILL) at that point of
+   * every split job it coordinates: `tasks`, the staging tables made but the tasks not recorded;
+   * `swap`, keys built but the namespace not swapped in.
+   */
+  testCoordinatorDiesAt?: 'tasks' | 'swap';
   /** Schema-config validation and previews: worker threads, time and memory a task, tasks a team may queue. */
   configWork: ConfigWorkLimits;
   /**
@@ -126,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskSlots: parseCount('SDS_TASK_SLOTS', env.SDS_TASK_SLOTS ?? '0'),
     taskLeaseMs: parsePositive('SDS_TASK_LEASE_MS', env.SDS_TASK_LEASE_MS ?? '30000'),
     taskRows: parsePositive('SDS_TASK_ROWS', env.SDS_TASK_ROWS ?? '50000'),
+    ...(env.SDS_TEST_COORDINATOR_DIES_AT === 'tasks' || env.SDS_TEST_COORDINATOR_DIES_AT === 'swap' ? { testCoordinatorDiesAt: env.SDS_TEST_COORDINATOR_DIES_AT } : {}),
     configWork: {
       workers: parsePositive('SDS_CONFIG_WORKERS', env.SDS_CONFIG_WORKERS ?? '2'),
       timeoutMs: parsePositive('SDS_CONFIG_WORK_TIMEOUT_MS', env.SDS_CONFIG_WORK_TIMEOUT_MS ?? '5000'),

@@ -234,7 +234,7 @@ export async function startService(config: Config, logger: Logger = pino({ level
   }, {
     slots: config.generationSlots,
     runningPerTeam: config.runningJobsPerTeam,
-    tasks: { slots: config.taskSlots, leaseMs: config.taskLeaseMs, rowsPerTask: config.taskRows },
+    tasks: { slots: config.taskSlots, leaseMs: config.taskLeaseMs, rowsPerTask: config.taskRows, diesAt: config.testCoordinatorDiesAt },
   });
   // The change feed's connection and the default team's queries need nothing of each other: both at once.
   const [firstStartKey] = await Promise.all([bootstrapTeam(teams, config.bootstrapTeamKey), listening]);

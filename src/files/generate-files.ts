@@ -262,6 +262,7 @@ class FileRun {
       format: options.format,
       dialect: options.dialect ?? 'postgres',
       namespace: this.namespace,
+      draws: this.rows.schedule.draws,
     });
   }
 

@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../model/row-value.ts';
 import { mergedDefinitions } from '../generation/faker-locales.ts';
-import { DataGenerator } from '../generation/generator.ts';
+import { DataGenerator, type EntityDraws } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions } from '../generation/plan.ts';
 import { buildRuntimeTables } from '../model/tables.ts';
 import { BufferPool } from './byte-chunks.ts';
@@ -23,6 +23,8 @@ export interface RangeWorkerSetup {
   format: FileFormat;
   dialect: SourceKind;
   namespace: string;
+  /** The schedule's draws of unique fields drawn by retries (Schedule.draws): found once, by the main thread. */
+  draws?: ReadonlyMap<string, EntityDraws>;
 }
 
 export interface RangeTask {
@@ -54,7 +56,7 @@ export type RangeResult =
 /** Plans the generation; resolves to the handler of the messages after the setup. */
 async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | AssumeMessage) => void> {
   const plan = planGeneration(setup.config, setup.options);
-  const generator = new DataGenerator(setup.config, plan);
+  const generator = new DataGenerator(setup.config, plan, { draws: setup.draws });
   const tables = buildRuntimeTables(setup.config, plannedRowCounts(setup.config));
   // Only SQL scripts need a dialect: the drivers the dialects import are not loaded otherwise.
   const dialect = setup.format === 'sql' ? (await import('../dialects/index.ts')).dialectOfKind(setup.dialect) : undefined;

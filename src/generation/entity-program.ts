@@ -5,13 +5,13 @@
 import type { RowValue } from '../model/row-value.ts';
 import type { CompositeReference, Field } from '../model/config-types.ts';
 import type { EntityContext, FinitePool, ValueProgram } from './program.ts';
-import type { FieldOutput } from './uniqueness.ts';
+import type { DrawLedger, FieldOutput } from './uniqueness.ts';
 import { singleFieldKeys } from './config-check-context.ts';
 import { fieldName } from './program.ts';
 import { createProgram } from './strategies.ts';
 import { referenceSpec } from './references.ts';
 import { valueFinisher } from './coerce.ts';
-import { drawOrder, jointDraw, uniqueByRetries } from './uniqueness.ts';
+import { DrawLedger as Ledgers, drawOrder, jointDraw, uniqueByRetries } from './uniqueness.ts';
 import { streamKey } from './random.ts';
 import { defaultNullShare } from './null-shares.ts';
 import { compositePrograms, withPositionFanOut } from './composite-programs.ts';
@@ -29,6 +29,22 @@ export interface CompiledField {
   sequential: boolean;
   /** Indexes of the fields of the row whose values this one reads. */
   deps: readonly number[];
+  /**
+   * Unique by retries (and otherwise range-safe): sequential, unless compiled with a ledger of its
+   * draws (`Draws.replay`), which makes any row on its own.
+   */
+  retries?: boolean;
+  /** Compiled with `Draws.record`: the ledger its rows in order fill. */
+  ledger?: DrawLedger;
+}
+
+/**
+ * Fields unique by retries: `record` their draws as rows are made in order (CompiledField.ledger),
+ * or `replay` a ledger found so (by field index), which makes those fields range-safe.
+ */
+export interface Draws {
+  record?: boolean;
+  replay?: ReadonlyMap<number, DrawLedger>;
 }
 
 export interface CompiledEntity {
@@ -58,7 +74,7 @@ interface Compiling {
 }
 
 /** Compiles the fields of an entity (`only`: just these field ids, e.g. the deferred ones). */
-export function compileEntity(context: EntityContext, skip: ReadonlySet<string>, only?: ReadonlySet<string>): CompiledEntity {
+export function compileEntity(context: EntityContext, skip: ReadonlySet<string>, only?: ReadonlySet<string>, draws: Draws = {}): CompiledEntity {
   const { entity } = context;
   const planned = context.plan.rowCount;
   const keys = singleFieldKeys(entity);
@@ -80,7 +96,7 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
   const limits: Limit[] = [...composite.limits];
   if (!only) assignJointKeys(context, compiling, skip, limits, composite.distinct);
   const notes: { path: string; message: string }[] = [];
-  const order = compiling.map((item) => compileField(context, item, planned, limits, notes));
+  const order = compiling.map((item) => compileField(context, item, planned, limits, notes, draws));
   let rowLimit = planned;
   for (const limit of limits) rowLimit = Math.min(rowLimit, limit.size);
   const warnings = limits
@@ -95,7 +111,7 @@ export function compileEntity(context: EntityContext, skip: ReadonlySet<string>,
   return { order: sortByDependencies(order, compiling), rowLimit: only ? planned : rowLimit, warnings: only ? [] : warnings };
 }
 
-function compileField(context: EntityContext, item: Compiling, planned: number, limits: Limit[], notes: { path: string; message: string }[]): CompiledField {
+function compileField(context: EntityContext, item: Compiling, planned: number, limits: Limit[], notes: { path: string; message: string }[], draws: Draws): CompiledField {
   const { field, program, index } = item;
   const name = fieldName(context, field);
   const finish = valueFinisher(field, program, context.stream(field.id, 'pad'), context.plan.timezone, name, item.unique || item.joint !== undefined);
@@ -103,6 +119,7 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   let core: (row: number, values: readonly RowValue[]) => FieldOutput;
   let pure = !program.deps?.length;
   let sequential = program.sequential === true;
+  let retries: { ledger?: DrawLedger } | undefined;
 
   if (program.rows !== undefined || program.shortfall !== undefined) {
     const path = context.pointer(index, ...(field.references ? ['references'] : ['generation', 'strategy']), 'fanOut');
@@ -128,9 +145,14 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
         : context.pointer(index);
     limits.push({ size, path, what: `values for ${name}` });
   } else if (item.unique && !program.distinct) {
-    core = uniqueByRetries(program, finish, field, planned);
+    const replay = draws.replay?.get(index);
+    const ledger = draws.record ? Ledgers.empty() : undefined;
+    const unique = uniqueByRetries(program, finish, field, planned, ledger);
+    core = replay ? unique.replay(replay) : unique.inOrder;
     pure = false;
-    sequential = true;
+    // Sequential in order; made from the ledger, any row on its own (unless its program itself is sequential).
+    sequential = !replay || program.sequential === true;
+    if (program.sequential !== true) retries = ledger ? { ledger } : {};
   } else {
     if (item.unique && program.limit !== undefined) {
       const path = field.generation?.uniqueValues ? context.pointer(index, 'generation', 'uniqueValues') : context.pointer(index);
@@ -143,9 +165,10 @@ function compileField(context: EntityContext, item: Compiling, planned: number, 
   // Version 4 gives nullable fields made by default a share of nulls by meaning (null-shares.ts).
   const emptyRate = field.generation?.emptyRate ?? defaultNullShare(context.version, context.entity, context.entities, field);
   const deps = program.deps ?? [];
-  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure, sequential, deps };
+  const marks = retries ? { retries: true, ...retries } : {};
+  if (emptyRate <= 0 || !field.nullable) return { index, field, generate: core, pure, sequential, deps, ...marks };
   const empty = context.stream(field.id, 'empty');
-  return { index, field, pure, sequential, deps, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
+  return { index, field, pure, sequential, deps, ...marks, generate: (row, values) => (empty.float(row) < emptyRate ? null : core(row, values)) };
 }
 
 function finishRaw(raw: unknown, row: number, finish: (raw: unknown, row: number, tag: string) => RowValue): RowValue {

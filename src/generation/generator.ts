@@ -10,7 +10,7 @@ import type { EntityPlan, GenerationOptions, GenerationPlan } from './plan.ts';
 import type { EntityContext, KeyPool } from './program.ts';
 import type { CompiledEntity } from './entity-program.ts';
 import { compileEntity } from './entity-program.ts';
-import { EXHAUSTED } from './uniqueness.ts';
+import { DrawLedger as DrawLedgers, EXHAUSTED, type DrawLedger } from './uniqueness.ts';
 import { IndexedKeyPool, StoredKeyPool } from './key-pools.ts';
 import { FakerPool } from './faker-pool.ts';
 import { LocaleWords } from './values/words.ts';
@@ -28,6 +28,23 @@ import { ancestorsOf } from './config-graph.ts';
 import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
 
 type Issue = { path: string; message: string };
+
+/** Rows of a pass finding draws between two steps (DataGenerator.drawSteps). */
+const DRAW_STEP_ROWS = 20_000;
+
+/**
+ * The draws of an entity's unique fields drawn by retries, found by one pass in order over those
+ * fields and the fields they read (DataGenerator.draws): with them, any range of its rows is made on
+ * its own, exactly as a generation in order makes it. Plain data, posted to worker threads as it is.
+ */
+export interface EntityDraws {
+  /** Rows the entity has: its row limit, or fewer when a unique field ran out of values. */
+  rows: number;
+  /** Each such field's ledger, by field index. */
+  ledgers: Map<number, DrawLedger>;
+  /** The warning a generation in order raises where a unique field ran out. */
+  warning?: Issue;
+}
 
 
 export class DataGenerator {
@@ -62,13 +79,16 @@ export class DataGenerator {
 
   /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
   readonly #maxLineRows: number;
+  /** Entities whose unique fields drawn by retries are made from their draws, by entity id. */
+  readonly #draws = new Map<string, EntityDraws>();
 
   /**
    * `lineSums`: false in a generator that only makes a child's lines for a parent's sums;
    * `maxLineRows`: the most rows those lines (and the ancestors made for them) may take.
    */
-  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: boolean; maxLineRows?: number } = {}) {
+  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: boolean; maxLineRows?: number; draws?: ReadonlyMap<string, EntityDraws> } = {}) {
     this.#maxLineRows = options.maxLineRows ?? Infinity;
+    for (const [entityId, draws] of options.draws ?? []) this.#draws.set(entityId, draws);
     this.#referenceMs = Date.parse(plan.referenceDate);
     this.#version = plan.version;
     this.#config = config;
@@ -215,10 +235,7 @@ export class DataGenerator {
         const field = order[f]!;
         const value = field.generate(row, values);
         if (value === EXHAUSTED) {
-          this.warnings.push({
-            path: `/entities/${this.#entry(entityId).index}/fields/${field.index}`,
-            message: `no unique value left for ${entityId}.${field.field.id} after ${row} rows; inserted ${row} of ${plan.rowCount} planned rows`,
-          });
+          this.warnings.push(this.#exhausted(entityId, field, row));
           ended = true;
           return undefined;
         }
@@ -322,9 +339,11 @@ export class DataGenerator {
     if (compiled.order.some((field) => needed.has(field.field.id) && !this.#indexable(field))) return false;
     const rowNeeded = this.#rowNeeded.get(entityId) ?? new Set<string>();
     if (compiled.order.some((field) => rowNeeded.has(field.field.id) && !field.pure)) return false;
-    if (warn) this.warnings.push(...compiled.warnings);
-    // `produced`: the rows a real generation made (fewer than rowLimit when a unique field ran out).
-    const rows = produced ?? compiled.rowLimit;
+    const draws = this.#draws.get(entityId);
+    if (warn) this.warnings.push(...compiled.warnings, ...(draws?.warning ? [draws.warning] : []));
+    // `produced`: the rows a real generation made (fewer than rowLimit when a unique field ran out,
+    // as its draws know when they were found).
+    const rows = produced ?? draws?.rows ?? compiled.rowLimit;
     this.produced.set(entityId, rows);
     this.#publishPools(entityId, compiled, new Map(), rows);
     return true;
@@ -332,18 +351,85 @@ export class DataGenerator {
 
   /**
    * Whether any range of the entity's rows can be made on its own (`rangeRows`), here or in another
-   * thread: no field carries state from row to row, deferred ones included. Every entity it takes
-   * values from must be generated or assumed first; the entities its deferred columns point to too,
-   * when `complete`.
+   * thread: no field carries state from row to row, deferred ones included, but unique fields drawn
+   * by retries, once their draws are found (`draws`). Every entity it takes values from must be
+   * generated or assumed first; the entities its deferred columns point to too, when `complete`.
    */
   rangeSafe(entityId: string, complete = true): boolean {
     const { plan } = this.#entry(entityId);
-    const fields = this.#compiled(entityId).order;
+    const fields = compileEntity(this.#context(entityId), new Set(plan.deferredColumns)).order;
     const deferred = complete && plan.deferredColumns.length > 0 ? this.#deferredFields(entityId) : [];
-    return [...fields, ...deferred].every((field) => !field.sequential);
+    return fields.every((field) => !field.sequential || field.retries === true) && deferred.every((field) => !field.sequential);
   }
 
-  /** Rows the entity will have: its planned rows, or fewer when a unique pool or a parent runs out. */
+  /**
+   * The draws of a range-safe entity's unique fields drawn by retries (undefined when it has none):
+   * found once, by making those fields (and the fields they read) of every row in order, or given
+   * (the constructor's `draws`, `adoptDraws`). From then on its row limit and ranges follow them.
+   * Every entity it takes values from must be generated or assumed first.
+   */
+  draws(entityId: string): EntityDraws | undefined {
+    const steps = this.drawSteps(entityId);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  /**
+   * `draws` in steps: yields every DRAW_STEP_ROWS rows of its pass, so that a caller can let its
+   * event loop turn (lease and job heartbeats) while a large entity's draws are found.
+   */
+  *drawSteps(entityId: string): Generator<void, EntityDraws | undefined> {
+    const found = this.#draws.get(entityId);
+    if (found) return found;
+    const { plan } = this.#entry(entityId);
+    const compiled = compileEntity(this.#context(entityId), new Set(plan.deferredColumns), undefined, { record: true });
+    if (!compiled.order.some((field) => field.retries)) return undefined;
+    // The unique fields and every field they read, in the order a whole row makes them.
+    const byIndex = new Map(compiled.order.map((field) => [field.index, field]));
+    const keep = new Set<number>();
+    const visit = (index: number) => {
+      if (keep.has(index) || !byIndex.has(index)) return;
+      keep.add(index);
+      for (const dep of byIndex.get(index)!.deps) visit(dep);
+    };
+    for (const field of compiled.order) if (field.retries) visit(field.index);
+    const fields = compiled.order.filter((field) => keep.has(field.index));
+    const values: RowValue[] = new Array<RowValue>(plan.table.columns.length).fill(null);
+    let rows = compiled.rowLimit;
+    let warning: Issue | undefined;
+    pass: for (let row = 0; row < rows; row++) {
+      if (row % DRAW_STEP_ROWS === DRAW_STEP_ROWS - 1) yield;
+      values.fill(null);
+      for (let f = 0; f < fields.length; f++) {
+        const field = fields[f]!;
+        const value = field.generate(row, values);
+        if (value === EXHAUSTED) {
+          warning = this.#exhausted(entityId, field, row);
+          rows = row;
+          break pass;
+        }
+        values[field.index] = value;
+      }
+    }
+    const ledgers = new Map(compiled.order.filter((field) => field.retries).map((field) => [field.index, DrawLedgers.trimmed(field.ledger!)]));
+    const draws: EntityDraws = { rows, ledgers, ...(warning ? { warning } : {}) };
+    this.adoptDraws(new Map([[entityId, draws]]));
+    return draws;
+  }
+
+  /** Draws found elsewhere (a schedule's probe, another process), made from as if found here. */
+  adoptDraws(draws: ReadonlyMap<string, EntityDraws>): void {
+    for (const [entityId, entityDraws] of draws) {
+      this.#draws.set(entityId, entityDraws);
+      this.#compiledEntities.delete(entityId);
+    }
+  }
+
+  /** The draws found or given so far, by entity id. */
+  get foundDraws(): ReadonlyMap<string, EntityDraws> {
+    return this.#draws;
+  }
+
+  /** Rows the entity will have: its planned rows, or fewer when a unique pool or a parent runs out (or a unique field drawn by retries, once its draws are found). */
   rowLimit(entityId: string): number {
     return this.#compiled(entityId).rowLimit;
   }
@@ -359,6 +445,8 @@ export class DataGenerator {
     const columns = plan.table.columns.length;
     const shared: RowValue[] = new Array<RowValue>(columns);
     const end = Math.min(to, compiled.rowLimit);
+    const sequential = compiled.order.find((field) => field.sequential);
+    if (sequential && end > from) throw new Error(`${entityId}.${sequential.field.id} is not range-safe: its rows must be made in order${sequential.retries ? ' (its draws were not found)' : ''}`);
     for (let row = from; row < end; row++) {
       const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
       for (const field of compiled.order) {
@@ -371,11 +459,25 @@ export class DataGenerator {
     }
   }
 
-  /** The entity compiled once (its deferred columns left out), for range generation. */
+  /** The entity compiled once (its deferred columns left out), for range generation: from its draws, when found. */
   #compiled(entityId: string): CompiledEntity {
     let compiled = this.#compiledEntities.get(entityId);
-    if (!compiled) this.#compiledEntities.set(entityId, (compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns))));
+    if (!compiled) {
+      const draws = this.#draws.get(entityId);
+      compiled = compileEntity(this.#context(entityId), new Set(this.#entry(entityId).plan.deferredColumns), undefined, draws ? { replay: draws.ledgers } : {});
+      if (draws) compiled = { ...compiled, rowLimit: Math.min(compiled.rowLimit, draws.rows) };
+      this.#compiledEntities.set(entityId, compiled);
+    }
     return compiled;
+  }
+
+  /** The warning of a unique field that ran out of values at `row` (rows stop there). */
+  #exhausted(entityId: string, field: CompiledEntity['order'][number], row: number): Issue {
+    const { index, plan } = this.#entry(entityId);
+    return {
+      path: `/entities/${index}/fields/${field.index}`,
+      message: `no unique value left for ${entityId}.${field.field.id} after ${row} rows; inserted ${row} of ${plan.rowCount} planned rows`,
+    };
   }
 
   /**

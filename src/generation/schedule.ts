@@ -7,7 +7,7 @@ import type { SchemaConfig } from '../model/config-types.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { ancestorsOf } from './config-graph.ts';
-import { DataGenerator } from './generator.ts';
+import { DataGenerator, type EntityDraws } from './generator.ts';
 import type { EntityPlan, GenerationPlan } from './plan.ts';
 
 export interface EntitySchedule {
@@ -16,7 +16,8 @@ export interface EntitySchedule {
   /**
    * `ranges`: any range of its rows can be made on its own, here or in another thread or process
    * (no field carries state from row to row, every entity it takes values from is recomputed, and
-   * for deferred columns their targets too); `rowLimit` rows, known before any row is made.
+   * for deferred columns their targets too); `rowLimit` rows, known before any row is made. Unique
+   * fields drawn by retries are made from their draws (`Schedule.draws`), found once, in order.
    * `order`: made from row 0 in turn, as a database load makes it.
    */
   made: 'ranges' | 'order';
@@ -38,6 +39,11 @@ export interface Schedule {
   plan: GenerationPlan;
   /** Plan order: parents first. */
   entities: EntitySchedule[];
+  /**
+   * The draws of the `ranges` entities with unique fields drawn by retries (DataGenerator.draws):
+   * every generator that makes their ranges is given them (ScheduledRows does, worker threads are sent them).
+   */
+  draws: ReadonlyMap<string, EntityDraws>;
 }
 
 /**
@@ -53,6 +59,8 @@ export function scheduleGeneration(config: SchemaConfig, plan: GenerationPlan): 
     if (!ancestorsOf(config, entity.id).every((id) => id === entity.id || recomputed.has(id))) continue;
     try {
       const safe = probe.rangeSafe(entity.id, false);
+      // Unique fields drawn by retries: their draws found first (its rows, when one runs out, too).
+      if (safe) probe.draws(entity.id);
       if (!probe.assumeGenerated(entity.id)) continue;
       recomputed.add(entity.id);
       if (safe) {
@@ -76,8 +84,10 @@ export function scheduleGeneration(config: SchemaConfig, plan: GenerationPlan): 
       ranges.delete(entity.id);
     }
   }
+  const draws = new Map([...probe.foundDraws].filter(([entityId]) => ranges.has(entityId)));
   return {
     plan,
+    draws,
     entities: plan.entities.map((entity) => ({
       id: entity.id,
       plan: entity,
@@ -126,7 +136,11 @@ export class ScheduledRows {
   ) {}
 
   get schedule(): Schedule {
-    return (this.#schedule ??= this.find());
+    if (!this.#schedule) {
+      this.#schedule = this.find();
+      this.generator.adoptDraws(this.#schedule.draws);
+    }
+    return this.#schedule;
   }
 
   entity(entityId: string): EntitySchedule {

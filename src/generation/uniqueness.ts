@@ -141,37 +141,147 @@ function walker(field: Field): ((value: RowValue, step: number) => RowValue | un
   return unhandledFieldType(field.type);
 }
 
+/**
+ * Where each row of a unique field drawn by retries found its value, as one pass in order found it
+ * (DrawLedger.record): the rows whose first candidate was taken, sorted, with the draw each needed
+ * (an attempt, a tag or a step). Every other row took its first candidate. With it, any row's value
+ * is computed on its own (`replayRetries`), exactly as the pass in order made it. Plain data (typed
+ * arrays), so it can be posted to worker threads.
+ */
+export interface DrawLedger {
+  rows: Uint32Array;
+  draws: Uint16Array;
+  /** Entries used in `rows` and `draws`. */
+  count: number;
+}
+
+export const DrawLedger = {
+  empty(): DrawLedger {
+    return { rows: new Uint32Array(256), draws: new Uint16Array(256), count: 0 };
+  },
+
+  /** Appends a row (rows come in increasing order) and the draw it took. */
+  record(ledger: DrawLedger, row: number, draw: number): void {
+    if (ledger.count === ledger.rows.length) {
+      const rows = new Uint32Array(ledger.rows.length * 2);
+      rows.set(ledger.rows);
+      const draws = new Uint16Array(ledger.draws.length * 2);
+      draws.set(ledger.draws);
+      ledger.rows = rows;
+      ledger.draws = draws;
+    }
+    ledger.rows[ledger.count] = row;
+    ledger.draws[ledger.count] = draw;
+    ledger.count++;
+  },
+
+  /** The arrays cut to their entries (what a finished pass keeps). */
+  trimmed(ledger: DrawLedger): DrawLedger {
+    return { rows: ledger.rows.slice(0, ledger.count), draws: ledger.draws.slice(0, ledger.count), count: ledger.count };
+  },
+
+  /** Bytes the ledger holds. */
+  bytes(ledger: DrawLedger): number {
+    return ledger.rows.byteLength + ledger.draws.byteLength;
+  },
+};
+
+/** A ledger reader: the draw of a row (0, the first candidate, for rows not in it), fastest for rows asked in increasing order. */
+function ledgerReader(ledger: DrawLedger): (row: number) => number {
+  const { rows, draws, count } = ledger;
+  let at = 0;
+  return (row) => {
+    // The next entry at or after `row`: walk forward from the last one, or search when the row went back or far ahead.
+    if (at > 0 && rows[at - 1]! >= row) at = 0;
+    if (at < count && rows[at]! < row && (at + 16 >= count || rows[at + 16]! < row)) {
+      let low = at;
+      let high = count;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (rows[mid]! < row) low = mid + 1;
+        else high = mid;
+      }
+      at = low;
+    }
+    while (at < count && rows[at]! < row) at++;
+    if (at < count && rows[at] === row) return draws[at++]!;
+    return 0;
+  };
+}
+
+// Draws: 0 … RETRIES - 1 the attempt, then TAGS tags, then the walk's steps (k, -k for k = 1 … WALK).
+const TAG_DRAW = RETRIES;
+const WALK_DRAW = RETRIES + TAGS;
+
+/** A unique field drawn by retries: in order (`inOrder`, recording its draws when `ledger` is given), or any row from a ledger (`replay`). */
+export interface RetryUnique {
+  inOrder: (row: number, values: readonly RowValue[]) => FieldOutput;
+  replay(ledger: DrawLedger): (row: number, values: readonly RowValue[]) => FieldOutput;
+}
+
 /** A unique field fed by an open-ended program: retries, then tags (text) or steps (numbers, dates). */
-export function uniqueByRetries(program: ValueProgram, finish: Finisher, field: Field, expected: number) {
+export function uniqueByRetries(program: ValueProgram, finish: Finisher, field: Field, expected: number, ledger?: DrawLedger): RetryUnique {
   const seen = new SeenSet(expected);
   const text = field.type === 'string' || field.type === 'text';
   const walk = walker(field);
-  return (row: number, values: readonly RowValue[]): FieldOutput => {
+  const took = ledger ? (row: number, draw: number) => draw !== 0 && DrawLedger.record(ledger, row, draw) : () => {};
+  const inOrder = (row: number, values: readonly RowValue[]): FieldOutput => {
     let first: unknown = null;
     for (let attempt = 0; attempt < RETRIES; attempt++) {
       const raw = program.at(row, values, attempt);
-      if (raw === null || raw === undefined) return null;
+      if (raw === null || raw === undefined) {
+        took(row, attempt);
+        return null;
+      }
       if (attempt === 0) first = raw;
       const value = finish(raw, row, '');
-      if (seen.add(value)) return value;
+      if (seen.add(value)) {
+        took(row, attempt);
+        return value;
+      }
     }
     if (text) {
       for (let k = 0; k < TAGS; k++) {
-        const tag = k === 0 ? `-${row + 1}` : `-${row + 1}-${k}`;
-        const value = finish(first, row, tag);
+        const value = finish(first, row, retryTag(row, k));
         // A tag (or suffix) cut off by maxLength leaves no room for unique values.
-        if (typeof value !== 'string' || !value.includes(tag) || !value.endsWith(field.suffix ?? '')) break;
-        if (seen.add(value)) return value;
+        if (typeof value !== 'string' || !value.includes(retryTag(row, k)) || !value.endsWith(field.suffix ?? '')) break;
+        if (seen.add(value)) {
+          took(row, TAG_DRAW + k);
+          return value;
+        }
       }
     } else if (walk) {
       const start = finish(first, row, '');
       for (let k = 1; k <= WALK; k++) {
         for (const step of [k, -k]) {
           const value = walk(start, step);
-          if (value !== undefined && seen.add(value)) return value;
+          if (value !== undefined && seen.add(value)) {
+            took(row, WALK_DRAW + 2 * (k - 1) + (step < 0 ? 1 : 0));
+            return value;
+          }
         }
       }
     }
     return EXHAUSTED;
   };
+  const replay = (recorded: DrawLedger) => {
+    const drawOf = ledgerReader(recorded);
+    return (row: number, values: readonly RowValue[]): FieldOutput => {
+      const draw = drawOf(row);
+      if (draw < TAG_DRAW) {
+        const raw = program.at(row, values, draw);
+        return raw === null || raw === undefined ? null : finish(raw, row, '');
+      }
+      const first = program.at(row, values, 0);
+      if (draw < WALK_DRAW) return finish(first, row, retryTag(row, draw - TAG_DRAW));
+      const step = draw - WALK_DRAW;
+      const k = (step >> 1) + 1;
+      return walk!(finish(first, row, ''), step & 1 ? -k : k)!;
+    };
+  };
+  return { inOrder, replay };
+}
+
+function retryTag(row: number, k: number): string {
+  return k === 0 ? `-${row + 1}` : `-${row + 1}-${k}`;
 }

@@ -139,8 +139,9 @@ export class GenerationWorker {
     const takenOver: (GenerationJob & { worker: string | null })[] = [];
     for (const job of running) {
       if (!stale.has(job.id) && !isDeadLocalWorker(job.worker)) continue;
-      if (this.tasks.enabled && this.running && (await this.taskStore.optionsOf(job.id)) !== undefined) {
-        // Its tasks are recorded: they outlive the worker, and so does the job. Another checker may win it.
+      if (this.tasks.enabled && this.running) {
+        // Split jobs outlive their worker: tasks recorded are resumed, and a job whose tasks were not
+        // recorded yet is planned again (TaskWorker.runJob). Another checker may win it.
         if (await jobs.takeOver(job.id, job.worker, this.id)) takenOver.push(job);
         continue;
       }

@@ -32,6 +32,8 @@ export interface TaskWorkerOptions {
   maxAttempts?: number;
   /** Idle poll interval (a job split here wakes this process's slots at once). Default 1 s. */
   pollMs?: number;
+  /** Tests only: the point of each job it coordinates where this process kills itself (Config.testCoordinatorDiesAt). */
+  diesAt?: 'tasks' | 'swap';
 }
 
 /** What every task of a job is made with: stored with each task, so that every worker makes the same rows. */
@@ -63,6 +65,8 @@ export class TaskWorker {
   private readonly current = new Set<AbortController>();
   /** Recent jobs' contexts (a few: tasks of one job follow each other). */
   private readonly contexts = new Map<string, Promise<JobContext>>();
+  /** The plans of the jobs this process coordinates: its task slots use them instead of planning again (the draws of unique fields are a pass over every row). */
+  private readonly coordinated = new Map<string, TaskPlan>();
   readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly pollMs: number;
@@ -199,11 +203,12 @@ export class TaskWorker {
     const version = job && (await schemas.findVersionById(job.schemaVersionId));
     if (!source || !job || !version) throw new Error('the source, its job or its schema version no longer exists');
     const options = task.options as unknown as TaskOptions;
-    const { planTasks } = await taskEngine();
+    const { planTasksAsync } = await taskEngine();
     const location = toLocation(source);
     return {
       config: version.schema,
-      tasks: planTasks(version.schema, options),
+      // Planned with turns of the event loop: the claimed task's lease is renewed meanwhile.
+      tasks: this.coordinated.get(task.jobId) ?? (await planTasksAsync(version.schema, options)),
       connection: await targets.connect(location),
       staging: stagingNamespace(location.namespace),
       batchSize: options.batchSize,
@@ -225,24 +230,27 @@ export class TaskWorker {
       signal: AbortSignal;
       onProgress: (event: ProgressEvent) => void;
       /**
-       * The job's worker stopped and this one took the job over: its staging namespace and tasks are
-       * already there (tasks done stay done); this worker waits for the rest, builds keys and swaps.
+       * The job's worker stopped and this one took the job over. Its tasks recorded: they are resumed
+       * (tasks done stay done), and this worker waits for the rest, builds keys and swaps; with the
+       * staging namespace already being finished (keys, swap), the tasks are made again into a fresh
+       * one. No tasks recorded yet: the job is planned and prepared again, from the start.
        */
       resume?: boolean;
     },
   ): Promise<GenerationSummary> {
     const started = performance.now();
-    const { planTasks, prepareStaging, finishStaging, markerTable } = await taskEngine();
+    const { planTasksAsync, prepareStaging, finishStaging, markerTable } = await taskEngine();
     const { namespace } = toLocation(source);
     const staging = stagingNamespace(namespace);
     // Today's reference date is fixed here, with the other options, for every task of the job; a
     // worker taking the job over plans it again with the options recorded with its tasks.
     // Sources made before generator versions existed have none stored: version 1, byte for byte.
     const stored = run.resume ? ((await this.deps.tasks.optionsOf(job.id)) as TaskOptions | undefined) : undefined;
-    if (run.resume && !stored) throw new Error('the job\'s worker stopped before it recorded the job\'s tasks');
     const generation: GenerationOptions = stored ?? { seed: job.seed, rowCounts: source.generatorConfig.rowCounts, generatorVersion: source.generatorConfig.generatorVersion ?? 1 };
-    const taskPlan = planTasks(config, generation, this.rowsPerTask);
+    // The job's heartbeat goes on while unique values' draws are found (a pass over every row of their entities).
+    const taskPlan = await planTasksAsync(config, generation, this.rowsPerTask);
     const { plan } = taskPlan;
+    this.coordinated.set(job.id, taskPlan);
     const options: TaskOptions = stored ?? {
       ...generation,
       referenceDate: plan.referenceDate,
@@ -250,21 +258,22 @@ export class TaskWorker {
     };
     let claimed = false;
     try {
-      if (run.resume) {
-        claimed = true;
-        // The marker table goes when the namespace starts being finished: without it, the previous worker
-        // stopped while building keys or swapping, which is not resumed (the job fails, as before).
-        const q = (name: string) => connection.dialect.quoteIdentifier(name);
-        await connection.query(`SELECT task FROM ${q(staging)}.${q(markerTable(plan))} WHERE task < 0`, []).catch(() => {
-          throw new Error('the job\'s worker stopped while it built keys or swapped the data in; the previous data still serves');
-        });
-      } else {
+      const q = (name: string) => connection.dialect.quoteIdentifier(name);
+      // The marker table goes when the namespace starts being finished: without it, the previous worker
+      // stopped while building keys or swapping (the rows may be half keyed, or swapped in already).
+      const finishing = stored !== undefined && (await connection.query(`SELECT task FROM ${q(staging)}.${q(markerTable(plan))} WHERE task < 0`, []).then(() => false, () => true));
+      if (stored && !finishing) claimed = true;
+      else {
+        // A fresh job, or one taken over before its tasks were recorded, or while it was being finished:
+        // the staging namespace is made anew (idempotent), and the tasks recorded, or queued again.
         run.onProgress({ type: 'phase', phase: 'tables' });
         await run.claimNamespace(staging);
         claimed = true;
         await prepareStaging(connection, staging, taskPlan);
         for (const entity of plan.entities) run.onProgress({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
-        await this.deps.tasks.create(job.id, taskPlan.tasks, options);
+        if (this.options.diesAt === 'tasks') process.kill(process.pid, 'SIGKILL');
+        if (finishing) await this.deps.tasks.requeue(job.id);
+        else await this.deps.tasks.create(job.id, taskPlan.tasks, options);
         this.wake();
       }
       // Progress events only for entities whose rows moved since the last poll.
@@ -279,6 +288,7 @@ export class TaskWorker {
       run.onProgress({ type: 'phase', phase: 'constraints' });
       run.signal.throwIfAborted();
       await finishStaging(connection, staging, namespace, taskPlan, async () => {
+        if (this.options.diesAt === 'swap') process.kill(process.pid, 'SIGKILL');
         run.signal.throwIfAborted();
         run.onProgress({ type: 'phase', phase: 'swap' });
         await run.claimNamespace(namespace);
@@ -301,6 +311,8 @@ export class TaskWorker {
       // As runGeneration: the half-built staging goes, but a failure is not held up by a dark target.
       if (claimed) await Promise.race([connection.dropNamespace(staging).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       throw error;
+    } finally {
+      this.coordinated.delete(job.id);
     }
   }
 

@@ -63,7 +63,7 @@ const toTask = (row: TaskRow): GenerationTask => ({
 export class TaskStore {
   constructor(private readonly db: Db) {}
 
-  /** Records a job's tasks, numbered from 0 in the order given (claimed in that order), each with the job's generation `options`. */
+  /** Records a job's tasks, numbered from 0 in the order given (claimed in that order), each with the job's generation `options`; tasks already recorded stay as they are. */
   async create(jobId: string, specs: StoredTaskSpec[], options: object): Promise<void> {
     if (specs.length === 0) return;
     const rows = specs.map((spec, seq) => ({
@@ -77,7 +77,8 @@ export class TaskStore {
     await this.db.query(
       `INSERT INTO generation_tasks (job_id, seq, kind, entity, row_from, row_to, spec)
        SELECT $1, t.seq, t.kind, t.entity, t.row_from, t.row_to, t.spec
-       FROM jsonb_to_recordset($2::jsonb) AS t(seq integer, kind text, entity text, row_from bigint, row_to bigint, spec jsonb)`,
+       FROM jsonb_to_recordset($2::jsonb) AS t(seq integer, kind text, entity text, row_from bigint, row_to bigint, spec jsonb)
+       ON CONFLICT DO NOTHING`,
       [jobId, JSON.stringify(rows)],
     );
   }
@@ -166,6 +167,18 @@ export class TaskStore {
       [jobId, maxAttempts],
     );
     return rows.map(toTask);
+  }
+
+  /**
+   * Every task of a job queued again, as never tried (a worker taking the job over found its staging
+   * namespace being finished, and makes the tasks again into a fresh one).
+   */
+  async requeue(jobId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE generation_tasks SET status = 'queued', worker = NULL, attempts = 0, rows_written = 0, result = NULL, error = NULL, lease_until = NULL, started_at = NULL, finished_at = NULL
+       WHERE job_id = $1`,
+      [jobId],
+    );
   }
 
   /** Stops a job's unfinished tasks (the job failed): their workers see it at their next heartbeat. */

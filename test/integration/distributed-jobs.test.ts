@@ -2,7 +2,8 @@
 // engines: the source holds exactly the rows one run makes, the tasks' events name their workers,
 // and a worker killed (SIGKILL) while it writes a task costs only that task, which the other
 // worker takes over once its lease runs out, the job still succeeding with identical data; and a
-// coordinating worker killed mid-job hands the job to the other, which finishes it with identical data.
+// coordinating worker killed mid-job hands the job to the other, which finishes it with identical data,
+// also when it dies before it recorded the tasks or once it built the keys, before the swap.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,7 +37,7 @@ let projectId: string;
 let versionId: string;
 const references: Array<{ connection: TargetConnection; namespace: string }> = [];
 
-function startWorker(name: string): Promise<ServerProcess> {
+function startWorker(name: string, extra: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   return startServerProcess(
     childEnv({
       DATABASE_URL: database.url,
@@ -51,6 +52,7 @@ function startWorker(name: string): Promise<ServerProcess> {
       MYSQL_URL: mysqlUrl,
       POSTGRES_TARGET_URL: undefined,
       PORT: '0',
+      ...extra,
     }),
   );
 }
@@ -134,7 +136,7 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     expect(job.entities.find((entity) => entity.id === 'events')).toEqual({ id: 'events', rowsPlanned: 60_000, rowsInserted: 60_000 });
 
     const { rows: tasks } = await control.query<{ seq: number; status: string; worker: string }>('SELECT seq, status, worker FROM generation_tasks WHERE job_id = $1 ORDER BY seq', [job.id]);
-    expect(tasks.length).toBe(1 + 1 + 24); // the ordered task, tags in one range, events in 24
+    expect(tasks.length).toBe(1 + 3 + 24); // the ordered task (nodes), users, posts and tags in one range each, events in 24
     expect(tasks.every((task) => task.status === 'succeeded')).toBe(true);
     const succeeded = (await events(sourceId, job.id)).filter((event) => event.type === 'task.succeeded');
     expect(succeeded.map((event) => event.data.task).sort((a, b) => Number(a) - Number(b))).toEqual(tasks.map((task) => task.seq));
@@ -231,4 +233,47 @@ describe.each(targets)('a job split across two worker processes on $name', (targ
     expect(await digests(target, namespace)).toEqual(await referenceDigests(target, 'coordinator-killed'));
     workers.push(await startWorker(`after-coordinator-${target.name}`));
   }, 300_000);
+
+  it.each(['tasks', 'swap'] as const)('survives its coordinating worker dying at "%s" (before the tasks are recorded; keys built, not swapped): the job is taken over and swaps in the same data', async (point) => {
+    // Only the doomed worker runs when the job is queued, so it coordinates the job, and kills itself at that point.
+    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
+    workers = [];
+    const doomed = await startWorker(`dies-at-${point}-${target.name}`, { SDS_TEST_COORDINATOR_DIES_AT: point });
+    try {
+      await dieAndTakeOver(point, doomed);
+    } finally {
+      await doomed.stop('SIGKILL');
+      // Whatever happened, the next test has two workers.
+      while (workers.length < 2) workers.push(await startWorker(`after-dying-${point}-${workers.length}-${target.name}`));
+      api = createClient<paths>({ baseUrl: workers[0]!.url, headers: { 'x-api-key': teamKey } });
+    }
+  }, 300_000);
+
+  async function dieAndTakeOver(point: 'tasks' | 'swap', doomed: ServerProcess): Promise<void> {
+    api = createClient<paths>({ baseUrl: doomed.url, headers: { 'x-api-key': teamKey } });
+    const job = (await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path: { projectId, sourceId } }, body: { seed: `dies-at-${point}` } })).data!;
+    await waitFor(async () => (doomed.child.exitCode !== null || doomed.child.signalCode !== null ? true : undefined), 120_000, 'the coordinator to kill itself');
+    expect(doomed.child.signalCode).toBe('SIGKILL');
+    const { rows: before } = await control.query<{ status: string }>('SELECT status FROM generation_tasks WHERE job_id = $1', [job.id]);
+    if (point === 'tasks') expect(before).toEqual([]);
+    else expect(before.length > 0 && before.every((task) => task.status === 'succeeded')).toBe(true);
+    const { rows: [dead] } = await control.query<{ worker: string; status: string }>('SELECT worker, status FROM generation_jobs WHERE id = $1', [job.id]);
+    expect(dead).toEqual({ worker: expect.stringMatching(new RegExp(`:${doomed.child.pid}:`)), status: 'running' });
+
+    const survivor = await startWorker(`after-dying-${point}-${target.name}`);
+    workers.push(survivor);
+    api = createClient<paths>({ baseUrl: survivor.url, headers: { 'x-api-key': teamKey } });
+    const ended = await finished(sourceId, job.id);
+    expect(ended.status, `${ended.error ?? ''}\nsurvivor: ${survivor.output().slice(-2000)}`).toBe('succeeded');
+    const log = await events(sourceId, job.id);
+    const resumed = log.filter((event) => event.type === 'job.resumed');
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]!.data.previousWorker).toBe(dead!.worker);
+    expect(pidOf(resumed[0]!.data.worker as string)).toBe(survivor.child.pid);
+    expect(log.at(-1)!.type).toBe('job.succeeded');
+    const { rows: tasks } = await control.query<{ status: string }>('SELECT status FROM generation_tasks WHERE job_id = $1', [job.id]);
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.every((task) => task.status === 'succeeded')).toBe(true);
+    expect(await digests(target, namespace)).toEqual(await referenceDigests(target, `dies-at-${point}`));
+  }
 });

@@ -1,12 +1,13 @@
 // A generation split into tasks that any worker instance can run (issue 30): entities whose rows are
 // pure functions of their index (DataGenerator.rangeSafe, keys recomputable, every parent likewise,
-// no deferred columns) are cut into row ranges; the others (unique values drawn by retry, deferred
-// fills that need every row, children of such entities) stay together in one `ordered` task, made
-// in plan order exactly as runGeneration makes them. The plan is a pure function of the config and
-// options, so every worker computes the same one.
+// no deferred columns) are cut into row ranges; unique values drawn by retry too, from their draws
+// found once by a pass in order over those fields (DataGenerator.draws). The others (deferred fills
+// that need every row, children of such entities) stay together in one `ordered` task, made in plan
+// order exactly as runGeneration makes them. The plan is a pure function of the config and options,
+// so every worker computes the same one.
 import type { SchemaConfig } from '../../contract.ts';
 import { ancestorsOf } from '../config-graph.ts';
-import { DataGenerator } from '../generator.ts';
+import { DataGenerator, type EntityDraws } from '../generator.ts';
 import { planGeneration, type GenerationOptions, type GenerationPlan } from '../plan.ts';
 
 /** Rows of one range task unless told otherwise: a few seconds of work, so a lost task costs little. */
@@ -28,9 +29,28 @@ export interface TaskPlan {
   rowLimits: ReadonlyMap<string, number>;
   /** Warnings of compiling the ranged entities (the ordered task reports its own). */
   warnings: { path: string; message: string }[];
+  /** The draws of ranged entities' unique fields drawn by retries: every range task's generator is given them. */
+  draws: ReadonlyMap<string, EntityDraws>;
 }
 
 export function planTasks(config: SchemaConfig, options: GenerationOptions, rowsPerTask = DEFAULT_TASK_ROWS): TaskPlan {
+  const steps = planSteps(config, options, rowsPerTask);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * planTasks letting the event loop turn between steps of finding draws (a pass over every row of
+ * an entity with unique values drawn by retry): a worker's lease and job heartbeats go on meanwhile.
+ */
+export async function planTasksAsync(config: SchemaConfig, options: GenerationOptions, rowsPerTask = DEFAULT_TASK_ROWS): Promise<TaskPlan> {
+  const steps = planSteps(config, options, rowsPerTask);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function* planSteps(config: SchemaConfig, options: GenerationOptions, rowsPerTask: number): Generator<void, TaskPlan> {
   const plan = planGeneration(config, options);
   const probe = new DataGenerator(config, plan);
   const ranged = new Set<string>();
@@ -39,7 +59,10 @@ export function planTasks(config: SchemaConfig, options: GenerationOptions, rows
     if (entity.deferredColumns.length > 0) continue;
     if (!ancestorsOf(config, entity.id).every((id) => id === entity.id || ranged.has(id))) continue;
     try {
-      if (!probe.rangeSafe(entity.id, false) || !probe.assumeGenerated(entity.id, true)) continue;
+      if (!probe.rangeSafe(entity.id, false)) continue;
+      // Unique fields drawn by retries: their draws first (and the rows, when one runs out).
+      yield* probe.drawSteps(entity.id);
+      if (!probe.assumeGenerated(entity.id, true)) continue;
       ranged.add(entity.id);
       rowLimits.set(entity.id, probe.rowLimit(entity.id));
     } catch {
@@ -54,7 +77,8 @@ export function planTasks(config: SchemaConfig, options: GenerationOptions, rows
     const limit = rowLimits.get(entity.id)!;
     for (let from = 0; from < limit; from += size) tasks.push({ kind: 'range', entity: entity.id, from, to: Math.min(limit, from + size) });
   }
-  return { plan, ranged, tasks, rowLimits, warnings: [...probe.warnings] };
+  const draws = new Map([...probe.foundDraws].filter(([entityId]) => ranged.has(entityId)));
+  return { plan, ranged, tasks, rowLimits, warnings: [...probe.warnings], draws };
 }
 
 /** Rows a task will write, as planned (an ordered task's unique pools may still run out sooner). */

@@ -95,7 +95,7 @@ export async function runTask(
 
 async function writeTask(tx: LoadTransaction, staging: string, config: SchemaConfig, tasks: TaskPlan, task: TaskSpec, options: RunTaskOptions): Promise<TaskResult> {
   const { plan, ranged } = tasks;
-  const generator = new DataGenerator(config, plan);
+  const generator = new DataGenerator(config, plan, { draws: tasks.draws });
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const rows: Record<string, number> = {};
   let before = 0;

@@ -22,10 +22,11 @@ afterAll(async () => {
 });
 
 describe.each(targets)('a generation split into tasks on $name', (target) => {
-  it('plans ranges of the entities made by row index and one ordered task for the rest', () => {
+  it('plans ranges of the entities made by row index (unique emails from their draws too) and one ordered task for the rest', () => {
     const tasks = planTasks(splitConfig(), options, 1_000);
-    expect([...tasks.ranged]).toEqual(['tags', 'events']);
-    expect(tasks.tasks[0]).toEqual({ kind: 'ordered', entities: ['users', 'posts', 'nodes'] });
+    expect([...tasks.ranged]).toEqual(['users', 'posts', 'tags', 'events']);
+    expect(tasks.tasks[0]).toEqual({ kind: 'ordered', entities: ['nodes'] });
+    expect([...tasks.draws.keys()]).toEqual(['users']);
     expect(tasks.tasks.filter((task) => task.kind === 'range' && task.entity === 'events').map((task) => task.kind === 'range' && [task.from, task.to])).toEqual([
       [0, 1000],
       [1000, 2000],

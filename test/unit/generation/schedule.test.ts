@@ -15,15 +15,26 @@ const people = config(
   entity('people', 300, [{ id: 'managerId', type: 'integer', nullable: true, references: { entity: 'people', field: 'id' } }]),
   entity('notes', 500, [{ id: 'personId', type: 'integer', references: { entity: 'people', field: 'id' } }]),
 );
-/** Blog's users (made in order: a field carries state from row to row) with a self reference. */
+/** Blog's users with a self reference and a count per team (made in order: a field carries state from row to row). */
 function inOrderPeople(rowCount: number): SchemaConfig {
   const users = example('blog').entities[0]!;
-  return config({ ...users, id: 'people', generation: { rowCount }, fields: [...users.fields, { id: 'managerId', type: 'integer', nullable: true, references: { entity: 'people', field: 'id' } }] });
+  return config({
+    ...users,
+    id: 'people',
+    generation: { rowCount },
+    fields: [
+      ...users.fields,
+      { id: 'managerId', type: 'integer', nullable: true, references: { entity: 'people', field: 'id' } },
+      { id: 'team', type: 'enum', values: ['north', 'south', 'east'] },
+      { id: 'rank', type: 'integer', generation: { strategy: { kind: 'sequence', within: ['team'] } } },
+    ],
+  });
 }
 const OPTIONS = { generatorVersion: 3 as const, referenceDate: REFERENCE_DATE };
 
 const cases: [string, { given: SchemaConfig; want: string[] }][] = [
-  ['blog: users made in order (a field carries state), posts in ranges', { given: example('blog'), want: ['users order recomputed', 'posts ranges recomputed'] }],
+  ['blog: users in ranges (their unique emails drawn by retry, from their draws), posts in ranges', { given: example('blog'), want: ['users ranges recomputed', 'posts ranges recomputed'] }],
+  ['a count per team: made in order', { given: inOrderPeople(50), want: ['people order recomputed deferred:managerId'] }],
   [
     'shop: every entity in ranges',
     { given: example('shop'), want: ['customers ranges recomputed', 'addresses ranges recomputed', 'products ranges recomputed', 'orders ranges recomputed', 'orderLines ranges recomputed'] },
