@@ -2451,6 +2451,8 @@ export interface components {
                 /** @description Relative share of parents (> 0). */
                 weight: number;
             }[];
+            /** @description Share of the child rows that reference no parent (null), for a nullable one-field reference: the histogram counts the children of the other rows, and the nulls are spread over the rows as exactly as the parents' counts are (use it instead of `emptyRate`, which would take its nulls out of the parents' children). Default 0. Written by `sds init --learn`. */
+            empty?: number;
         };
         /**
          * FanOut

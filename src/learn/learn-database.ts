@@ -207,7 +207,11 @@ function applyGeneration(field: Field, generation: Field['generation']): void {
   field.generation = { ...field.generation, ...generation };
 }
 
-/** A reference's share of nulls and, when it has none, its children per parent as an empirical fan-out. */
+/**
+ * A reference's share of nulls and its children per parent (parents without children included) as
+ * an empirical fan-out; a nullable reference's nulls go into the fan-out's `empty` share, so they
+ * are not taken out of the parents' children.
+ */
 async function learnReference(
   profiler: TableProfiler,
   table: MappedTable,
@@ -223,18 +227,17 @@ async function learnReference(
   const parent = byEntity.get(references.entity);
   const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
   const nullShare = profile.rows > 0 ? Math.round((1 - profile.nonNull / profile.rows) * 1e4) / 1e4 : 0;
-  if (field.nullable && nullShare > 0) field.generation = { ...field.generation, emptyRate: nullShare };
+  const emptyRate = field.nullable && nullShare > 0 ? nullShare : 0;
   const entry: ColumnReport = { table: table.table.name, column, learned: `reference to ${references.entity}`, rule: 'aggregates', ...(nullShare > 0 && { nullShare }) };
   report.columns.push(entry);
   const fanOutPossible = parent && parentColumn && references.entity !== table.entity.id && references.relation !== 'one-to-one' && references.pick !== 'sequential';
-  if (!fanOutPossible || nullShare > 0 || rows === 0) {
-    entry.learned += nullShare > 0 ? ': share of nulls (children per parent not learned for a nullable reference)' : '';
+  const histogram = fanOutPossible && rows > 0 && profile.nonNull > 0 ? await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column) : [];
+  if (histogram.length === 0) {
+    if (emptyRate > 0) field.generation = { ...field.generation, emptyRate };
+    entry.learned += nullShare > 0 ? ': share of nulls' : '';
     return;
   }
-  const histogram = await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column);
-  if (histogram.length === 0) return;
-  references.fanOut = { kind: 'empirical', histogram: histogram as [(typeof histogram)[number], ...typeof histogram] };
-  entry.learned += `: children per parent (${histogram.length} counts, ${histogram[0]!.children}–${histogram.at(-1)!.children})`;
+  references.fanOut = { kind: 'empirical', histogram: histogram as [(typeof histogram)[number], ...typeof histogram], ...(emptyRate > 0 && { empty: emptyRate }) };
+  entry.learned += `: children per parent (${histogram.length} counts, ${histogram[0]!.children}–${histogram.at(-1)!.children})${emptyRate > 0 ? `, ${emptyRate} of rows null` : ''}`;
   (tableReport.fanOut ??= []).push({ column, parents: histogram.reduce((sum, bin) => sum + bin.weight, 0), histogramBins: histogram.length });
 }
-
