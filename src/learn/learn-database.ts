@@ -16,6 +16,9 @@ import { learnDateOrder, type OrderRule } from './learn-order.ts';
 import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
 import { learnCorrelations, type CorrelationRule } from './learn-correlations.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
+import { TextProfiler } from './profile-text.ts';
+import { fitText } from './fit-text.ts';
+import { idWords } from '../generation/rules/field-rule.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
 export const LOOKUP_MAX_ROWS = 1000;
@@ -120,6 +123,7 @@ async function learnTables(
   const byEntity = new Map(tables.map((table) => [table.entity.id, table]));
   const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
   const profiler = new TableProfiler(connection, namespace, options.sampleRows ?? 200_000);
+  const texts = new TextProfiler(connection, namespace);
   const rowsOf = new Map<string, number>();
   for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name));
 
@@ -162,7 +166,10 @@ async function learnTables(
       }
       const fitted = fitColumn({ field, profile, minCount, identifying, lookup: isLookup, unique: unique.has(field.id) });
       applyGeneration(field, fitted.generation);
-      report.columns.push({ table: table.table.name, column, ...fitted.report });
+      const entry: ColumnReport = { table: table.table.name, column, ...fitted.report };
+      report.columns.push(entry);
+      const styled = (field.type === 'string' || field.type === 'text') && !fitted.generation?.strategy && profile.nonNull >= minCount;
+      if (styled) await learnTextStyle(texts, table, field, column, identifying, profile.nonNull, minCount, entry);
     }
   }
   for (const table of tables) {
@@ -196,6 +203,27 @@ async function profileStats(profiler: TableProfiler, table: string, rows: number
     if (!first && columns.length > 0) throw error;
     return { rows: first?.rows ?? rows, ...(first?.sampled !== undefined && { sampled: first.sampled }), columns: each.map((stats) => stats?.columns[0]) };
   }
+}
+
+/** The style of a text column sds's generators make (never its values): case, lengths of free text, an email's domains and formats. */
+async function learnTextStyle(texts: TextProfiler, table: MappedTable, field: Field, column: string, kind: ReturnType<typeof identifyingKind>, nonNull: number, minCount: number, entry: ColumnReport): Promise<void> {
+  const words = idWords(column);
+  const isEmail = words.includes('email') || words.includes('mail');
+  const columns = [...table.fields.keys()];
+  const nameColumn = (parts: string[]) => columns.find((other) => identifyingKind(table.table.name, other, columns) === 'person' && idWords(other).some((word) => parts.includes(word)));
+  const [first, last] = [nameColumn(['first', 'given', 'forename', 'firstname']), nameColumn(['last', 'surname', 'family', 'lastname'])];
+  const fitted = fitText({
+    kind,
+    minCount,
+    cases: isEmail ? undefined : await texts.cases(table.table.name, column),
+    ...(kind === 'free text' && { lengths: await texts.lengths(table.table.name, column, nonNull, minCount) }),
+    ...(isEmail && { email: await texts.emails(table.table.name, column, minCount, first && last ? { first, last } : undefined) }),
+  });
+  if (!fitted.strategy) return;
+  field.generation = { ...field.generation, strategy: fitted.strategy };
+  entry.learned = `${entry.learned.replace(/: kept sds’s generator$/, '')}: sds’s generator in the observed ${fitted.learned}`;
+  const domains = fitted.strategy.email?.domains?.map((domain) => domain.value);
+  if (domains?.length) entry.copied = [...(entry.copied ?? []), ...domains];
 }
 
 const PROFILED = new Set<Field['type']>(['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'text', 'enum']);
