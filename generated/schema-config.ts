@@ -32,7 +32,7 @@ export type FieldDefault =
  */
 export type FanOut = UniformFanOut | ZipfFanOut | ParetoFanOut | BoundedFanOut | EmpiricalFanOut;
 /**
- * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+ * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`, `styledText`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "strategy".
@@ -48,7 +48,8 @@ export type Strategy =
   | TemplateStrategy
   | DateRangeStrategy
   | ReferenceStrategy
-  | FormulaStrategy;
+  | FormulaStrategy
+  | StyledTextStrategy;
 /**
  * Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential`, `zipf` or `empirical` (observed quantiles). Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
  *
@@ -383,6 +384,10 @@ export interface EmpiricalFanOut {
    * @maxItems 1000
    */
   histogram: [FanOutBin, ...FanOutBin[]];
+  /**
+   * Share of the child rows that reference no parent (null), for a nullable one-field reference: the histogram counts the children of the other rows, and the nulls are spread over the rows as exactly as the parents' counts are (use it instead of `emptyRate`, which would take its nulls out of the parents' children). Default 0. Written by `sds init --learn`.
+   */
+  empty?: number;
 }
 /**
  * A number of children and the relative share of parents with that many.
@@ -845,6 +850,99 @@ export interface FormulaStrategy {
    * The expression, e.g. `quantity * unitPrice`, `createdAt + 30 days`, `product.price * 0.9`, `firstName + " " + lastName`. Names: a field of the row, or `<reference>.<field>` for a field of the referenced row (reference: the reference field's id, that id without a trailing `Id`/`_id`, or the referenced entity's id). Numbers, strings in quotes, true, false, null, durations (`30 days`, `2 hours`; units second, minute, hour, day, week, each also plural); operators + - * / % (numbers; + joins strings, adds a duration to a date or datetime), comparisons == != < <= > >=, && || !, `cond ? a : b`, parentheses; functions round(x, digits), floor, ceil, abs, min, max, lower, upper, length, daysBetween(a, b). A null operand makes the result null. The result must suit the field type (numbers for integer and number fields, rounded as the field rounds; strings for string and text; dates for date, datetimes for datetime; booleans for boolean).
    */
   expression: string;
+  [k: string]: unknown;
+}
+/**
+ * Text made by sds's own generator for the field (what it makes without a strategy: the row's person's names, an email built from them, a title, sentences…) in an observed style: a case, a distribution of lengths, an email's domains and local-part formats. Nothing of the real values is kept but these aggregates and the domains held by at least k rows. Written by `sds init --learn` for text columns that identify or describe. Properties other than those listed are allowed and ignored.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "styledTextStrategy".
+ */
+export interface StyledTextStrategy {
+  /**
+   * Strategy kind: `styledText`.
+   */
+  kind: 'styledText';
+  /**
+   * Case of the text: `lower`, `upper` or `title` (each word capitalised). Left out: as the generator makes it.
+   */
+  case?: 'lower' | 'upper' | 'title';
+  /**
+   * Character lengths in ascending order, equally spaced in probability (e.g. one per percent): each value is cut at a word boundary, or continued with more of the generator's text, to a length drawn from them (text that is no person's name or contact only).
+   *
+   * @minItems 2
+   * @maxItems 101
+   */
+  lengths?: [number, number, ...number[]];
+  /**
+   * An email built from the row's person's names in the observed formats, at the observed domains.
+   */
+  email?: {
+    /**
+     * Domains held by at least k rows, with their relative weights.
+     *
+     * @minItems 1
+     * @maxItems 100
+     */
+    domains?: [
+      {
+        /**
+         * A domain, e.g. `gmail.com`.
+         */
+        value: string;
+        /**
+         * Relative weight (> 0).
+         */
+        weight: number;
+      },
+      ...{
+        /**
+         * A domain, e.g. `gmail.com`.
+         */
+        value: string;
+        /**
+         * Relative weight (> 0).
+         */
+        weight: number;
+      }[]
+    ];
+    /**
+     * Relative weight of sds's own mail domains of the locale (the rows whose domain was held by fewer than k rows). Default 0; with no `domains`, all.
+     */
+    otherDomains?: number;
+    /**
+     * Local-part formats and their relative weights.
+     *
+     * @minItems 1
+     * @maxItems 100
+     */
+    formats?: [
+      {
+        /**
+         * `first.last`, `first_last`, `firstlast`, `flast` (initial and last name), `first` (the first name alone) or `other` (sds's own mix of these).
+         */
+        value: 'first.last' | 'first_last' | 'firstlast' | 'flast' | 'first' | 'other';
+        /**
+         * Relative weight (> 0).
+         */
+        weight: number;
+      },
+      ...{
+        /**
+         * `first.last`, `first_last`, `firstlast`, `flast` (initial and last name), `first` (the first name alone) or `other` (sds's own mix of these).
+         */
+        value: 'first.last' | 'first_last' | 'firstlast' | 'flast' | 'first' | 'other';
+        /**
+         * Relative weight (> 0).
+         */
+        weight: number;
+      }[]
+    ];
+    /**
+     * Share of local parts that end in digits (e.g. `anna.berg42`). Default 0.
+     */
+    digits?: number;
+  };
   [k: string]: unknown;
 }
 /**

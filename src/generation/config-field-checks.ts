@@ -208,6 +208,7 @@ function checkFanOut(context: CheckContext, site: FieldSite): void {
   const error = (at: string, message: string) => context.errors.push({ path: path + at, message });
   if (fanOut.kind === 'bounded' && fanOut.min > fanOut.max) error('/max', `fanOut min (${fanOut.min}) of ${name} is greater than its max (${fanOut.max}); make min ≤ max`);
   if (fanOut.kind === 'uniform') return;
+  if (fanOut.kind === 'empirical' && (fanOut.empty ?? 0) > 0 && !field.nullable) error('/empty', `fanOut empty (${fanOut.empty}) of ${name} leaves rows without a parent, but the field is not nullable; make it nullable or remove empty`);
   const target = field.references ?? fromStrategy!;
   const why =
     field.references?.relation === 'one-to-one'

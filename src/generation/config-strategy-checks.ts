@@ -31,6 +31,7 @@ export const KIND_FIELD_TYPES: Record<StrategyKind, readonly FieldType[]> = {
   dateRange: ['date', 'datetime'],
   reference: ALL_TYPES,
   formula: ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime'],
+  styledText: ['string', 'text'],
 };
 
 /** Defaults of dateRange bounds, as the JSON Schema describes them. */
@@ -115,6 +116,12 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
       return checkFormulaStrategy(context, site, strategy.expression, `${path}/expression`);
     case 'randomBoolean':
       return;
+    case 'styledText': {
+      const lengths = strategy.lengths ?? [];
+      const descending = lengths.findIndex((length, i) => i > 0 && length < lengths[i - 1]!);
+      if (descending > 0) error(`/lengths/${descending}`, `lengths of ${site.name} must ascend, but item ${descending} is smaller than item ${descending - 1}; sort them`);
+      return;
+    }
   }
 }
 

@@ -12,7 +12,7 @@ import { ZipfSampler } from './values/distributions.ts';
 export const PARETO_ALPHA = 1.16;
 
 export interface ParentPicker {
-  /** Index of the parent of child `row` (0 ≤ index < parents). */
+  /** Index of the parent of child `row` (0 ≤ index < parents), or -1 for none (an empirical fan-out's `empty` share). */
   pick(row: number, attempt: number): number;
   /** Rows the children can have (bounded fan-out: parents × max); undefined when unbounded. */
   rows?: number;
@@ -39,16 +39,18 @@ export function parentPicker(fanOut: FanOut, parents: number, children: number, 
     case 'bounded':
       return boundedPicker(fanOut.min, fanOut.max, parents, children, stream, busy);
     case 'empirical':
-      return empiricalPicker(fanOut.histogram, parents, children, stream, busy);
+      return empiricalPicker(fanOut.histogram, parents, children, stream, busy, fanOut.empty ?? 0);
   }
 }
 
 /**
  * Parents in a keyed order take the histogram's counts by stratified inverse transform: parent i
  * of n gets the count at cumulative share (i + ½) / n, so the shares hold over any number of
- * parents. Rows beyond the slots are not inserted, slots beyond the rows stay empty.
+ * parents. Rows beyond the slots are not inserted, slots beyond the rows stay empty. With an
+ * `empty` share e, slots of no parent (a null reference) are added, e / (1 − e) of the parents'
+ * slots, so that share of the rows is null however many rows there are.
  */
-function empiricalPicker(histogram: readonly { children: number; weight: number }[], parents: number, children: number, stream: RandomStream, busy: KeyedPermutation): ParentPicker {
+function empiricalPicker(histogram: readonly { children: number; weight: number }[], parents: number, children: number, stream: RandomStream, busy: KeyedPermutation, empty = 0): ParentPicker {
   const bins = [...histogram].sort((a, b) => a.children - b.children);
   const total = bins.reduce((sum, bin) => sum + bin.weight, 0);
   const counts = new Uint32Array(parents);
@@ -59,7 +61,18 @@ function empiricalPicker(histogram: readonly { children: number; weight: number 
     while (share > cumulative && bin < bins.length - 1) cumulative += bins[++bin]!.weight / total;
     counts[busy.at(i)] = bins[bin]?.children ?? 0;
   }
-  return slotPicker(counts, children, stream);
+  if (!(empty > 0)) return slotPicker(counts, children, stream);
+  // The null slots are the last "parent"'s: its index (parents) means no parent.
+  let slots = 0;
+  for (const count of counts) slots += count;
+  const withNone = new Uint32Array(parents + 1);
+  withNone.set(counts);
+  withNone[parents] = Math.round((slots * empty) / (1 - empty));
+  const picker = slotPicker(withNone, children, stream);
+  return { ...picker, pick: (row, attempt) => {
+    const index = picker.pick(row, attempt);
+    return index === parents ? -1 : index;
+  } };
 }
 
 /**

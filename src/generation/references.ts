@@ -38,7 +38,11 @@ export function referenceProgram(spec: ReferenceSpec, parents: KeyPool, stream: 
   const picker = spec.fanOut && !self && spec.pick === 'random' ? parentPicker(spec.fanOut, size, children, stream.derive('fan-out')) : undefined;
   let at: ValueProgram['at'];
   if (size === 0) at = () => null;
-  else if (picker) at = (row, _values, attempt) => parents.at(picker.pick(row, attempt));
+  else if (picker)
+    at = (row, _values, attempt) => {
+      const index = picker.pick(row, attempt);
+      return index < 0 ? null : parents.at(index);
+    };
   else if (spec.pick === 'sequential') at = (row) => parents.at(row % size);
   else if (self) at = (row, _values, attempt) => (row === 0 ? null : parents.at(stream.int(row, attempt, 0, Math.min(row, size) - 1)));
   else at = (row, _values, attempt) => parents.at(stream.int(row, attempt, 0, size - 1));

@@ -11,6 +11,7 @@ import { emailText, slugText, urlText, usernameText } from './named-defaults.ts'
 import { defaultProgram } from './defaults.ts';
 import { referenceProgram, referenceSpec } from './references.ts';
 import { templateProgram } from './templates.ts';
+import { styledTextProgram } from './values/styled-text.ts';
 import { formulaProgram } from './formulas/formula-program.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, rangeWithinDigits, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
@@ -111,6 +112,8 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
       throw new Error('reference strategies are compiled by createProgram');
     case 'formula':
       return formulaProgram(context, field, strategy.expression);
+    case 'styledText':
+      return styledTextProgram(context, strategy, defaultProgram(context, field, stream), stream);
   }
 }
 

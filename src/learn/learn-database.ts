@@ -16,6 +16,9 @@ import { learnDateOrder, type OrderRule } from './learn-order.ts';
 import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
 import { learnCorrelations, type CorrelationRule } from './learn-correlations.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
+import { TextProfiler } from './profile-text.ts';
+import { fitText } from './fit-text.ts';
+import { idWords } from '../generation/rules/field-rule.ts';
 
 /** Tables of at most this many rows, referenced by others and without person or contact columns, are lookups. */
 export const LOOKUP_MAX_ROWS = 1000;
@@ -130,6 +133,7 @@ async function learnTables(
   const report: PrivacyReport = { minCount, scale, lookups, tables: [], columns: [] };
   const byEntity = new Map(tables.map((table) => [table.entity.id, table]));
   const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
+  const texts = new TextProfiler(connection, profiler.namespace);
   const rowsOf = new Map<string, number>();
   for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table)));
 
@@ -172,7 +176,10 @@ async function learnTables(
       }
       const fitted = fitColumn({ field, profile, minCount, identifying, lookup: isLookup, unique: unique.has(field.id) });
       applyGeneration(field, fitted.generation);
-      report.columns.push({ table: table.table.name, column, ...fitted.report });
+      const entry: ColumnReport = { table: table.table.name, column, ...fitted.report };
+      report.columns.push(entry);
+      const styled = (field.type === 'string' || field.type === 'text') && !fitted.generation?.strategy && profile.nonNull >= minCount;
+      if (styled) await learnTextStyle(texts, table, field, column, identifying, profile.nonNull, minCount, entry);
     }
   }
   for (const table of tables) {
@@ -217,6 +224,27 @@ function integerKey(table: MappedTable): string | undefined {
   return table.fields.get(key[0]!)?.type === 'integer' ? key[0] : undefined;
 }
 
+/** The style of a text column sds's generators make (never its values): case, lengths of free text, an email's domains and formats. */
+async function learnTextStyle(texts: TextProfiler, table: MappedTable, field: Field, column: string, kind: ReturnType<typeof identifyingKind>, nonNull: number, minCount: number, entry: ColumnReport): Promise<void> {
+  const words = idWords(column);
+  const isEmail = words.includes('email') || words.includes('mail');
+  const columns = [...table.fields.keys()];
+  const nameColumn = (parts: string[]) => columns.find((other) => identifyingKind(table.table.name, other, columns) === 'person' && idWords(other).some((word) => parts.includes(word)));
+  const [first, last] = [nameColumn(['first', 'given', 'forename', 'firstname']), nameColumn(['last', 'surname', 'family', 'lastname'])];
+  const fitted = fitText({
+    kind,
+    minCount,
+    cases: isEmail ? undefined : await texts.cases(table.table.name, column),
+    ...(kind === 'free text' && { lengths: await texts.lengths(table.table.name, column, nonNull, minCount) }),
+    ...(isEmail && { email: await texts.emails(table.table.name, column, minCount, first && last ? { first, last } : undefined) }),
+  });
+  if (!fitted.strategy) return;
+  field.generation = { ...field.generation, strategy: fitted.strategy };
+  entry.learned = `${entry.learned.replace(/: kept sds’s generator$/, '')}: sds’s generator in the observed ${fitted.learned}`;
+  const domains = fitted.strategy.email?.domains?.map((domain) => domain.value);
+  if (domains?.length) entry.copied = [...(entry.copied ?? []), ...domains];
+}
+
 const PROFILED = new Set<Field['type']>(['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'text', 'enum']);
 
 
@@ -226,7 +254,11 @@ function applyGeneration(field: Field, generation: Field['generation']): void {
   field.generation = { ...field.generation, ...generation };
 }
 
-/** A reference's share of nulls and, when it has none, its children per parent as an empirical fan-out. */
+/**
+ * A reference's share of nulls and its children per parent (parents without children included) as
+ * an empirical fan-out; a nullable reference's nulls go into the fan-out's `empty` share, so they
+ * are not taken out of the parents' children.
+ */
 async function learnReference(
   profiler: TableProfiler,
   table: MappedTable,
@@ -242,18 +274,17 @@ async function learnReference(
   const parent = byEntity.get(references.entity);
   const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
   const nullShare = profile.rows > 0 ? Math.round((1 - profile.nonNull / profile.rows) * 1e4) / 1e4 : 0;
-  if (field.nullable && nullShare > 0) field.generation = { ...field.generation, emptyRate: nullShare };
+  const emptyRate = field.nullable && nullShare > 0 ? nullShare : 0;
   const entry: ColumnReport = { table: table.table.name, column, learned: `reference to ${references.entity}`, rule: 'aggregates', ...(nullShare > 0 && { nullShare }) };
   report.columns.push(entry);
   const fanOutPossible = parent && parentColumn && references.entity !== table.entity.id && references.relation !== 'one-to-one' && references.pick !== 'sequential';
-  if (!fanOutPossible || nullShare > 0 || rows === 0) {
-    entry.learned += nullShare > 0 ? ': share of nulls (children per parent not learned for a nullable reference)' : '';
+  const histogram = fanOutPossible && rows > 0 && profile.nonNull > 0 ? await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column) : [];
+  if (histogram.length === 0) {
+    if (emptyRate > 0) field.generation = { ...field.generation, emptyRate };
+    entry.learned += nullShare > 0 ? ': share of nulls' : '';
     return;
   }
-  const histogram = await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column);
-  if (histogram.length === 0) return;
-  references.fanOut = { kind: 'empirical', histogram: histogram as [(typeof histogram)[number], ...typeof histogram] };
-  entry.learned += `: children per parent (${histogram.length} counts, ${histogram[0]!.children}–${histogram.at(-1)!.children})`;
+  references.fanOut = { kind: 'empirical', histogram: histogram as [(typeof histogram)[number], ...typeof histogram], ...(emptyRate > 0 && { empty: emptyRate }) };
+  entry.learned += `: children per parent (${histogram.length} counts, ${histogram[0]!.children}–${histogram.at(-1)!.children})${emptyRate > 0 ? `, ${emptyRate} of rows null` : ''}`;
   (tableReport.fanOut ??= []).push({ column, parents: histogram.reduce((sum, bin) => sum + bin.weight, 0), histogramBins: histogram.length });
 }
-

@@ -89,6 +89,11 @@ export class TableProfiler {
     this.#sampleRows = sampleRows;
   }
 
+  /** The schema (PostgreSQL) or database (MySQL) profiled. */
+  get namespace(): string {
+    return this.#namespace;
+  }
+
   #quote(name: string): string {
     return this.#connection.dialect.quoteIdentifier(name);
   }

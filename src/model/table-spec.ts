@@ -160,6 +160,7 @@ export function integerFieldIsBig(entity: Entity, field: Field, rowCount: number
     case 'template':
     case 'dateRange':
     case 'reference':
+    case 'styledText':
       return false;
   }
 }

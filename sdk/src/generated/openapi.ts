@@ -2451,6 +2451,8 @@ export interface components {
                 /** @description Relative share of parents (> 0). */
                 weight: number;
             }[];
+            /** @description Share of the child rows that reference no parent (null), for a nullable one-field reference: the histogram counts the children of the other rows, and the nulls are spread over the rows as exactly as the parents' counts are (use it instead of `emptyRate`, which would take its nulls out of the parents' children). Default 0. Written by `sds init --learn`. */
+            empty?: number;
         };
         /**
          * FanOut
@@ -2768,10 +2770,54 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * Strategy
-         * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+         * StyledTextStrategy
+         * @description Text made by sds's own generator for the field (what it makes without a strategy: the row's person's names, an email built from them, a title, sentences…) in an observed style: a case, a distribution of lengths, an email's domains and local-part formats. Nothing of the real values is kept but these aggregates and the domains held by at least k rows. Written by `sds init --learn` for text columns that identify or describe. Properties other than those listed are allowed and ignored.
          */
-        strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"] | components["schemas"]["formulaStrategy"];
+        styledTextStrategy: {
+            /**
+             * @description Strategy kind: `styledText`.
+             * @constant
+             */
+            kind: "styledText";
+            /**
+             * @description Case of the text: `lower`, `upper` or `title` (each word capitalised). Left out: as the generator makes it.
+             * @enum {string}
+             */
+            case?: "lower" | "upper" | "title";
+            /** @description Character lengths in ascending order, equally spaced in probability (e.g. one per percent): each value is cut at a word boundary, or continued with more of the generator's text, to a length drawn from them (text that is no person's name or contact only). */
+            lengths?: number[];
+            /** @description An email built from the row's person's names in the observed formats, at the observed domains. */
+            email?: {
+                /** @description Domains held by at least k rows, with their relative weights. */
+                domains?: {
+                    /** @description A domain, e.g. `gmail.com`. */
+                    value: string;
+                    /** @description Relative weight (> 0). */
+                    weight: number;
+                }[];
+                /** @description Relative weight of sds's own mail domains of the locale (the rows whose domain was held by fewer than k rows). Default 0; with no `domains`, all. */
+                otherDomains?: number;
+                /** @description Local-part formats and their relative weights. */
+                formats?: {
+                    /**
+                     * @description `first.last`, `first_last`, `firstlast`, `flast` (initial and last name), `first` (the first name alone) or `other` (sds's own mix of these).
+                     * @enum {string}
+                     */
+                    value: "first.last" | "first_last" | "firstlast" | "flast" | "first" | "other";
+                    /** @description Relative weight (> 0). */
+                    weight: number;
+                }[];
+                /** @description Share of local parts that end in digits (e.g. `anna.berg42`). Default 0. */
+                digits?: number;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Strategy
+         * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`, `styledText`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+         */
+        strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"] | components["schemas"]["formulaStrategy"] | components["schemas"]["styledTextStrategy"];
         /**
          * FieldGeneration
          * @description How the values of a field are generated; without it, defaults come from type, format, constraints and the field id.

@@ -80,3 +80,35 @@ describe('empirical fan-out', () => {
     expect(Math.max(...[...new Set(thin)].map((id) => thin.filter((other) => other === id).length))).toBeLessThanOrEqual(2);
   });
 });
+
+describe('empirical fan-out with an empty share (a nullable reference)', () => {
+  const histogram: [FanOutBin, ...FanOutBin[]] = [
+    { children: 0, weight: 30 },
+    { children: 1, weight: 50 },
+    { children: 5, weight: 20 },
+  ];
+  const orders = (empty: number, nullable = true) =>
+    config(entity('customers', 100, []), entity('orders', 250, [{ id: 'customerId', type: 'integer', ...(nullable && { nullable: true }), references: { entity: 'customers', field: 'id', fanOut: { kind: 'empirical', histogram, empty } } }]));
+
+  it('40% of the rows are null and the parents still get the histogram exactly', () => {
+    const run = generate(orders(0.4));
+    const keys = run.column('orders', 'customerId');
+    expect(keys).toHaveLength(250);
+    expect(keys.filter((key) => key === null)).toHaveLength(100);
+    const tally = new Map<unknown, number>(run.column('customers', 'id').map((id) => [id, 0]));
+    for (const id of keys) if (id !== null) tally.set(id, tally.get(id)! + 1);
+    const perCount = new Map<number, number>();
+    for (const count of tally.values()) perCount.set(count, (perCount.get(count) ?? 0) + 1);
+    expect(Object.fromEntries(perCount)).toEqual({ 0: 30, 1: 50, 5: 20 });
+    // The nulls are spread over the rows, not bunched at the end.
+    expect(keys.slice(0, 125).filter((key) => key === null).length).toBeGreaterThan(30);
+    expect(generate(orders(0.4)).column('orders', 'customerId')).toEqual(keys);
+  });
+
+  it('the validator refuses an empty share on a reference that is not nullable', () => {
+    expect(validateConfig(orders(0.4, false)).errors).toContainEqual({
+      path: '/entities/1/fields/1/references/fanOut/empty',
+      message: 'fanOut empty (0.4) of orders.customerId leaves rows without a parent, but the field is not nullable; make it nullable or remove empty',
+    });
+  });
+});

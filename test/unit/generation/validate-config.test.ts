@@ -96,7 +96,7 @@ function edit(change: (config: Loose) => void): unknown {
 const teams = (c: Loose) => c.entities[0];
 const users = (c: Loose) => c.entities[1];
 const posts = (c: Loose) => c.entities[2];
-const KINDS = '"literal", "sequence", "randomInt", "randomFloat", "randomBoolean", "weightedChoice", "faker", "template", "dateRange", "reference", "formula"';
+const KINDS = '"literal", "sequence", "randomInt", "randomFloat", "randomBoolean", "weightedChoice", "faker", "template", "dateRange", "reference", "formula", "styledText"';
 
 type Want = { errors?: Issue[]; warnings?: Issue[] };
 const cases: [string, { given: unknown; want: Want }][] = [
@@ -764,7 +764,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/2/fields/3/generation/strategy/kind',
             message:
-              'strategy "dateRange" cannot fill string field posts.title; it fills date, datetime fields. Change the type, or use one of: literal, sequence, weightedChoice, faker, template, reference, formula',
+              'strategy "dateRange" cannot fill string field posts.title; it fills date, datetime fields. Change the type, or use one of: literal, sequence, weightedChoice, faker, template, reference, formula, styledText',
           },
         ],
       },
