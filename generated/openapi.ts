@@ -1997,14 +1997,15 @@ export interface components {
          *     ordered; text fits the field's name; children come after their parents). Version 3 writes that
          *     text in the locale's language where faker has enough words for it, and gives rows of France,
          *     Australia, Finland and Germany real postal codes with their city, region and coordinates (and
-         *     German phone numbers their city's area code). Version 4 (in preview: chosen only when asked for)
-         *     reads more meanings from a field's name, type and length (docs/field-rules.md): prices with cents,
-         *     amounts and salaries of plausible size, small quantities, 0/1 and Y/N flags, durations by the unit
-         *     in the name, ISO country and state codes by length, past-tense times never in the future. A new source
-         *     records version 3 unless given one; a source created before versions existed has none
-         *     stored and generates with version 1 until its owner sets `generatorConfig.generatorVersion`.
-         *     Previews use version 3 unless given one. Updating `generatorConfig` without it keeps the
-         *     source's version.
+         *     German phone numbers their city's area code). Version 4 reads more meanings from a field's name,
+         *     type and length (docs/field-rules.md): prices with cents, amounts and salaries of plausible size,
+         *     small quantities, 0/1 and Y/N flags, durations by the unit in the name, ISO country and state codes
+         *     by length, identifiers in their formats, lifecycles of date columns, past-tense times never in the
+         *     future, agreeing references and totals that add up. A new source records version 4 unless given
+         *     one (`generatorVersion: 3` keeps version 3); a source keeps the version it stored, and one created
+         *     before versions existed has none stored and generates with version 1 until its owner sets
+         *     `generatorConfig.generatorVersion`. Previews use version 4 unless given one. Updating
+         *     `generatorConfig` without it keeps the source's version.
          * @enum {integer}
          */
         GeneratorVersion: 1 | 2 | 3 | 4;

@@ -70,7 +70,7 @@ export const VERSIONS = {
     nullShares: false,
   },
   4: {
-    changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, country codes, past times (in preview)',
+    changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, codes and identifiers, lifecycles of times, agreeing references, totals that add up',
     rules: ['meaning', 'coherent', 'named'],
     coherentRows: true,
     childrenAfterParents: true,

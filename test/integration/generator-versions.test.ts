@@ -1,5 +1,6 @@
-// Generator versions of sources: a new source records the newest version (3) unless told one, keeps
-// it through updates of its generatorConfig, and its audit names it; a source stored before versions
+// Generator versions of sources: a new source records the newest version (4) unless told one, keeps
+// it through updates of its generatorConfig, and its audit names it; a source that stored version 3
+// (the default before version 4) keeps it; a source stored before versions
 // existed (no generatorVersion) regenerates with version 1, byte for byte what version 1 gives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatorVersionName } from '../../src/generation/plan.ts';
@@ -38,11 +39,11 @@ async function digests(namespace: string): Promise<Record<string, string>> {
 }
 
 describe('generator versions of sources', () => {
-  it('a new source records version 3 and its audit and job name it; version 1 on request gives other data', async () => {
+  it('a new source records version 4 and its audit and job name it; version 1 on request gives other data', async () => {
     const latest = await createSource('Latest', { rowCounts: ROWS });
-    expect(latest.source.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 3 });
-    expect(latest.job.generatorVersion).toBe(generatorVersionName(3));
-    expect(latest.source.generationAudit!.generatorVersion).toBe(generatorVersionName(3));
+    expect(latest.source.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 4 });
+    expect(latest.job.generatorVersion).toBe(generatorVersionName(4));
+    expect(latest.source.generationAudit!.generatorVersion).toBe(generatorVersionName(4));
 
     const first = await createSource('First', { rowCounts: ROWS, generatorVersion: 1 });
     expect(first.source.generatorConfig.generatorVersion).toBe(1);
@@ -73,6 +74,19 @@ describe('generator versions of sources', () => {
     expect(kept.data!.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 2 });
     const moved = await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path, query: { wait: true } } });
     expect(moved.data!.generatorVersion).toBe(generatorVersionName(2));
+  });
+
+  it('a source that stored version 3 (the default before version 4) keeps it through updates and regenerations', async () => {
+    const api = t.client(t.teamKey);
+    const before = await createSource('Stored v3', { rowCounts: ROWS, generatorVersion: 3 });
+    const path = { projectId, sourceId: before.source.id };
+    expect(before.job.generatorVersion).toBe(generatorVersionName(3));
+    const kept = await api.PATCH('/public/v1/projects/{projectId}/sources/{sourceId}', { params: { path }, body: { generatorConfig: { rowCounts: ROWS, batchSize: 9 } } });
+    expect(kept.data!.generatorConfig).toEqual({ rowCounts: ROWS, batchSize: 9, generatorVersion: 3 });
+    const regenerated = await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path, query: { wait: true } } });
+    expect(regenerated.data!.generatorVersion).toBe(generatorVersionName(3));
+    const latest = await createSource('Default v4', { rowCounts: ROWS });
+    expect((await digests(before.source.config.schema!)).users).not.toBe((await digests(latest.source.config.schema!)).users);
   });
 
   it('refuses a generator version that does not exist', async () => {

@@ -9,7 +9,7 @@ import type { ParentTimes } from './report-lookups.ts';
 import type { ParentTimeLink } from './time.ts';
 import type { CoherenceRuleName } from './report.ts';
 import { dayOfText, instantOf } from './time.ts';
-import { localDay } from '../values/dates.ts';
+import { formatDay, formatInstant, localDay } from '../values/dates.ts';
 import { statusImplies, type Lifecycle } from '../rules/lifecycles.ts';
 import { windowBack } from '../rules/lifecycle-makers.ts';
 
@@ -90,6 +90,9 @@ export function lifecycleChecks(options: {
 
   if (life.past) {
     const today = localDay(referenceMs, zone);
+    // Stored instants (ISO UTC text of 24 characters) and dates sort as text: no parsing per row.
+    const [todayText, nowText] = [formatDay(today), formatInstant(referenceMs)];
+    const textOrder = todayText.length === 10 && nowText.length === 24;
     checks.push({
       rule: 'not-in-future',
       ruleId: rule,
@@ -97,6 +100,8 @@ export function lifecycleChecks(options: {
       test: (values) => {
         const value = text(values[index]);
         if (value === undefined) return undefined;
+        if (textOrder && value.length === 10 && value.charCodeAt(4) === 45) return value <= todayText;
+        if (textOrder && value.length === 24 && value.charCodeAt(10) === 84 && value.charCodeAt(23) === 90) return value <= nowText;
         return value.length === 10 ? dayOfText(value) <= today : instantOf(value) <= referenceMs;
       },
     });

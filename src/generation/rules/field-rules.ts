@@ -16,6 +16,7 @@ import { parentTimeLink, pairStart } from '../coherence/time.ts';
 import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
+import * as ids from './identifier-makers.ts';
 import { lineTotal, linesSum, linesSumOf, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 import { LIFECYCLE_RULES } from './lifecycle-rules.ts';
 import { STATUS_SETS, statusSetOf } from './status-values.ts';
@@ -229,6 +230,93 @@ export const FIELD_RULES: readonly FieldRule[] = [
     fits: (field) => roomOf(field) >= 3,
     make: { meaning: (context, field, stream) => v2.place((p) => p.currency)(context, field, stream) },
   },
+  // Identifiers, codes and words of organisations of version 4 (identifier-makers.ts).
+  {
+    id: 'id.document-number',
+    what: 'an invoice, order, receipt, booking or ticket number: a prefix and the row\'s number (`INV-000042`), distinct',
+    names: ['invoicenumber', 'invoiceno', 'invoicenum', 'ordernumber', 'orderno', 'ordernum', 'ponumber', 'pono', 'purchaseordernumber', 'receiptnumber', 'receiptno', 'bookingnumber', 'bookingno', 'bookingreference', 'reservationnumber', 'confirmationnumber', 'ticketnumber', 'ticketno', 'quotenumber', 'creditnotenumber', 'shipmentnumber'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 10,
+    make: { meaning: ids.documentNumber },
+  },
+  {
+    id: 'id.license',
+    what: 'a licence or permit number: two letters and six digits (`KX482913`)',
+    names: ['license', 'licence', 'licenseno', 'licensenumber', 'licensenum', 'licenceno', 'licencenumber', 'driverslicense', 'driverlicense', 'permitnumber', 'permitno'],
+    endings: ['licenseno', 'licensenumber', 'licenceno', 'licencenumber'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 8,
+    make: { meaning: ids.licenseNumber },
+  },
+  {
+    id: 'id.registration',
+    what: 'a registration or plate number: three letters, a dash, four digits (`KTX-4821`)',
+    names: ['registration', 'registrationnumber', 'registrationno', 'regno', 'regnumber', 'licenseplate', 'plate', 'platenumber'],
+    endings: ['registrationnumber', 'registrationno'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 8,
+    make: { meaning: ids.registrationNumber },
+  },
+  {
+    id: 'id.microchip',
+    what: "a pet's microchip: ISO 11784's 15 digits",
+    names: ['microchip', 'microchipid', 'microchipnumber', 'microchipno', 'chipid', 'chipnumber'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 15,
+    make: { meaning: ids.microchipNumber },
+  },
+  {
+    id: 'id.sku',
+    what: 'a stock-keeping unit: three letters, a dash, five digits (`KTX-04821`)',
+    names: ['sku', 'skucode'],
+    endings: ['sku'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 9,
+    make: { meaning: ids.skuCode },
+  },
+  {
+    id: 'id.isbn',
+    what: 'an ISBN-13 with its check digit, hyphenated in 17 characters or more',
+    names: ['isbn', 'isbn13'],
+    endings: ['isbn'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 13,
+    make: { meaning: ids.isbn },
+  },
+  {
+    id: 'id.iban',
+    what: "an IBAN-like account number of the locale's country, with ISO 13616 check digits (22 characters)",
+    names: ['iban', 'ibannumber'],
+    endings: ['iban'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 22,
+    make: { meaning: ids.iban },
+  },
+  {
+    id: 'code.table',
+    what: "a table's own `code` of 8 characters or more: the table's first letters and the row's number (`procedures.code` → `PRO-0042`), distinct",
+    names: ['code'],
+    types: TEXT,
+    fits: (field) => roomOf(field) >= 8,
+    make: { meaning: ids.tableCode },
+  },
+  {
+    id: 'code.language',
+    what: 'a language: ISO 639-1 in 2 characters (`en`), ISO 639-2 in 3 (`eng`), else its English name; half the rows English',
+    names: ['language', 'languagecode', 'lang', 'langcode', 'languageiso'],
+    endings: ['language', 'languagecode'],
+    types: ['string'],
+    fits: (field) => roomOf(field) >= 2,
+    make: { meaning: ids.languageCode },
+  },
+  {
+    id: 'org.department',
+    what: 'a department of a company (`Engineering`, `Human Resources`)',
+    names: ['department', 'departmentname', 'dept', 'deptname', 'division'],
+    endings: ['department'],
+    types: TEXT,
+    make: { meaning: ids.department },
+  },
   ...LIFECYCLE_RULES,
   {
     id: 'time.past-pair-end',
@@ -423,7 +511,8 @@ export const FIELD_RULES: readonly FieldRule[] = [
     what: 'a job title',
     names: ['jobtitle', 'job', 'occupation', 'position'],
     types: TEXT,
-    make: { named: plain(v1.composed('person.jobTitle')) },
+    // Version 4 keeps version 1's job titles: the coherent set's `text.title` made `job_title` a headline.
+    make: { named: plain(v1.composed('person.jobTitle')), meaning: plain(v1.composed('person.jobTitle')) },
   },
   // Text.
   {

@@ -26,6 +26,43 @@ export function timeMs(value: RowValue | undefined, zone: string): number {
 }
 
 /**
+ * The last time each lifecycle column of an entity made, with its instant: later columns of the row
+ * read an earlier one's instant from here instead of parsing its text again. A hit needs the very
+ * text (`===`), and the instant stored is what timeMs gives for that text, so reading never changes
+ * a value; a miss (another program made the column, or a row of another maker) parses as before.
+ */
+class MadeTimes {
+  readonly #texts: (string | undefined)[] = [];
+  readonly #days: number[] = [];
+  readonly #instants: number[] = [];
+  constructor(readonly zone: string) {}
+
+  /** A datetime text made from the whole millisecond `ms` (formatInstant's 24 characters only). */
+  instant(index: number, text: string, ms: number): void {
+    if (text.length !== 24) return;
+    this.#texts[index] = text;
+    this.#instants[index] = ms;
+  }
+
+  /** A date text of the local `day`; its instant (local midnight) is worked out when first read. */
+  day(index: number, text: string, day: number): void {
+    if (text.length !== 10) return;
+    this.#texts[index] = text;
+    this.#days[index] = day;
+    this.#instants[index] = Number.NaN;
+  }
+
+  timeMs(index: number, value: RowValue | undefined): number {
+    if (value === undefined || value === null || this.#texts[index] !== value) return timeMs(value, this.zone);
+    let ms = this.#instants[index]!;
+    if (Number.isNaN(ms)) this.#instants[index] = ms = wallToInstant(this.#days[index]! * DAY_MS, this.zone);
+    return ms;
+  }
+}
+
+const madeTimes = new WeakMap<EntityContext, MadeTimes>();
+
+/**
  * The instant of the created time of the parent a row references (NaN when none): each parent row's
  * time is read once (children of one parent are many, and rows of several columns read it).
  */
@@ -100,7 +137,23 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
   const stageId = life.stage?.id ?? '';
   // What the value reads: earlier times, references, the status, and whatever the program it falls back to reads.
   const deps = [...new Set([...life.earlier, ...parents.map((parent) => parent.reference), ...(status ? [status.index] : []), ...(own?.deps ?? [])])];
-  const format = field.type === 'date' ? (ms: number) => formatDay(localDay(ms, zone)) : formatInstant;
+  let made = madeTimes.get(context);
+  if (!made || made.zone !== zone) madeTimes.set(context, (made = new MadeTimes(zone)));
+  const times = made;
+  const index = context.entity.fields.findIndex((candidate) => candidate.id === field.id);
+  const format =
+    field.type === 'date'
+      ? (ms: number) => {
+          const day = localDay(ms, zone);
+          const text = formatDay(day);
+          times.day(index, text, day);
+          return text;
+        }
+      : (ms: number) => {
+          const text = formatInstant(ms);
+          times.instant(index, text, ms);
+          return text;
+        };
 
   return {
     at: (row, values, attempt) => {
@@ -109,12 +162,12 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
       // The latest earlier time of the row or of a parent: the value is not before it.
       let lower = Number.NEGATIVE_INFINITY;
       for (const index of life.earlier) {
-        const ms = timeMs(values[index], zone);
+        const ms = times.timeMs(index, values[index]);
         if (ms > lower) lower = ms;
       }
       if (afterBirth > 0 && life.birth >= 0) {
         // A day more than the rule asks: a change of clocks in between never brings it a calendar day short.
-        const born = timeMs(values[life.birth], zone) + afterBirth + DAY_MS;
+        const born = times.timeMs(life.birth, values[life.birth]) + afterBirth + DAY_MS;
         if (born > lower) lower = born;
       }
       for (const parent of parents) {

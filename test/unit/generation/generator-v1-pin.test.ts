@@ -1,9 +1,9 @@
 // Generator version 1 is frozen: these digests of the example configs and the every-option config,
 // made in memory with a fixed reference date, must never change. A change here means an existing
 // source would regenerate different data after an upgrade: put new behaviour behind a new version.
-// Versions 2 and 3 are pinned too, against dependency upgrades that would change their data.
+// Versions 2, 3 and 4 are pinned too, against dependency upgrades that would change their data.
 import { describe, expect, it } from 'vitest';
-import { inMemoryDigests, pinnedConfigs, v3PinnedConfigs, V1_PINS, V2_PINS, V3_PINS } from '../../fixtures/generator-v1-pins.ts';
+import { inMemoryDigests, pinnedConfigs, v3PinnedConfigs, v4PinnedConfigs, V1_PINS, V2_PINS, V3_PINS, V4_PINS } from '../../fixtures/generator-v1-pins.ts';
 import { coherentConfig } from '../../fixtures/coherent-config.ts';
 
 describe('generator version 1 is pinned', () => {
@@ -47,5 +47,24 @@ describe('generator version 3 is pinned', () => {
     for (const name of Object.keys(V2_PINS)) expect(V3_PINS[name], name).toEqual(V2_PINS[name]);
     const fr = v3PinnedConfigs()['coherent-fr']!;
     expect(inMemoryDigests(fr, { generatorVersion: 3 }).customers).not.toBe(inMemoryDigests(fr, { generatorVersion: 2 }).customers);
+  });
+});
+
+describe('generator version 4 is pinned', () => {
+  const configs = v4PinnedConfigs();
+
+  it('pins version 3’s configs, the lifecycle schemas and the clinic with billing', () => {
+    expect(Object.keys(V4_PINS).sort()).toEqual(Object.keys(configs).sort());
+  });
+
+  for (const [name, config] of Object.entries(configs)) {
+    it(`${name}: version 4 gives the pinned rows`, () => {
+      expect(inMemoryDigests(config, { generatorVersion: 4 })).toEqual(V4_PINS[name]);
+    });
+  }
+
+  it('differs from version 3 where its meanings apply, and keeps version 3’s rows where none do (the every-option config’s tags)', () => {
+    expect(V4_PINS.coherent!.customers).not.toBe(V3_PINS.coherent!.customers);
+    expect(V4_PINS['every-option']!.tags).toBe(V3_PINS['every-option']!.tags);
   });
 });
