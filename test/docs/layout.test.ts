@@ -30,7 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['generation'],
   // The services' middle, with the control plane's store and the security helpers beside management.
   ['management', 'runtime', 'files', 'introspection', 'learn', 'seed', 'store', 'security', 'operation.ts'],
-  ['http', 'config.ts'],
+  ['http', 'settings.ts'],
   ['service.ts'],
   // The entry points: `sds serve` and main.ts start the service.
   ['cli', 'main.ts'],
@@ -112,8 +112,8 @@ describe('layer order', () => {
   it('reads the imports it judges (a sample of known edges)', () => {
     const edge = (from: string, to: string) => internal.some((found) => found.from === from && found.to === to);
     expect(edge('src/runtime/compile.ts', 'src/files/csv.ts')).toBe(true);
-    expect(edge('src/cli/introspection-commands.ts', 'src/config.ts')).toBe(true); // dynamic import()
-    expect(internal.find((found) => found.from === 'src/config.ts' && found.to === 'src/contract.ts')?.typeOnly).toBe(true);
+    expect(edge('src/cli/introspection-commands.ts', 'src/settings.ts')).toBe(true); // dynamic import()
+    expect(internal.find((found) => found.from === 'src/settings.ts' && found.to === 'src/contract.ts')?.typeOnly).toBe(true);
     expect(imports.some((found) => found.from === 'src/http/app.ts' && found.to === 'express')).toBe(true);
   });
 
