@@ -28,6 +28,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['model'],
   ['dialects'],
   ['generation'],
+  // Schema-config validation: it tries faker methods, formulas and references as generation makes them.
+  ['config'],
   // The services' middle, with the control plane's store and the security helpers beside management.
   ['management', 'runtime', 'files', 'introspection', 'learn', 'seed', 'store', 'security', 'operation.ts'],
   ['http', 'settings.ts'],

@@ -1,8 +1,8 @@
 // The entity graph of a config: which field takes its values from which entity, the order in which
 // entities are generated (parents first), reference cycles, and planned row counts.
-import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
-import { referenceTarget } from '../model/table-spec.ts';
-import { compositeReferences } from '../model/composite-keys.ts';
+import type { Entity, GenerationConfig, SchemaConfig } from './config-types.ts';
+import { referenceTarget } from './table-spec.ts';
+import { compositeReferences } from './composite-keys.ts';
 import { pointer } from './config-issues.ts';
 
 /** Rows generated for an entity when neither it nor `generationDefaults` sets `rowCount`. */
@@ -70,7 +70,7 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
       if (!ids.has(reference.entity)) return;
       const self = reference.entity === entity.id;
       const nullable = self && reference.fields.every((id) => entity.fields.find((field) => field.id === id)?.nullable === true);
-      // One with a NOT NULL field is refused by validation (config-composite-checks.ts), not as a cycle.
+      // One with a NOT NULL field is refused by validation (src/config/composite-checks.ts), not as a cycle.
       if (self && !nullable) return;
       reference.fields.forEach((fieldId, position) => {
         const fieldIndex = entity.fields.findIndex((field) => field.id === fieldId);
