@@ -26,7 +26,7 @@ import { copyEncoder } from '../src/dialects/postgres/postgres-loader.ts';
 import { DataGenerator } from '../src/generation/generator.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, planGeneration, type GenerationPlan, type GeneratorVersion } from '../src/generation/plan.ts';
 import { runGeneration, stagingNamespace, type ProgressEvent } from '../src/generation/run.ts';
-import { validateConfig } from '../src/generation/validate-config.ts';
+import { validateConfig } from '../src/config/validate-config.ts';
 import { coherentBenchConfig, generationBenchConfig, optionsBenchConfig } from './bench-configs.ts';
 import { prebuild } from './bench-text.ts';
 import { answerHelp } from './bench-usage.ts';

@@ -102,8 +102,8 @@ export interface BenchServiceOptions {
  */
 export async function startBenchService(label: string, options: BenchServiceOptions = {}): Promise<BenchService> {
   // Imported here so the child processes, which load this file, do not load the service.
-  const [{ loadConfig }, { startService }, { issueKey, TEAM_KEY_PREFIX }] = await Promise.all([
-    import('../src/config.ts'),
+  const [{ loadSettings }, { startService }, { issueKey, TEAM_KEY_PREFIX }] = await Promise.all([
+    import('../src/settings.ts'),
     import('../src/service.ts'),
     import('../src/security/api-keys.ts'),
   ]);
@@ -144,7 +144,7 @@ export async function startBenchService(label: string, options: BenchServiceOpti
     await admin.query(`CREATE DATABASE ${databaseName}`);
     databaseCreated = true;
     service = await startService({
-      ...loadConfig({ NODE_ENV: 'production' }),
+      ...loadSettings({ NODE_ENV: 'production' }),
       databaseUrl,
       targetUrls: { mysql: options.mysqlUrl },
       port: 0,

@@ -99,7 +99,7 @@ function renderFilterOperators(): string {
 
 /**
  * The schema config's validators as an ES module: `structure` (the whole config) and `definitions`
- * (each of its $defs, by name), with the options src/generation/config-schema.ts reads their errors
+ * (each of its $defs, by name), with the options src/config/config-schema.ts reads their errors
  * with (every error, verbose: the failing schema and its parent).
  */
 function renderConfigValidators(schema: { $id: string; $defs: Record<string, unknown> }): string {

@@ -2,10 +2,10 @@
 // Without DATABASE_URL the embedded PostgreSQL is started first and the service's modules load while
 // it boots (service.ts is imported after that), so start-up costs the longer of the two, not their sum.
 import pino from 'pino';
-import { loadConfig } from './config.ts';
+import { loadSettings } from './settings.ts';
 import { startEmbeddedPostgres } from './store/embedded.ts';
 
-const config = loadConfig();
+const config = loadSettings();
 const logger = pino({ level: config.logLevel });
 const fail = (error: unknown): never => {
   console.error(`sds could not start: ${error instanceof Error ? error.message : String(error)}`);

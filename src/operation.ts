@@ -2,8 +2,8 @@
 // plain data, no Express. src/http turns requests into contexts and replies into responses. Bodies
 // are typed from the contract (generated/openapi.ts), so a contract change a handler does not follow
 // fails the type check.
-import type { operations } from './contract.ts';
-import type { RuntimeSource } from './runtime/runtime-sources.ts';
+import type { operations, SchemaConfig } from './contract.ts';
+import type { Source } from './store/sources.ts';
 import type { TeamPrincipal } from './store/teams.ts';
 
 /** The contract's operation ids. */
@@ -23,6 +23,17 @@ type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 20
 
 /** The JSON bodies of an operation's success responses, as the contract types them. */
 export type ResponseBody<K extends OperationId> = { [S in SuccessStatus<K>]: JsonContent<Responses<K>[S]> }[SuccessStatus<K>];
+
+/** A source as runtime operations see it (src/runtime/runtime-sources.ts caches them): the row and its config. */
+export interface RuntimeSource {
+  source: Source;
+  config: SchemaConfig;
+  /**
+   * Whether sds created the namespace the source reads and writes: a source never serves a schema or
+   * database it found on its target (another application's, another source's), even by name.
+   */
+  ownsNamespace: boolean;
+}
 
 export interface OperationContext<K extends OperationId = OperationId> {
   /** Path parameters, already validated against the OpenAPI document. */

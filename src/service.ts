@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import { defaultTargets, type Config } from './config.ts';
+import { defaultTargets, type Settings } from './settings.ts';
 import { openApiDocument } from './contract.ts';
 import { DIALECT_FACTS, ENGINE_KINDS } from './dialects/facts.ts';
 import { createApp } from './http/app.ts';
@@ -61,7 +61,7 @@ export interface RunningService {
  * DATABASE_URL, `starting` is the embedded PostgreSQL if the caller has already started it.
  */
 export async function openControlPlane(
-  config: Config,
+  config: Settings,
   logger: Logger,
   starting?: Promise<EmbeddedDatabase>,
 ): Promise<{ db: Db; url: string; embedded?: EmbeddedDatabase }> {
@@ -179,7 +179,7 @@ export interface StartOptions {
   embedded?: Promise<EmbeddedDatabase>;
 }
 
-export async function startService(config: Config, logger: Logger = pino({ level: config.logLevel }), options: StartOptions = {}): Promise<RunningService> {
+export async function startService(config: Settings, logger: Logger = pino({ level: config.logLevel }), options: StartOptions = {}): Promise<RunningService> {
   // Milliseconds since the process started (performance.now() counts from there), logged once listening.
   const startup: Record<string, number> = { called: performance.now() };
   const { db, embedded, url: controlPlaneUrl } = await openControlPlane(config, logger, options.embedded);

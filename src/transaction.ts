@@ -1,5 +1,5 @@
-// The one way sds runs a PostgreSQL transaction on a pooled client, for the control plane's store
-// and the PostgreSQL dialect alike. Driver-free: it needs only the few methods of a pooled client
+// The one way sds runs a transaction on a pooled client, for the control plane's store and both
+// dialects alike (PostgreSQL and MySQL take the same BEGIN, COMMIT and ROLLBACK). Driver-free: it needs only the few methods of a pooled client
 // (node-postgres's PoolClient has them), as Kysely's core declares the driver methods it uses.
 
 /** A client checked out of a pool: `release(error)` discards it instead of returning it. */
@@ -14,6 +14,8 @@ export interface TransactionOptions {
    * for want of an answer would wait as long again; the server rolls back when the connection ends).
    */
   abandons?: (error: unknown) => boolean;
+  /** Discard the client after any failure, once rolled back: its session state may be off (a MySQL load's). */
+  discardOnFailure?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function inTransaction<C extends PooledClient, T>(connect: () => Pr
       await client.query('ROLLBACK').catch((rollback: unknown) => {
         broken = rollback instanceof Error ? rollback : new Error(String(rollback));
       });
+      if (options.discardOnFailure) broken ??= error instanceof Error ? error : new Error(String(error));
     }
     throw error;
   } finally {

@@ -15,7 +15,7 @@ import type { ProgressEvent } from '../generation/run.ts';
 import type { CoherenceCount } from '../generation/coherence/report.ts';
 import { GENERATOR_VERSIONS, LATEST_GENERATOR_VERSION, type GeneratorVersion } from '../generation/plan.ts';
 import { VERSIONS } from '../generation/versions.ts';
-import { validateConfig, type ValidationResult } from '../generation/validate-config.ts';
+import { validateConfig, type ValidationResult } from '../config/validate-config.ts';
 import { describeJsonSyntaxError, plural } from '../json-syntax.ts';
 
 function readJson(file: string): unknown {

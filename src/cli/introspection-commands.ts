@@ -16,7 +16,7 @@ import { plural } from '../json-syntax.ts';
 /** What these commands run on, loaded when one of them runs (`sds --help` and the other commands load none of it). */
 async function introspection() {
   const [config, dialects, ddl, diff, introspect, errors, merge, embedded] = await Promise.all([
-    import('../config.ts'),
+    import('../settings.ts'),
     import('../dialects/index.ts'),
     import('../introspection/ddl-import.ts'),
     import('../introspection/diff-config.ts'),
@@ -27,7 +27,7 @@ async function introspection() {
   ]);
   const [learn, fidelity] = await Promise.all([import('../learn/learn-database.ts'), import('../learn/fidelity-report.ts')]);
   return {
-    loadConfig: config.loadConfig,
+    loadSettings: config.loadSettings,
     dialectOfKind: dialects.dialectOfKind,
     introspectSql: ddl.introspectSql,
     describeDifferences: diff.describeDifferences,
@@ -122,8 +122,8 @@ async function fromSql(file: string, options: InitOptions): Promise<Introspected
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  const { loadConfig, dialectOfKind, introspectSql, introspectionErrors, startEmbeddedPostgres } = await introspection();
-  const settings = loadConfig();
+  const { loadSettings, dialectOfKind, introspectSql, introspectionErrors, startEmbeddedPostgres } = await introspection();
+  const settings = loadSettings();
   const dialect = dialectOfKind(options.dialect);
   const common = { dialect, namespace: namespaceOf(options), tables: options.tables, rows: options.rows, rowsFromStatistics: options.rowsFromStatistics, sourceLabel: `SQL file ${path.basename(file)}` };
   if (options.scratchUrl) return introspectSql(script, { ...common, serverUrl: options.scratchUrl });

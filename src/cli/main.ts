@@ -16,14 +16,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Runs `work` against the control plane (embedded or DATABASE_URL) and always closes it. */
 async function withStores<T>(work: (stores: { teams: TeamStore; projects: ProjectStore }) => Promise<T>): Promise<T> {
   // The control plane's modules (the service, its stores and drivers) load for these commands only.
-  const [{ default: pino }, { loadConfig }, { openControlPlane }, { TeamStore }, { ProjectStore }] = await Promise.all([
+  const [{ default: pino }, { loadSettings }, { openControlPlane }, { TeamStore }, { ProjectStore }] = await Promise.all([
     import('pino'),
-    import('../config.ts'),
+    import('../settings.ts'),
     import('../service.ts'),
     import('../store/teams.ts'),
     import('../store/projects.ts'),
   ]);
-  const config = loadConfig();
+  const config = loadSettings();
   const { db, embedded } = await openControlPlane(config, pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
   try {
     return await work({ teams: new TeamStore(db), projects: new ProjectStore(db) });

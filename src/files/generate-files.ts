@@ -13,7 +13,7 @@ import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
 import { completeRowSteps, scheduleGeneration, ScheduledRows, type EntitySchedule } from '../generation/schedule.ts';
 import { CoherenceAudit, type CoherenceCount } from '../generation/coherence/report.ts';
-import { ancestorsOf } from '../generation/config-graph.ts';
+import { ancestorsOf } from '../model/config-graph.ts';
 import type { ProgressEvent } from '../generation/run.ts';
 import { buildRuntimeTables, type RuntimeTables } from '../model/tables.ts';
 import { FileSink } from './file-sink.ts';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { SchemaConfig } from '../contract.ts';
-import { resolveRowCount } from '../generation/config-graph.ts';
+import { resolveRowCount } from '../model/config-graph.ts';
 import { RangeWorkers } from './range-workers.ts';
 
 /** Workers start when an entity that can be made in ranges has this many rows (generate-files.ts). */

@@ -6,7 +6,7 @@ import type { RowValue } from '../model/row-value.ts';
 import type { CompositeReference, Field } from '../model/config-types.ts';
 import type { EntityContext, FinitePool, ValueProgram } from './program.ts';
 import type { DrawLedger, FieldOutput } from './uniqueness.ts';
-import { singleFieldKeys } from './config-check-context.ts';
+import { singleFieldKeys } from '../model/composite-keys.ts';
 import { fieldName } from './program.ts';
 import { createProgram } from './strategies.ts';
 import { referenceSpec } from './references.ts';

@@ -24,7 +24,7 @@ import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
-import { ancestorsOf } from './config-graph.ts';
+import { ancestorsOf } from '../model/config-graph.ts';
 import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
 
 type Issue = { path: string; message: string };

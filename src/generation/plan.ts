@@ -2,7 +2,7 @@
 // table specs, and the reference columns that must wait until every row exists (cycles, self references).
 import type { TableSpec } from '../model/table-spec.ts';
 import type { Entity, SchemaConfig } from '../model/config-types.ts';
-import { entityOrder, referenceEdges, resolveRowCount } from './config-graph.ts';
+import { entityOrder, referenceEdges, resolveRowCount } from '../model/config-graph.ts';
 import { normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
 import { buildTableSpecs } from '../model/table-spec.ts';
 import { RandomStream, streamKey } from './random.ts';

@@ -3,7 +3,7 @@
 // then filled for display when their targets' keys can be recomputed.
 import type { RowValues } from '../model/row-value.ts';
 import type { Entity, SchemaConfig } from '../model/config-types.ts';
-import { ancestorsOf } from './config-graph.ts';
+import { ancestorsOf } from '../model/config-graph.ts';
 import { DataGenerator, PreviewTooLargeError } from './generator.ts';
 import { planGeneration, type GenerationOptions } from './plan.ts';
 import { scheduleGeneration, ScheduledRows } from './schedule.ts';

@@ -3,7 +3,7 @@
 // or the referenced entity's id when one reference field alone points at it.
 import type { Entity, Field } from '../model/config-types.ts';
 import { referenceTarget } from '../model/table-spec.ts';
-import { didYouMean } from './config-issues.ts';
+import { didYouMean } from '../suggest.ts';
 
 export interface RowReference {
   /** The reference field of the row (holds the parent's key). */

@@ -6,7 +6,7 @@
 import type { SchemaConfig } from '../model/config-types.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { referenceTarget } from '../model/table-spec.ts';
-import { ancestorsOf } from './config-graph.ts';
+import { ancestorsOf } from '../model/config-graph.ts';
 import { DataGenerator, type EntityDraws } from './generator.ts';
 import type { EntityPlan, GenerationPlan } from './plan.ts';
 

@@ -5,7 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Settings } from '../settings.ts';
 import { operationTable, type OpenApiDocument, type OperationSpec } from '../contract.ts';
 import { errors } from '../errors.ts';
 import type { AnyOperation, OperationContext, OperationHandlers, Reply } from '../operation.ts';
@@ -28,7 +28,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { TeamPrincipal, TeamStore } from '../store/teams.ts';
 
 export interface AppDeps {
-  config: Config;
+  config: Settings;
   document: OpenApiDocument;
   logger: Logger;
   teams: TeamStore;
@@ -162,7 +162,7 @@ interface AppValidators {
  * sorted order where /runtime comes last (upstream PR cdimascio/express-openapi-validator#1217): it
  * holds the paths of the management API only (the runtime router checks its own answers).
  */
-function createValidators(document: OpenApiDocument, config: Pick<Config, 'validateResponses'>): AppValidators {
+function createValidators(document: OpenApiDocument, config: Pick<Settings, 'validateResponses'>): AppValidators {
   const management = onFirstUse(async () => {
     const OpenApiValidator = await import('express-openapi-validator');
     return OpenApiValidator.middleware({
@@ -230,7 +230,7 @@ function authenticators(deps: AppDeps) {
   };
 }
 
-function handle(operation: AnyOperation | undefined, config: Config, shutdown?: AbortSignal) {
+function handle(operation: AnyOperation | undefined, config: Settings, shutdown?: AbortSignal) {
   return async (req: Request, res: Response, _next: NextFunction) => {
     if (!operation) throw errors.notImplemented();
     const context: OperationContext = {

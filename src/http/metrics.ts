@@ -2,7 +2,7 @@
 // operations also by source and table; GET /metrics serves them to Prometheus behind SDS_METRICS_TOKEN.
 import type { Request, Response } from 'express';
 import type { OperationSpec } from '../contract.ts';
-import type { RuntimeSource } from '../runtime/runtime-sources.ts';
+import type { RuntimeSource } from '../operation.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /**

@@ -4,7 +4,8 @@
 // request.
 import { errors } from '../errors.ts';
 import type { KeyUsageRecorder } from '../management/key-usage.ts';
-import type { RuntimeSource, RuntimeSources } from '../runtime/runtime-sources.ts';
+import type { RuntimeSource } from '../operation.ts';
+import type { RuntimeSources } from '../runtime/runtime-sources.ts';
 import type { SourceKeyCache } from '../runtime/source-key-cache.ts';
 import { wrongKindHint } from './auth.ts';
 import type { AuthFailureLimiter, SharedRateLimiter } from './rate-limit.ts';

@@ -2,7 +2,7 @@
 // length, precision, default and reference. `sds diff` reports these changes and `init --merge`
 // applies exactly them, so the two cannot disagree.
 import type { Field } from '../model/config-types.ts';
-import { sameTypeFamily } from '../generation/config-check-context.ts';
+import { sameTypeFamily } from '../model/field-types/index.ts';
 import { castFieldDefault } from '../model/field-default.ts';
 
 export type StructureKind = 'type' | 'enum-values' | 'nullable' | 'length' | 'precision' | 'default' | 'reference';

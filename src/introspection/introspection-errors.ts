@@ -1,7 +1,7 @@
 // The catalogue of introspection failures: what the user can fix (a bad connection string, wrong
 // credentials, a missing schema, a DDL statement the server refused) and what is unreachable. Every
 // message is written by sds and never contains the connection string or its parts.
-import type { Issue } from '../generation/validate-config.ts';
+import type { Issue } from '../config/validate-config.ts';
 
 export type IntrospectionErrorKind =
   /** The request is wrong: a URL sds cannot use, a namespace without tables, an option out of range. */

@@ -4,9 +4,9 @@
 // so a cycle of NOT NULL keys gets one field made nullable (a DEFERRABLE one first), and says so.
 import type { Catalog, CatalogAction, CatalogForeignKey } from '../dialects/catalog.ts';
 import type { CompositeReference, Field, Reference, SchemaConfig } from '../model/config-types.ts';
-import { isKeySet, keyGroups } from '../model/composite-keys.ts';
-import { sameTypeFamily, singleFieldKeys } from '../generation/config-check-context.ts';
-import { unbreakableCycles } from '../generation/config-graph.ts';
+import { isKeySet, keyGroups, singleFieldKeys } from '../model/composite-keys.ts';
+import { sameTypeFamily } from '../model/field-types/index.ts';
+import { unbreakableCycles } from '../model/config-graph.ts';
 import type { MappedTable } from './map-config.ts';
 import type { Warnings } from './warnings.ts';
 

@@ -5,9 +5,9 @@
 // setting that no longer validates (a strategy for a type that changed) is dropped and reported.
 import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import { compareFieldStructure, describeDefault, describeReference } from './field-structure.ts';
-import { TYPE_SPECIFIC_PROPERTIES } from '../generation/config-field-checks.ts';
-import { pointerTokens } from '../generation/config-issues.ts';
-import { validateConfig, type Issue } from '../generation/validate-config.ts';
+import { TYPE_SPECIFIC_PROPERTIES } from '../config/field-checks.ts';
+import { pointerTokens } from '../model/config-issues.ts';
+import { validateConfig, type Issue } from '../config/validate-config.ts';
 
 export type MergeChangeKind = 'table-added' | 'table-removed' | 'column-added' | 'column-removed' | 'column-changed' | 'setting-dropped';
 

@@ -1,7 +1,7 @@
 // Row counts of an introspected config: one count for every entity (`--rows`), or a total shared
 // out in proportion to the database's own statistics (pg_class.reltuples, TABLE_ROWS).
 import type { SchemaConfig } from '../model/config-types.ts';
-import { DEFAULT_ROW_COUNT } from '../generation/validate-config.ts';
+import { DEFAULT_ROW_COUNT } from '../model/config-graph.ts';
 import type { MappedTable } from './map-config.ts';
 import type { Warnings } from './warnings.ts';
 

@@ -9,7 +9,7 @@ import type { IntrospectOptions, IntrospectionWarning } from '../introspection/i
 import { mapCatalogTables } from '../introspection/map-config.ts';
 import { connectionFailure, dialectOfUrl, readNamespace } from '../introspection/read-catalog.ts';
 import { IntrospectionError, introspectionErrors } from '../introspection/introspection-errors.ts';
-import { validateConfig } from '../generation/validate-config.ts';
+import { validateConfig } from '../config/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
 import { learnDateOrder, type OrderRule } from './learn-order.ts';

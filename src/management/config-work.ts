@@ -5,7 +5,7 @@
 // queue a few more (429 past them), teams with queued work take turns, and a full queue answers 503.
 import { Worker } from 'node:worker_threads';
 import { AppError, errors, type ErrorDetail } from '../errors.ts';
-import type { ValidationResult } from '../generation/validate-config.ts';
+import type { ValidationResult } from '../config/validate-config.ts';
 import type { RequestBody } from '../operation.ts';
 import type { components, SchemaConfig } from '../contract.ts';
 import type { Source } from '../store/sources.ts';

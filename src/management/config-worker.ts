@@ -4,7 +4,7 @@
 // threw (as plain data).
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors.ts';
-import { validateConfig } from '../generation/validate-config.ts';
+import { validateConfig } from '../config/validate-config.ts';
 import { computePreview } from './schema-preview.ts';
 import { compareRuntimeApisSlice } from './api-changes.ts';
 import type { ConfigTask, ConfigTaskReply } from './config-work.ts';

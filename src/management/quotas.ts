@@ -4,7 +4,7 @@
 // have queued or running at once. Errors name the limit and the setting that sets it.
 import type { SchemaConfig } from '../contract.ts';
 import { AppError, type ErrorDetail } from '../errors.ts';
-import { resolveRowCount } from '../generation/config-graph.ts';
+import { resolveRowCount } from '../model/config-graph.ts';
 import type { Queryable } from '../store/db.ts';
 import type { JobStore } from '../store/jobs.ts';
 import type { GeneratorConfig } from '../store/sources.ts';

@@ -1,13 +1,13 @@
 // previewSchemaConfig: the first rows of a config's entities, generated in memory exactly as a
 // generation with the same seed and row counts loads them (the path `sds preview` takes), and
 // rendered as the runtime API serves them. The config was checked by its precheck (schemas.ts); the
-// rows are made in a config worker (config-work.ts), within the work limits (work-limits.ts).
+// rows are made in a config worker (config-work.ts), within the work limits (src/config/work-limits.ts).
 import { checkedConfig, type components, type SchemaConfig } from '../contract.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { errors } from '../errors.ts';
 import { previewEntities, PreviewTooLargeError } from '../generation/preview.ts';
 import { LATEST_GENERATOR_VERSION, plannedRowCounts, planGeneration, type GenerationOptions, type GeneratorVersion } from '../generation/plan.ts';
-import { WORK_LIMITS } from '../generation/work-limits.ts';
+import { WORK_LIMITS } from '../config/work-limits.ts';
 import { ruleOf } from '../generation/rules/choose-rule.ts';
 import { renderValue } from '../model/render.ts';
 import type { JsonRow } from '../runtime/shape.ts';

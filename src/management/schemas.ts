@@ -1,7 +1,7 @@
 // Schemas, their immutable versions, and schema-config validation.
 import { checkedConfig } from '../contract.ts';
 import { errors } from '../errors.ts';
-import type { ValidationResult } from '../generation/validate-config.ts';
+import type { ValidationResult } from '../config/validate-config.ts';
 import type { ProjectStore } from '../store/projects.ts';
 import type { SchemaStore } from '../store/schemas.ts';
 import type { TeamPrincipal } from '../store/teams.ts';

@@ -11,6 +11,12 @@ export function keyGroups(entity: Entity): string[][] {
   return groups;
 }
 
+/** Fields that are unique on their own: a one-field primary key, unique key or unique index. */
+export function singleFieldKeys(entity: Entity): Set<string> {
+  // A field listed twice is still one field (and reported as a duplicate by validation).
+  return new Set(keyGroups(entity).flatMap((key) => (new Set(key).size === 1 ? [key[0]!] : [])));
+}
+
 /** Whether `fields` are exactly a key of `entity`, in the key's order. */
 export function isKeyInOrder(entity: Entity, fields: readonly string[]): boolean {
   return keyGroups(entity).some((key) => key.length === fields.length && key.every((id, i) => id === fields[i]));

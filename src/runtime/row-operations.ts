@@ -2,8 +2,7 @@
 // generated tables, on top of the Runtime query engine.
 import type { TargetConnection } from '../dialects/dialect.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import type { Operation, BaseContext } from '../operation.ts';
-import type { RuntimeSource } from './runtime-sources.ts';
+import type { Operation, BaseContext, RuntimeSource } from '../operation.ts';
 import { toLocation } from '../store/sources.ts';
 import type { Runtime, SourceData } from './runtime.ts';
 import { runtimeErrors } from './runtime-errors.ts';

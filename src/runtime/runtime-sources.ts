@@ -5,17 +5,8 @@
 import type { SchemaConfig } from '../contract.ts';
 import type { ChangeSubscriber } from '../store/change-feed.ts';
 import type { SchemaStore } from '../store/schemas.ts';
-import type { Source, SourceStore } from '../store/sources.ts';
-
-export interface RuntimeSource {
-  source: Source;
-  config: SchemaConfig;
-  /**
-   * Whether sds created the namespace the source reads and writes: a source never serves a schema or
-   * database it found on its target (another application's, another source's), even by name.
-   */
-  ownsNamespace: boolean;
-}
+import type { SourceStore } from '../store/sources.ts';
+import type { RuntimeSource } from '../operation.ts';
 
 const TTL_MS = 30_000;
 const TTL_WITHOUT_FEED_MS = 2_000;

@@ -9,7 +9,7 @@ import type { TargetConnection } from '../../src/dialects/dialect.ts';
 import { postgresDialect } from '../../src/dialects/postgres/postgres-dialect.ts';
 import type { SchemaConfig } from '../../src/model/config-types.ts';
 import { runGeneration, type GenerationSummary } from '../../src/generation/run.ts';
-import { validateConfig } from '../../src/generation/validate-config.ts';
+import { validateConfig } from '../../src/config/validate-config.ts';
 import { blogConfig } from '../fixtures/configs.ts';
 import { PG_TARGET_URL } from '../helpers/dialect-targets.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';

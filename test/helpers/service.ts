@@ -1,7 +1,7 @@
 // Starts the real service on a fresh database with response validation on, and gives typed clients.
 import createClient from 'openapi-fetch';
 import pino from 'pino';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadSettings, type Settings } from '../../src/settings.ts';
 import type { paths } from '../../src/contract.ts';
 import { issueKey, TEAM_KEY_PREFIX } from '../../src/security/api-keys.ts';
 import { startService, type RunningService } from '../../src/service.ts';
@@ -16,17 +16,17 @@ export interface TestService {
   url: string;
   /** The bootstrap key of team `default`. */
   teamKey: string;
-  config: Config;
+  config: Settings;
   /** A typed client (openapi-fetch) authenticated with `key` (or none). */
   client(key?: string): ReturnType<typeof createClient<paths, 'application/json'>>;
   stop(): Promise<void>;
 }
 
-export async function startTestService(label: string, overrides: Partial<Config> = {}, logger = pino({ level: 'silent' })): Promise<TestService> {
+export async function startTestService(label: string, overrides: Partial<Settings> = {}, logger = pino({ level: 'silent' })): Promise<TestService> {
   const database = await createTestDatabase(label);
   const teamKey = issueKey(TEAM_KEY_PREFIX).key;
-  const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test' }),
+  const config: Settings = {
+    ...loadSettings({ NODE_ENV: 'test' }),
     port: 0,
     databaseUrl: database.url,
     bootstrapTeamKey: teamKey,

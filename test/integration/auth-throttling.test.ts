@@ -5,7 +5,7 @@
 // rotating the header nor pin its failures on someone else's address.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadSettings } from '../../src/settings.ts';
 import { waitForLatestJob } from '../helpers/generation.ts';
 import { ADMIN_TOKEN, blogProject, startTestService, type TestService } from '../helpers/service.ts';
 
@@ -65,7 +65,7 @@ describe('a valid key is served after 1,000 failures from its address', () => {
   afterAll(() => t?.stop());
 
   it('serves the team key, the source key and the admin token after 1,000 wrong keys from the same address', async () => {
-    expect(loadConfig({}).authFailureLimit).toBe(30);
+    expect(loadSettings({}).authFailureLimit).toBe(30);
     const before = await get(`${t.url}/runtime/${sourceId}/users`, { 'x-api-key': sourceKey });
     expect(before.status).toBe(200);
 
@@ -100,10 +100,10 @@ describe('a valid key is served after 1,000 failures from its address', () => {
 
 describe('X-Forwarded-For only from the proxies the operator names', () => {
   it('trusts only loopback by default, not the private ranges', () => {
-    expect(loadConfig({}).trustedProxies).toBe('loopback');
-    expect(loadConfig({ SDS_TRUSTED_PROXIES: '10.0.0.5, 192.168.0.0/16' }).trustedProxies).toBe('10.0.0.5, 192.168.0.0/16');
-    expect(() => loadConfig({ SDS_TRUSTED_PROXIES: 'loopback, everyone' })).toThrow(/SDS_TRUSTED_PROXIES .*"everyone"/);
-    expect(() => loadConfig({ SDS_TRUSTED_PROXIES: '10.0.0.0/40' })).toThrow(/SDS_TRUSTED_PROXIES/);
+    expect(loadSettings({}).trustedProxies).toBe('loopback');
+    expect(loadSettings({ SDS_TRUSTED_PROXIES: '10.0.0.5, 192.168.0.0/16' }).trustedProxies).toBe('10.0.0.5, 192.168.0.0/16');
+    expect(() => loadSettings({ SDS_TRUSTED_PROXIES: 'loopback, everyone' })).toThrow(/SDS_TRUSTED_PROXIES .*"everyone"/);
+    expect(() => loadSettings({ SDS_TRUSTED_PROXIES: '10.0.0.0/40' })).toThrow(/SDS_TRUSTED_PROXIES/);
   });
 
   describe('with one proxy at 127.0.0.2', () => {

@@ -3,7 +3,7 @@
 // instances of one control plane, over real HTTP on a real PostgreSQL.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadSettings } from '../../src/settings.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { TeamStore } from '../../src/store/teams.ts';
 import { ADMIN_TOKEN, blogProject, startTestService, type TestService } from '../helpers/service.ts';
@@ -29,8 +29,8 @@ describe('management budget with the defaults', () => {
   afterAll(() => t?.stop());
 
   it('is 600 requests a minute per key, on every answer', async () => {
-    expect(loadConfig({}).managementRateLimitRpm).toBe(600);
-    expect(loadConfig({}).authFailureLimit).toBe(30);
+    expect(loadSettings({}).managementRateLimitRpm).toBe(600);
+    expect(loadSettings({}).authFailureLimit).toBe(30);
     const first = await get(`${t.url}/public/v1/projects`, { 'x-api-key': t.teamKey });
     expect(first.status).toBe(200);
     expect(rateHeaders(first).limit).toBe('600');

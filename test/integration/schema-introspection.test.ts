@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { validateConfig } from '../../src/generation/validate-config.ts';
+import { validateConfig } from '../../src/config/validate-config.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { dialectTargets, openInspector, openTarget, type DialectTarget } from '../helpers/dialect-targets.ts';
 import { loadSchema } from './introspection/schemas.ts';

@@ -49,6 +49,13 @@ describe('inTransaction', () => {
     expect(client.released).toEqual([new Error('SELECT pg_sleep(10) failed')]);
   });
 
+  it('with discardOnFailure, rolls back and then discards the client (its session state may be off)', async () => {
+    const client = fakeClient(['LOAD DATA']);
+    await expect(inTransaction(async () => client, (tx) => tx.query('LOAD DATA'), { discardOnFailure: true })).rejects.toThrow('LOAD DATA failed');
+    expect(client.statements).toEqual(['BEGIN', 'LOAD DATA', 'ROLLBACK']);
+    expect(client.released).toEqual([new Error('LOAD DATA failed')]);
+  });
+
   it('a COMMIT that fails rolls back and rethrows it', async () => {
     const client = fakeClient(['COMMIT']);
     await expect(inTransaction(async () => client, async () => 1)).rejects.toThrow('COMMIT failed');

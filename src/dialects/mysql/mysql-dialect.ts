@@ -35,6 +35,7 @@ import {
 import { mysqlDump } from './mysql-dump.ts';
 import { mysqlFacts } from './mysql-facts.ts';
 import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
+import { inTransaction, type PooledClient } from '../../transaction.ts';
 
 /**
  * Every session: UTC (DATETIME values are stored as UTC), and a strict sql_mode without
@@ -255,28 +256,14 @@ export class MysqlConnection implements TargetConnection {
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const connection = await this.runtimePool.getConnection();
-    let reusable = true;
-    try {
-      await connection.beginTransaction();
-      const result = await work({ query: <R>(sql: string, params: unknown[]) => this.limitedQuery<R>(connection, sql, params) });
-      await connection.commit();
-      return result;
-    } catch (error) {
-      // An expected failure (a duplicate key) leaves a healthy connection once rolled back. One
-      // given up on for want of an answer is not asked (that would wait as long again): it goes,
-      // and the server rolls back when it sees the connection end.
-      if (isClientTimeout(error)) reusable = false;
-      else {
-        await connection.rollback().catch(() => {
-          reusable = false;
-        });
-      }
-      throw error;
-    } finally {
-      if (reusable) connection.release();
-      else connection.destroy();
-    }
+    // An expected failure (a duplicate key) leaves a healthy connection once rolled back. One given
+    // up on for want of an answer is not asked (that would wait as long again): it goes, and the
+    // server rolls back when it sees the connection end.
+    return inTransaction(
+      () => checkOut(this.runtimePool),
+      ({ connection }) => work({ query: <R>(sql: string, params: unknown[]) => this.limitedQuery<R>(connection, sql, params) }),
+      { abandons: isClientTimeout },
+    );
   }
 
   /** A runtime statement: with a query timeout, the client gives up CLIENT_GRACE_MS after the server should have. */
@@ -451,17 +438,14 @@ export class MysqlConnection implements TargetConnection {
     }
   }
 
+  /** A load's transaction: a connection whose session state may be off after a failure (foreign_key_checks, an open LOAD DATA) is not reused. */
   private withTransaction<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {
-    return this.withConnection(async (connection) => {
-      await connection.beginTransaction();
-      try {
-        const result = await work(connection);
-        await connection.commit();
-        return result;
-      } catch (error) {
-        await connection.rollback().catch(() => {});
-        throw error;
-      }
-    });
+    return inTransaction(() => checkOut(this.pool), ({ connection }) => work(connection), { discardOnFailure: true });
   }
+}
+
+/** A pooled connection as inTransaction takes it: `release(discard)` destroys it instead of returning it to the pool. */
+async function checkOut(pool: Pool): Promise<PooledClient & { connection: PoolConnection }> {
+  const connection = await pool.getConnection();
+  return { connection, query: (sql) => connection.query(sql), release: (discard) => (discard ? connection.destroy() : connection.release()) };
 }

@@ -4,7 +4,7 @@
 import type { Entity, Field, FieldType } from '../../model/config-types.ts';
 import type { RowReference } from '../row-references.ts';
 import type { FormulaNode } from './parse-formula.ts';
-import { didYouMean } from '../config-issues.ts';
+import { didYouMean } from '../../suggest.ts';
 import { resolveRowReference } from '../row-references.ts';
 
 export type ValueType = 'number' | 'string' | 'boolean' | 'date' | 'datetime' | 'duration' | 'null';

@@ -6,7 +6,7 @@
 // order exactly as runGeneration makes them. The plan is a pure function of the config and options,
 // so every worker computes the same one.
 import type { SchemaConfig } from '../../contract.ts';
-import { ancestorsOf } from '../config-graph.ts';
+import { ancestorsOf } from '../../model/config-graph.ts';
 import { DataGenerator, type EntityDraws } from '../generator.ts';
 import { planGeneration, type GenerationOptions, type GenerationPlan } from '../plan.ts';
 

@@ -19,4 +19,5 @@ export const booleanType = {
   sortable: true,
   tsType: 'boolean',
   filterInput: 'boolean',
+  family: 'boolean',
 } as const satisfies FieldTypeDescriptor;

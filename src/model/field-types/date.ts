@@ -17,4 +17,5 @@ export const dateType = {
   sortable: true,
   tsType: 'DateString',
   filterInput: 'date',
+  family: 'date',
 } as const satisfies FieldTypeDescriptor;

@@ -16,4 +16,5 @@ export const datetimeType = {
   sortable: true,
   tsType: 'DatetimeString',
   filterInput: 'text',
+  family: 'datetime',
 } as const satisfies FieldTypeDescriptor;

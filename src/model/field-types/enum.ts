@@ -16,4 +16,5 @@ export const enumType = {
   sortable: true,
   tsType: 'string',
   filterInput: 'text',
+  family: 'enum',
 } as const satisfies FieldTypeDescriptor;

@@ -47,6 +47,11 @@ export interface FieldTypeDescriptor {
   tsType: string;
   /** The studio's input for a filter value of this type: an HTML input type, a true/false choice, or `text` with suggestions. */
   filterInput: 'number' | 'date' | 'time' | 'boolean' | 'text';
+  /**
+   * Its column type family: a reference takes the family of its target, and introspection sees no type
+   * change within a family (string and text are `text`; every other type is a family of its own).
+   */
+  family: string;
 }
 
 /** Facets of a type whose column needs none beyond its type. */

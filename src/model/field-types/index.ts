@@ -35,3 +35,8 @@ export const FIELD_TYPE_DESCRIPTORS = {
 export function fieldType(type: FieldType): FieldTypeDescriptor {
   return FIELD_TYPE_DESCRIPTORS[type];
 }
+
+/** Whether two field types are of one column type family (string and text), see FieldTypeDescriptor.family. */
+export function sameTypeFamily(a: FieldType, b: FieldType): boolean {
+  return FIELD_TYPE_DESCRIPTORS[a].family === FIELD_TYPE_DESCRIPTORS[b].family;
+}

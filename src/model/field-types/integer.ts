@@ -43,4 +43,5 @@ export const integerType = {
   sortable: true,
   tsType: 'number',
   filterInput: 'number',
+  family: 'integer',
 } as const satisfies FieldTypeDescriptor;

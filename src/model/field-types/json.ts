@@ -45,4 +45,5 @@ export const jsonType = {
   sortable: false,
   tsType: 'JsonValue',
   filterInput: 'text',
+  family: 'json',
 } as const satisfies FieldTypeDescriptor;

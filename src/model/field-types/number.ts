@@ -29,4 +29,5 @@ export const numberType = {
   sortable: true,
   tsType: 'number',
   filterInput: 'number',
+  family: 'number',
 } as const satisfies FieldTypeDescriptor;

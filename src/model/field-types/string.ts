@@ -16,4 +16,5 @@ export const stringType = {
   sortable: true,
   tsType: 'string',
   filterInput: 'text',
+  family: 'text',
 } as const satisfies FieldTypeDescriptor;

@@ -16,4 +16,5 @@ export const timeType = {
   sortable: true,
   tsType: 'TimeString',
   filterInput: 'time',
+  family: 'time',
 } as const satisfies FieldTypeDescriptor;

@@ -19,4 +19,5 @@ export const uuidType = {
   sortable: true,
   tsType: 'UuidString',
   filterInput: 'text',
+  family: 'uuid',
 } as const satisfies FieldTypeDescriptor;

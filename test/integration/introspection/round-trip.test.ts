@@ -4,7 +4,7 @@
 // with their actions (no differences at all), and no warning about sds's own tables.
 import { afterAll, describe, expect, it } from 'vitest';
 import { runGeneration } from '../../../src/generation/run.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { diffConfigs } from '../../../src/introspection/diff-config.ts';
 import { introspectDatabase } from '../../../src/introspection/introspect.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type DialectTarget } from '../../helpers/dialect-targets.ts';

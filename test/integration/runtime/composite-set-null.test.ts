@@ -5,7 +5,7 @@
 // filled once every row exists, each pair naming an existing row, set to null when that row is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/contract.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { introspectDatabase } from '../../../src/introspection/introspect.ts';
 import { dialectTargets, generateSource, type GeneratedSource } from '../../helpers/runtime-source.ts';
 import { openInspector, type Inspector } from '../../helpers/dialect-targets.ts';

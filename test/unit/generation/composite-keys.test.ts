@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { previewEntities } from '../../../src/generation/preview.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';

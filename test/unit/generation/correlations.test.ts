@@ -3,7 +3,7 @@
 // validator names what is wrong by JSON pointer.
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { cumulativeFunction, normalCdf, normalQuantile, quantileFunction } from '../../../src/generation/values/distributions.ts';
 import { ksScore, rankCorrelation } from '../../../src/learn/fidelity.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';

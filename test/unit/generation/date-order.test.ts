@@ -2,7 +2,7 @@
 // this one never precedes, with the learned spread between them; the validator's refusals.
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 const DAY = 86_400;

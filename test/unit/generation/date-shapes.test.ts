@@ -3,7 +3,7 @@
 // the validator's errors for each option.
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';
 import { config, entity, generate, REFERENCE_DATE, values } from '../../helpers/generate-in-memory.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FanOut, Field } from '../../../src/model/config-types.ts';
 
 type FanOutBin = Extract<FanOut, { kind: 'empirical' }>['histogram'][number];
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { config, entity, generate, values } from '../../helpers/generate-in-memory.ts';
 
 const ROWS = 10_000;

@@ -1,7 +1,7 @@
 // The example configs shipped for the README and docs/ are valid, and match the test fixture they came from.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { blogConfig } from '../../fixtures/configs.ts';
 
 const dir = new URL('../../../schemas/examples/', import.meta.url);

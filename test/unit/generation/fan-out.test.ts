@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Field, FanOut } from '../../../src/model/config-types.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { ZipfSampler } from '../../../src/generation/values/distributions.ts';
 import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';
 

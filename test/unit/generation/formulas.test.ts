@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity, Field, SchemaConfig } from '../../../src/model/config-types.ts';
 import { parseFormula } from '../../../src/generation/formulas/parse-formula.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
 import { planGeneration } from '../../../src/generation/plan.ts';
 import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';

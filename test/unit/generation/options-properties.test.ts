@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Field, SchemaConfig } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
 const TOKENS = ['quantity', 'price', 'product.price', 'product.launchedOn', 'orderedAt', 'name', 'flag', '1', '2.5', '0', '"x"', '30 days', '1 hour', 'null', 'true',

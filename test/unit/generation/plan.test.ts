@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
-import { DEFAULT_ROW_COUNT } from '../../../src/generation/validate-config.ts';
+import { DEFAULT_ROW_COUNT } from '../../../src/model/config-graph.ts';
 import { GENERATOR_VERSION, planGeneration, resolveReferenceDate } from '../../../src/generation/plan.ts';
 import { constraintName } from '../../../src/model/table-spec.ts';
 import { config, entity } from '../../helpers/generate-in-memory.ts';

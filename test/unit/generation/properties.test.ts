@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Entity, Field, SchemaConfig } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { generate } from '../../helpers/generate-in-memory.ts';
 
 const lengthBounds = fc.option(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 40 })), { nil: undefined });

@@ -14,8 +14,7 @@ import type { RuntimeRequestRecord } from '../../../src/http/metrics.ts';
 import { ResponseValidator } from '../../../src/http/response-validator.ts';
 import type { SourceAccess } from '../../../src/http/runtime-auth.ts';
 import { runtimeRouter, type NodeMiddleware, type RuntimeRoute } from '../../../src/http/runtime-router.ts';
-import type { AnyOperation, OperationContext } from '../../../src/operation.ts';
-import type { RuntimeSource } from '../../../src/runtime/runtime-sources.ts';
+import type { AnyOperation, OperationContext, RuntimeSource } from '../../../src/operation.ts';
 
 const SOURCE = '6f1c2a7e-0000-4000-8000-000000000001';
 const source = { source: { id: SOURCE }, config: { entities: [{ id: 'users' }] } } as unknown as RuntimeSource;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogColumn, CatalogTable, CatalogType } from '../../../src/dialects/catalog.ts';
 import type { Entity, Field } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { mapCatalog } from '../../../src/introspection/map-config.ts';
 
 function column(name: string, type: CatalogType, extra: Partial<CatalogColumn> = {}): CatalogColumn {

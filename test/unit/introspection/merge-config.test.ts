@@ -3,7 +3,7 @@
 // no longer fits is dropped, and every change is reported.
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import { mergeConfigs } from '../../../src/introspection/merge-config.ts';
 
 const existing: SchemaConfig = {

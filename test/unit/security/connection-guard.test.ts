@@ -1,7 +1,7 @@
 // The connection-string guard as a table: every refused form with its message, and the forms it lets through.
 import { describe, expect, it } from 'vitest';
 import { mysqlDialect, postgresDialect } from '../../../src/dialects/index.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadSettings } from '../../../src/settings.ts';
 import { ConnectionGuard, ConnectionRefusal, parseAllowedHosts, type AllowedHost } from '../../../src/security/connection-guard.ts';
 
 /** A DNS of fixed answers: names not listed do not resolve. */
@@ -194,18 +194,18 @@ describe('SDS_ALLOWED_DATABASE_HOSTS', () => {
 
 describe('settings', () => {
   it('SDS_ALLOWED_DATABASE_HOSTS is unset by default, and read when set', () => {
-    expect(loadConfig({}).allowedDatabaseHosts).toBeUndefined();
-    expect(loadConfig({ SDS_ALLOWED_DATABASE_HOSTS: ' ' }).allowedDatabaseHosts).toBeUndefined();
-    expect(loadConfig({ SDS_ALLOWED_DATABASE_HOSTS: 'db.example.com:5432,10.0.0.0/8' }).allowedDatabaseHosts).toEqual([
+    expect(loadSettings({}).allowedDatabaseHosts).toBeUndefined();
+    expect(loadSettings({ SDS_ALLOWED_DATABASE_HOSTS: ' ' }).allowedDatabaseHosts).toBeUndefined();
+    expect(loadSettings({ SDS_ALLOWED_DATABASE_HOSTS: 'db.example.com:5432,10.0.0.0/8' }).allowedDatabaseHosts).toEqual([
       { name: 'db.example.com', port: 5432 },
       { network: { address: '10.0.0.0', prefix: 8, family: 'ipv4' } },
     ]);
-    expect(() => loadConfig({ SDS_ALLOWED_DATABASE_HOSTS: 'not a host' })).toThrow(/^SDS_ALLOWED_DATABASE_HOSTS: cannot read "not a host"/);
+    expect(() => loadSettings({ SDS_ALLOWED_DATABASE_HOSTS: 'not a host' })).toThrow(/^SDS_ALLOWED_DATABASE_HOSTS: cannot read "not a host"/);
   });
 
   it('SDS_CONNECT_TIMEOUT_MS defaults to 10 s and must be positive', () => {
-    expect(loadConfig({}).connectTimeoutMs).toBe(10_000);
-    expect(loadConfig({ SDS_CONNECT_TIMEOUT_MS: '2500' }).connectTimeoutMs).toBe(2_500);
-    expect(() => loadConfig({ SDS_CONNECT_TIMEOUT_MS: '0' })).toThrow(/^SDS_CONNECT_TIMEOUT_MS must be a whole number of 1 or more/);
+    expect(loadSettings({}).connectTimeoutMs).toBe(10_000);
+    expect(loadSettings({ SDS_CONNECT_TIMEOUT_MS: '2500' }).connectTimeoutMs).toBe(2_500);
+    expect(() => loadSettings({ SDS_CONNECT_TIMEOUT_MS: '0' })).toThrow(/^SDS_CONNECT_TIMEOUT_MS must be a whole number of 1 or more/);
   });
 });

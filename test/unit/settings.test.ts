@@ -1,7 +1,7 @@
 // Default targets come from each engine's facts: the environment variable names stay those of the
 // specification (POSTGRES_TARGET_URL, MYSQL_URL), and only the control plane's engine falls back to it.
 import { describe, expect, it } from 'vitest';
-import { defaultTargets, loadConfig } from '../../src/config.ts';
+import { defaultTargets, loadSettings } from '../../src/settings.ts';
 import { DIALECT_FACTS, DIALECTS, ENGINE_KINDS } from '../../src/dialects/index.ts';
 import { SOURCE_KINDS } from '../../src/contract.ts';
 
@@ -13,7 +13,7 @@ describe('default targets', () => {
     ['POSTGRES_TARGET_URL and MYSQL_URL', { given: { POSTGRES_TARGET_URL: 'postgres://t/x', MYSQL_URL: 'mysql://m/y' }, want: { postgres: 'postgres://t/x', mysql: 'mysql://m/y' } }],
     ['empty values count as unset', { given: { POSTGRES_TARGET_URL: '', MYSQL_URL: '' }, want: { postgres: CONTROL_PLANE, mysql: undefined } }],
   ])('%s', (_name, { given, want }) => {
-    const config = loadConfig({ NODE_ENV: 'test', ...given });
+    const config = loadSettings({ NODE_ENV: 'test', ...given });
     expect(defaultTargets(config, CONTROL_PLANE)).toEqual(want);
   });
 

@@ -1,11 +1,13 @@
 // Semantic checks of one field: properties that suit its type, enum values and weights, ranges,
 // its reference, its strategy, and whether a unique field has enough distinct values for its rows.
 import type { Field, FieldType } from '../model/config-types.ts';
-import type { CheckContext, FieldSite } from './config-check-context.ts';
-import { plannedRows, resolveTarget, sameTypeFamily, singleFieldKeys } from './config-check-context.ts';
+import type { CheckContext, FieldSite } from './check-context.ts';
+import { plannedRows, resolveTarget } from './check-context.ts';
+import { singleFieldKeys } from '../model/composite-keys.ts';
+import { sameTypeFamily } from '../model/field-types/index.ts';
 import { castFieldDefault } from '../model/field-default.ts';
-import { checkStrategy, DATE_RANGE_DEFAULTS } from './config-strategy-checks.ts';
-import { parseDateBound, resolveDateBound } from './date-bounds.ts';
+import { checkStrategy, DATE_RANGE_DEFAULTS } from './strategy-checks.ts';
+import { parseDateBound, resolveDateBound } from '../generation/date-bounds.ts';
 
 /** Field properties that only some types accept. */
 export const TYPE_SPECIFIC_PROPERTIES: Record<string, readonly FieldType[]> = {

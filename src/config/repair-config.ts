@@ -3,8 +3,8 @@
 // entity, a key list, one generation setting) is replaced by something well-formed and marked, and
 // the semantic issues found inside a marked unit are dropped (the structural issue already speaks).
 import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
-import type { Issue } from './config-issues.ts';
-import { pointer, pointerTokens } from './config-issues.ts';
+import type { Issue } from '../model/config-issues.ts';
+import { pointer, pointerTokens } from '../model/config-issues.ts';
 import { matchesConfigSchema } from './config-schema.ts';
 
 /** A structurally sound stand-in for a config, and what was replaced in it. */

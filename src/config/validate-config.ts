@@ -2,30 +2,29 @@
 // ("Management API", validate) on the parts that are structurally sound, all errors at once, each with its fix.
 import { MAX_JSON_DEPTH, tooDeep } from '../json-depth.ts';
 import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
-import type { Issue, ValidationResult } from './config-issues.ts';
-import type { CheckContext } from './config-check-context.ts';
-import { didYouMean, pointer } from './config-issues.ts';
+import type { Issue, ValidationResult } from '../model/config-issues.ts';
+import type { CheckContext } from './check-context.ts';
+import { pointer } from '../model/config-issues.ts';
+import { didYouMean } from '../suggest.ts';
 import { checkConfigSchema, compareIndices } from './config-schema.ts';
-import { isUnderBroken, repairConfig } from './config-repair.ts';
-import { createContext, fieldSite } from './config-check-context.ts';
-import { checkField } from './config-field-checks.ts';
-import { checkCompositeReferences } from './config-composite-checks.ts';
-import { checkTemplateCycles } from './config-strategy-checks.ts';
-import { unbreakableCycles } from './config-graph.ts';
+import { isUnderBroken, repairConfig } from './repair-config.ts';
+import { createContext, fieldSite } from './check-context.ts';
+import { checkField } from './field-checks.ts';
+import { checkCompositeReferences } from './composite-checks.ts';
+import { checkTemplateCycles } from './strategy-checks.ts';
+import { unbreakableCycles } from '../model/config-graph.ts';
 import { fakerTrialIssues, type FakerTrialSite } from './faker-trial.ts';
 import { configLimitIssues } from './work-limits.ts';
-import { FAKER_LOCALES, normalizeLocale, normalizeTimeZone } from './config-lookups.ts';
+import { FAKER_LOCALES, normalizeLocale, normalizeTimeZone } from '../generation/config-lookups.ts';
 
-export type { Issue, ValidationResult } from './config-issues.ts';
-export { entityOrder, resolveRowCount, referenceEdges, DEFAULT_ROW_COUNT } from './config-graph.ts';
-export type { RowCountBounds, ReferenceEdge } from './config-graph.ts';
+export type { Issue, ValidationResult } from '../model/config-issues.ts';
 
 /** Row counts above this are accepted with a warning. */
 export const LARGE_ROW_COUNT = 10_000_000;
 
 /**
  * Validates a schema config: every structural error (JSON Schema) and every semantic error and
- * warning of the parts that are structurally sound, at once (see config-repair.ts). `path` of each
+ * warning of the parts that are structurally sound, at once (see repair-config.ts). `path` of each
  * issue is a JSON pointer.
  */
 export function validateConfig(input: unknown): ValidationResult {

@@ -2,8 +2,8 @@
 // arguments that break a limit or fail in faker, each with the pointer and message validation gives,
 // and arguments that work, which must stay valid (and generate exactly as before).
 import { describe, expect, it } from 'vitest';
-import { configLimitIssues, fakerArgsIssues, templateLimitProblem, WORK_LIMITS } from '../../../src/generation/work-limits.ts';
-import { validateConfig } from '../../../src/generation/validate-config.ts';
+import { configLimitIssues, fakerArgsIssues, templateLimitProblem, WORK_LIMITS } from '../../../src/config/work-limits.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 
 const ARGS = '/entities/0/fields/1/generation/strategy/args';

@@ -6,9 +6,9 @@
 // against the work limits first (work-limits.ts), so a trial is cheap; the server runs validation
 // in a worker with a time limit besides.
 import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
-import type { Issue } from './config-issues.ts';
-import { DataGenerator } from './generator.ts';
-import { planGeneration } from './plan.ts';
+import type { Issue } from '../model/config-issues.ts';
+import { DataGenerator } from '../generation/generator.ts';
+import { planGeneration } from '../generation/plan.ts';
 
 /** Rows of each faker field tried: faker's own checks of its arguments run on every call. */
 const TRIAL_ROWS = 3;

@@ -2,11 +2,12 @@
 // keys, and how field types relate.
 import { unhandledFieldType } from '../contract.ts';
 import type { Entity, Field, FieldType, SchemaConfig } from '../model/config-types.ts';
-import type { Issue } from './config-issues.ts';
-import type { RowCountBounds } from './config-graph.ts';
-import { didYouMean, pointer } from './config-issues.ts';
-import { resolveRowCount } from './config-graph.ts';
-import { parseDateBound } from './date-bounds.ts';
+import type { Issue } from '../model/config-issues.ts';
+import type { RowCountBounds } from '../model/config-graph.ts';
+import { pointer } from '../model/config-issues.ts';
+import { didYouMean } from '../suggest.ts';
+import { resolveRowCount } from '../model/config-graph.ts';
+import { parseDateBound } from '../generation/date-bounds.ts';
 
 export interface CheckContext {
   config: SchemaConfig;
@@ -14,13 +15,13 @@ export interface CheckContext {
   warnings: Issue[];
   /** First entity of each id, with its index (entities that stand in for broken ones left out). */
   entities: Map<string, { entity: Entity; index: number }>;
-  /** Stand-ins for structurally broken entities and fields (see config-repair.ts): not checked. */
+  /** Stand-ins for structurally broken entities and fields (see repair-config.ts): not checked. */
   opaque: WeakSet<Entity | Field>;
   /** Ids of the entities that stand in for broken ones (`''` for one without an id): naming them is no error, but nothing is checked. */
   opaqueEntityIds: Set<string>;
 }
 
-/** The context of a sound config, or of a repaired one (see config-repair.ts). */
+/** The context of a sound config, or of a repaired one (see repair-config.ts). */
 export function createContext(
   config: SchemaConfig,
   repaired: { opaque: WeakSet<Entity | Field>; opaqueEntityNames: Set<string> } = { opaque: new WeakSet(), opaqueEntityNames: new Set() },
@@ -51,38 +52,6 @@ export function fieldSite(entity: Entity, entityIndex: number, field: Field, fie
 
 export function plannedRows(context: CheckContext, entity: Entity): RowCountBounds {
   return resolveRowCount(entity, context.config.generationDefaults);
-}
-
-/** Fields that are unique on their own: a one-field primary key, unique key or unique index. */
-export function singleFieldKeys(entity: Entity): Set<string> {
-  const keys = new Set<string>();
-  // A field listed twice is still one field (and reported as a duplicate elsewhere).
-  const single = (ids: readonly string[] | undefined) => {
-    if (ids && new Set(ids).size === 1) keys.add(ids[0]!);
-  };
-  single(entity.primaryKey);
-  entity.uniqueKeys?.forEach(single);
-  for (const index of entity.indexes ?? []) if (index.unique) single(index.fields);
-  return keys;
-}
-
-// Types that share a column type family; a reference must have the family of its target.
-const TYPE_FAMILY: Record<FieldType, string> = {
-  string: 'text',
-  text: 'text',
-  integer: 'integer',
-  number: 'number',
-  boolean: 'boolean',
-  date: 'date',
-  datetime: 'datetime',
-  time: 'time',
-  uuid: 'uuid',
-  json: 'json',
-  enum: 'enum',
-};
-
-export function sameTypeFamily(a: FieldType, b: FieldType): boolean {
-  return TYPE_FAMILY[a] === TYPE_FAMILY[b];
 }
 
 /**

@@ -2,18 +2,21 @@
 // sense together, faker methods exist, templates name fields of the row, reference targets exist.
 import { FIELD_TYPES } from '../contract.ts';
 import type { Entity, Field, FieldType, Strategy, StrategyKind, StrategyOf } from '../model/config-types.ts';
-import type { CheckContext, FieldSite } from './config-check-context.ts';
-import { didYouMean, pointer } from './config-issues.ts';
-import { resolveTarget, sameTypeFamily, singleFieldKeys, valueMismatch } from './config-check-context.ts';
-import { FAKER_MODULES, fakerMethods } from './faker-methods.ts';
-import { parseDateBound, resolveDateBound } from './date-bounds.ts';
-import { parseFormula } from './formulas/parse-formula.ts';
-import { checkFormula } from './formulas/check-formula.ts';
-import { resolveRowReference } from './row-references.ts';
-import { entityOrder } from './config-graph.ts';
+import type { CheckContext, FieldSite } from './check-context.ts';
+import { pointer } from '../model/config-issues.ts';
+import { didYouMean } from '../suggest.ts';
+import { resolveTarget, valueMismatch } from './check-context.ts';
+import { singleFieldKeys } from '../model/composite-keys.ts';
+import { sameTypeFamily } from '../model/field-types/index.ts';
+import { FAKER_MODULES, fakerMethods } from '../generation/faker-methods.ts';
+import { parseDateBound, resolveDateBound } from '../generation/date-bounds.ts';
+import { parseFormula } from '../generation/formulas/parse-formula.ts';
+import { checkFormula } from '../generation/formulas/check-formula.ts';
+import { resolveRowReference } from '../generation/row-references.ts';
+import { entityOrder } from '../model/config-graph.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { fakerArgsIssues, templateLimitProblem } from './work-limits.ts';
-import { checkSequenceWithin } from './config-composite-checks.ts';
+import { checkSequenceWithin } from './composite-checks.ts';
 
 /** Every field type: kinds that fill any type take a type added to the contract without a change here. */
 const ALL_TYPES: readonly FieldType[] = FIELD_TYPES;

@@ -7,8 +7,9 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { definitions, structure } from '../../generated/schema-config-validators.ts';
 import { resourceUrl } from '../resources.ts';
 import type { SchemaConfig, StrategyKind } from '../model/config-types.ts';
-import type { Issue } from './config-issues.ts';
-import { describePath, didYouMean, escapePointerToken, pointerTokens, quoteList } from './config-issues.ts';
+import type { Issue } from '../model/config-issues.ts';
+import { describePath, escapePointerToken, pointerTokens, quoteList } from '../model/config-issues.ts';
+import { didYouMean } from '../suggest.ts';
 
 interface JsonSchemaNode {
   $ref?: string;

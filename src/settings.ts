@@ -1,4 +1,4 @@
-// Environment → typed configuration. Every default lives here, once.
+// Environment → typed settings (`Settings`). Every default lives here, once. (Schema-config validation is src/config/.)
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
@@ -6,7 +6,7 @@ import { DIALECT_FACTS, ENGINE_KINDS, kindOfUrl } from './dialects/facts.ts';
 import type { ConfigWorkLimits } from './management/config-work.ts';
 import { parseAllowedHosts, type AllowedHost } from './security/connection-guard.ts';
 
-export interface Config {
+export interface Settings {
   /** HTTP port; 0 picks a free one (tests). */
   port: number;
   /** Control-plane PostgreSQL; undefined starts the embedded PostgreSQL in `dataDir`. */
@@ -97,7 +97,7 @@ export interface Config {
   connectTimeoutMs: number;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const nodeEnv = env.NODE_ENV ?? 'production';
   return {
     port: parsePort(env.PORT ?? '3000'),
@@ -149,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * `defaultTargetEnv` (POSTGRES_TARGET_URL, MYSQL_URL); for the control plane's own engine (PostgreSQL)
  * the control-plane database when that is unset, for the others none.
  */
-export function defaultTargets(config: Config, controlPlaneUrl: string): Record<SourceKind, string | undefined> {
+export function defaultTargets(config: Settings, controlPlaneUrl: string): Record<SourceKind, string | undefined> {
   const controlPlaneKind = kindOfUrl(controlPlaneUrl);
   const targets = Object.fromEntries(ENGINE_KINDS.map((kind) => [kind, config.targetUrls[kind] ?? (kind === controlPlaneKind ? controlPlaneUrl : undefined)]));
   return targets as Record<SourceKind, string | undefined>;

@@ -4,9 +4,9 @@
 // million characters, a chain of thousands of entities); the worker pool's time limit
 // (management/config-work.ts) catches what they cannot foresee.
 import type { Entity, SchemaConfig } from '../model/config-types.ts';
-import type { Issue } from './config-issues.ts';
-import { pointer } from './config-issues.ts';
-import { hiddenFakerName } from './faker-fake.ts';
+import type { Issue } from '../model/config-issues.ts';
+import { pointer } from '../model/config-issues.ts';
+import { hiddenFakerName } from '../generation/faker-fake.ts';
 
 /** Every work limit of a config or a preview, in one place (see docs/security.md). */
 export const WORK_LIMITS = {

@@ -1,5 +1,5 @@
 // Issues found in a schema config: JSON pointers into the config (RFC 6901) and human-readable
-// locations and suggestions for their messages.
+// locations for their messages (the "did you mean" hints are src/suggest.ts's, shared with the runtime API).
 
 /** One problem in a config; `path` is a JSON pointer into it (`""` is the whole config). */
 export interface Issue {
@@ -48,6 +48,3 @@ export function describePath(path: string): string {
 export function quoteList(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(', ');
 }
-
-// Config checks give the same "did you mean" hints as the runtime API: one rule for both.
-export { didYouMean } from '../suggest.ts';

@@ -1,8 +1,8 @@
 // The entity graph of a config: which field takes its values from which entity, the order in which
 // entities are generated (parents first), reference cycles, and planned row counts.
-import type { Entity, GenerationConfig, SchemaConfig } from '../model/config-types.ts';
-import { referenceTarget } from '../model/table-spec.ts';
-import { compositeReferences } from '../model/composite-keys.ts';
+import type { Entity, GenerationConfig, SchemaConfig } from './config-types.ts';
+import { referenceTarget } from './table-spec.ts';
+import { compositeReferences } from './composite-keys.ts';
 import { pointer } from './config-issues.ts';
 
 /** Rows generated for an entity when neither it nor `generationDefaults` sets `rowCount`. */
@@ -70,7 +70,7 @@ export function referenceEdges(config: SchemaConfig): ReferenceEdge[] {
       if (!ids.has(reference.entity)) return;
       const self = reference.entity === entity.id;
       const nullable = self && reference.fields.every((id) => entity.fields.find((field) => field.id === id)?.nullable === true);
-      // One with a NOT NULL field is refused by validation (config-composite-checks.ts), not as a cycle.
+      // One with a NOT NULL field is refused by validation (src/config/composite-checks.ts), not as a cycle.
       if (self && !nullable) return;
       reference.fields.forEach((fieldId, position) => {
         const fieldIndex = entity.fields.findIndex((field) => field.id === fieldId);
@@ -156,7 +156,7 @@ export function unbreakableCycles(config: SchemaConfig): ReferenceCycle[] {
     .map((edge) => ({ entities: [edge.entity, edge.entity], edges: [edge] }));
   const between = outgoing(required.filter((edge) => edge.entity !== edge.target.entity));
   const ids = config.entities.map((entity) => entity.id);
-  for (const component of stronglyConnected(ids, between)) {
+  for (const component of stronglyConnected(ids, (id) => (between.get(id) ?? []).map((edge) => edge.target.entity))) {
     if (component.length < 2) continue;
     const members = new Set(component);
     const start = ids.find((id) => members.has(id))!;
@@ -200,37 +200,34 @@ function shortestCycle(start: string, edgesFrom: (id: string) => ReferenceEdge[]
 }
 
 /**
- * Tarjan's algorithm with an explicit stack: a 1 MB config can chain thousands of entities, deeper
- * than the call stack goes (a recursive walk overflowed at ~6,000 and answered 500).
+ * Tarjan's strongly connected components of a graph, each as its nodes, in the order Tarjan's walk
+ * closes them (`edges(node)` in its order). An explicit stack: a 1 MB config can chain thousands of
+ * entities, deeper than the call stack goes (a recursive walk overflowed at ~6,000 and answered 500).
  */
-function stronglyConnected(ids: string[], edges: Map<string, ReferenceEdge[]>): string[][] {
+export function stronglyConnected(nodes: readonly string[], edges: (node: string) => readonly string[]): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
   const components: string[][] = [];
+  // Each frame: a node, the nodes it leads to, and how many of them the walk has followed.
+  const frames: { id: string; targets: readonly string[]; next: number }[] = [];
   const enter = (id: string) => {
     index.set(id, index.size);
     low.set(id, index.get(id)!);
     stack.push(id);
     onStack.add(id);
+    frames.push({ id, targets: edges(id), next: 0 });
   };
-  for (const root of ids) {
+  for (const root of nodes) {
     if (index.has(root)) continue;
     enter(root);
-    // Each frame: an entity and how many of its edges the walk has followed.
-    const frames: { id: string; next: number }[] = [{ id: root, next: 0 }];
     while (frames.length > 0) {
       const frame = frames.at(-1)!;
-      const edge = edges.get(frame.id)?.[frame.next++];
-      if (edge) {
-        const next = edge.target.entity;
-        if (!index.has(next)) {
-          enter(next);
-          frames.push({ id: next, next: 0 });
-        } else if (onStack.has(next)) {
-          low.set(frame.id, Math.min(low.get(frame.id)!, index.get(next)!));
-        }
+      if (frame.next < frame.targets.length) {
+        const next = frame.targets[frame.next++]!;
+        if (!index.has(next)) enter(next);
+        else if (onStack.has(next)) low.set(frame.id, Math.min(low.get(frame.id)!, index.get(next)!));
         continue;
       }
       frames.pop();

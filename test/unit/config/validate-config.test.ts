@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Issue } from '../../../src/generation/validate-config.ts';
-import { entityOrder, resolveRowCount, validateConfig } from '../../../src/generation/validate-config.ts';
-import { describePath, pointer, pointerTokens } from '../../../src/generation/config-issues.ts';
-import { checkConfigSchema, schemaConfigJsonSchema } from '../../../src/generation/config-schema.ts';
+import type { Issue } from '../../../src/config/validate-config.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
+import { entityOrder, resolveRowCount } from '../../../src/model/config-graph.ts';
+import { describePath, pointer, pointerTokens } from '../../../src/model/config-issues.ts';
+import { checkConfigSchema, schemaConfigJsonSchema } from '../../../src/config/config-schema.ts';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 
 // Cases break the config on purpose, in ways its generated type forbids.

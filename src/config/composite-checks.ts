@@ -2,9 +2,11 @@
 // the target's, the target is a key of its entity in order, types match) and sequences counted
 // `within` other fields of the row.
 import type { CompositeReference, Entity } from '../model/config-types.ts';
-import type { CheckContext } from './config-check-context.ts';
-import { plannedRows, sameTypeFamily } from './config-check-context.ts';
-import { didYouMean, pointer } from './config-issues.ts';
+import type { CheckContext } from './check-context.ts';
+import { plannedRows } from './check-context.ts';
+import { sameTypeFamily } from '../model/field-types/index.ts';
+import { pointer } from '../model/config-issues.ts';
+import { didYouMean } from '../suggest.ts';
 import { isKeyInOrder, isKeySet, keyGroups } from '../model/composite-keys.ts';
 
 export function checkCompositeReferences(context: CheckContext, entity: Entity, entityIndex: number): void {
