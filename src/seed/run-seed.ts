@@ -5,7 +5,7 @@
 // The tables' definitions are never changed.
 import type { SchemaConfig } from '../contract.ts';
 import type { Catalog } from '../dialects/catalog.ts';
-import type { Dialect, LoadTransaction, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { CatalogReader, Dialect, LoadTransaction, SqlExecutor, TableStorage, TargetConnection } from '../dialects/dialect.ts';
 import type { RowValues } from '../model/row-value.ts';
 import { ScheduledRows } from '../generation/schedule.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
@@ -430,20 +430,17 @@ async function loadTable(
  * the rows of InnoDB tables (and --truncate's deletes) too, but never moves an AUTO_INCREMENT counter
  * back, and tables of engines without transactions (MyISAM, Aria, MEMORY) keep what was done to them.
  */
-async function failureState(connection: SqlExecutor, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
+async function failureState(connection: CatalogReader, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
   if (DIALECT_FACTS[catalog.engine].rollbackUndoesAll) return 'the transaction was rolled back and the tables are as they were';
-  const engines = new Map<string, string>();
+  let storage: Map<string, TableStorage>;
   try {
-    const rows = await connection.query<{ t: string; e: string | null }>(
-      'SELECT TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
-      [plan.namespace],
-    );
-    for (const row of rows) engines.set(row.t, row.e ?? 'unknown');
+    storage = await connection.tableStorage(plan.namespace);
   } catch {
     return `the transaction was rolled back (the database could not be asked afterwards which tables could roll back: InnoDB tables are as they were, tables of other engines keep what was written to them); tables written: ${[...touched].join(', ')}`;
   }
   const tables = plan.tables.filter((table) => touched.has(table.table));
-  const kept = tables.filter((table) => (engines.get(table.table) ?? 'InnoDB').toLowerCase() !== 'innodb');
+  // A table the database no longer lists is taken as transactional (InnoDB), as before.
+  const kept = tables.filter((table) => storage.get(table.table)?.transactional === false);
   const undone = tables.filter((table) => !kept.includes(table));
   const counters = undone.filter((table) => table.counters.length > 0);
   const names = (list: SeedTable[]) => list.map((table) => table.table).join(', ');
@@ -455,7 +452,7 @@ async function failureState(connection: SqlExecutor, catalog: Catalog, plan: See
       ? `only the AUTO_INCREMENT counter${counters.length === 1 ? '' : 's'} of ${names(counters)} may stay moved past the keys tried (InnoDB never moves a counter back; the seed loads its own keys, so the data is unaffected and the application's next key is just higher)`
       : undefined,
     kept.length
-      ? `but ${kept.map((table) => `${table.table} (${engines.get(table.table)})`).join(', ')} cannot roll back (no transactions in that engine): what was done to ${kept.length === 1 ? 'it' : 'them'} stays (--truncate's deletes and the rows written before the failure)`
+      ? `but ${kept.map((table) => `${table.table} (${storage.get(table.table)!.engine})`).join(', ')} cannot roll back (no transactions in that engine): what was done to ${kept.length === 1 ? 'it' : 'them'} stays (--truncate's deletes and the rows written before the failure)`
       : undefined,
     kept.length
       ? `The same command with --truncate repeats cleanly (it empties ${names(kept)} first)`
