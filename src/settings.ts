@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SourceKind } from './contract.ts';
-import { DIALECT_FACTS, ENGINE_KINDS, kindOfUrl } from './dialects/facts.ts';
+import { defaultTargetUrls, ENGINE_KINDS, kindOfUrl } from './dialects/facts.ts';
 import type { ConfigWorkLimits } from './management/config-work.ts';
 import { parseAllowedHosts, type AllowedHost } from './security/connection-guard.ts';
 
@@ -103,7 +103,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     port: parsePort(env.PORT ?? '3000'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     dataDir: path.resolve(nonEmpty(env.SDS_DATA_DIR) ?? '.data'),
-    targetUrls: Object.fromEntries(ENGINE_KINDS.map((kind) => [kind, nonEmpty(env[DIALECT_FACTS[kind].defaultTargetEnv])]).filter(([, url]) => url !== undefined)),
+    targetUrls: defaultTargetUrls(env),
     bootstrapTeamKey: nonEmpty(env.SDS_BOOTSTRAP_TEAM_KEY),
     secretKey: nonEmpty(env.SDS_SECRET_KEY),
     adminToken: nonEmpty(env.SDS_ADMIN_TOKEN),

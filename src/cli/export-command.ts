@@ -3,7 +3,8 @@
 // key: the one given, or one made for this export and revoked after), written by src/files.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { SOURCE_KINDS, type SchemaConfig, type SourceKind } from '../contract.ts';
+import type { SchemaConfig, SourceKind } from '../contract.ts';
+import { ENGINE_KINDS } from '../dialects/facts.ts';
 import type { WireFormat } from '../files/export-files.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
 import { createManagementClient, createRuntimeClient, type ManagementClient } from '../../sdk/src/index.ts';
@@ -104,7 +105,7 @@ export function registerExportCommand(program: Command): void {
     .option('--gzip', 'compress each file with gzip')
     .option('--source-key <key>', 'source API key, svc_src_… (default: a key made for this export, revoked after)')
     .action(async (options: ExportCommandOptions) => {
-      if (options.dialect !== undefined && !(SOURCE_KINDS as readonly string[]).includes(options.dialect)) throw new Error(`--dialect must be ${SOURCE_KINDS.join(' or ')}, not "${options.dialect}"`);
+      if (options.dialect !== undefined && !(ENGINE_KINDS as readonly string[]).includes(options.dialect)) throw new Error(`--dialect must be ${ENGINE_KINDS.join(' or ')}, not "${options.dialect}"`);
       const result = await exportSource({ ...options, ...resolveServer(options) });
       console.table(result.files.map((file) => ({ file: file.path, rows: file.rows, bytes: file.bytes })));
       const rows = result.files.reduce((sum, file) => sum + file.rows, 0);

@@ -5,8 +5,7 @@ import cliProgress from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SchemaConfig } from '../contract.ts';
 import type { SourceKind } from '../contract.ts';
-import { SOURCE_KINDS } from '../contract.ts';
-import { DIALECT_FACTS, kindOfUrl } from '../dialects/facts.ts';
+import { DIALECT_FACTS, ENGINE_KINDS, kindOfUrl } from '../dialects/facts.ts';
 import { parseRowCounts, releaseWorkersAhead, takeConfigReadAhead, takeWorkersAhead, workersToStartAhead } from '../files/workers-ahead.ts';
 import { RangeWorkers } from '../files/range-workers.ts';
 import { FILE_FORMAT_NAMES, isFileFormat, type FileFormat } from '../files/formats.ts';
@@ -175,7 +174,7 @@ function shardOption(value: string): Shard {
 }
 
 function sourceKind(value: string): SourceKind {
-  if (!(SOURCE_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`"${value}" is not a dialect (${SOURCE_KINDS.join(', ')})`);
+  if (!(ENGINE_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`"${value}" is not a dialect (${ENGINE_KINDS.join(', ')})`);
   return value as SourceKind;
 }
 
@@ -243,7 +242,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--out <dir>', 'write files into this folder instead of a database')
     .option('--format <format>', `file format with --out: ${FILE_FORMAT_NAMES.join(', ')}`, fileFormat, 'csv')
     // The default is the first engine of the registry (PostgreSQL), as it always was.
-    .option('--dialect <engine>', `SQL dialect of --format sql: ${SOURCE_KINDS.join(' or ')}`, sourceKind, SOURCE_KINDS[0])
+    .option('--dialect <engine>', `SQL dialect of --format sql: ${ENGINE_KINDS.join(' or ')}`, sourceKind, ENGINE_KINDS[0])
     .option('--gzip', 'compress each file with gzip')
     .option('--workers <n>', 'threads that make rows with --out, this one and n-1 worker threads (default: the cores, up to 8); the files are the same for any number', positiveInteger)
     .option('--shard <i/n>', 'with --out: write shard i of n, its share of every entity\'s rows, into part files (docs/files.md, "Sharding")', shardOption)
@@ -254,7 +253,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--generator-version <n>', GENERATOR_VERSION_HELP, generatorVersion, LATEST_GENERATOR_VERSION)
     .option('--report', 'count how many rows hold each coherence rule (with --out: rows made on one thread)')
     .option('--json', 'print the summary as JSON')
-    .description('generate data into PostgreSQL or MySQL (--database-url), or into files (--out)')
+    .description(`generate data into ${ENGINE_KINDS.map((kind) => DIALECT_FACTS[kind].label).join(' or ')} (--database-url), or into files (--out)`)
     .action(async (file: string, options: GenerateOptions) => {
       if ((options.databaseUrl === undefined) === (options.out === undefined)) {
         throw new Error('give either --database-url (load into a database) or --out (write files), not both');

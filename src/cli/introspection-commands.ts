@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { SOURCE_KINDS, type SchemaConfig, type SourceKind } from '../contract.ts';
-import { DIALECT_FACTS } from '../dialects/facts.ts';
+import type { SchemaConfig, SourceKind } from '../contract.ts';
+import { DIALECT_FACTS, ENGINE_KINDS, urlExamples } from '../dialects/facts.ts';
 import { EMBEDDED_KIND } from '../store/embedded.ts';
 import type { IntrospectedConfig } from '../introspection/introspect.ts';
 import type { MergeChange } from '../introspection/merge-config.ts';
@@ -98,8 +98,8 @@ function tableList(value: string): string[] {
 }
 
 function engine(value: string): SourceKind {
-  if ((SOURCE_KINDS as readonly string[]).includes(value)) return value as SourceKind;
-  throw new InvalidArgumentError(`"${value}" is not a dialect: use ${SOURCE_KINDS.join(' or ')}`);
+  if ((ENGINE_KINDS as readonly string[]).includes(value)) return value as SourceKind;
+  throw new InvalidArgumentError(`"${value}" is not a dialect: use ${ENGINE_KINDS.join(' or ')}`);
 }
 
 /** `or MYSQL_URL for mysql`: where the DDL of engines other than the embedded server's runs. */
@@ -115,7 +115,7 @@ function namespaceOf(options: NamespaceOptions): string | undefined {
 
 /** Runs a DDL file on a server of its dialect: --scratch-url, else the embedded PostgreSQL or the engine's default target (MYSQL_URL). */
 async function fromSql(file: string, options: InitOptions): Promise<IntrospectedConfig> {
-  if (!options.dialect) throw new Error(`--from-sql needs ${SOURCE_KINDS.map((kind) => `--dialect ${kind}`).join(' or ')}`);
+  if (!options.dialect) throw new Error(`--from-sql needs ${ENGINE_KINDS.map((kind) => `--dialect ${kind}`).join(' or ')}`);
   let script: string;
   try {
     script = fs.readFileSync(file, 'utf8');
@@ -154,7 +154,7 @@ export function registerIntrospectionCommands(program: Command): void {
     .description('write a schema config from a live database or from SQL DDL (exits 0 with warnings for what the config cannot express)')
     .option('--from-database <url>', `introspect a live database: ${Object.values(DIALECT_FACTS).map((facts) => facts.urlExample).join(' or ')}`)
     .option('--from-sql <file>', 'run a DDL file in a throw-away database and introspect that (pg_dump --schema-only, mysqldump --no-data, ORM output)')
-    .option(`--dialect <${SOURCE_KINDS.join('|')}>`, 'the dialect of --from-sql', engine)
+    .option(`--dialect <${ENGINE_KINDS.join('|')}>`, 'the dialect of --from-sql', engine)
     .option('--schema <name>', 'PostgreSQL schema to introspect (default: the connection\'s, usually public)')
     .option('--database <name>', 'MySQL database to introspect (default: the one in the URL)')
     .option('--tables <a,b,c>', 'only these tables', tableList)
@@ -217,7 +217,7 @@ export function registerIntrospectionCommands(program: Command): void {
   program
     .command('fidelity')
     .argument('<config>', 'schema config file (JSON), e.g. one written by sds init --learn')
-    .requiredOption('--database-url <url>', 'the real database the config imitates: postgres://… or mysql://…')
+    .requiredOption('--database-url <url>', `the real database the config imitates: ${urlExamples()}`)
     .option('--schema <name>', 'PostgreSQL schema of the real tables (default: the connection\'s, usually public)')
     .option('--database <name>', 'MySQL database of the real tables (default: the one in the URL)')
     .option('--max-rows <n>', 'rows compared per table at most (default 100000)', positiveInteger)
@@ -245,7 +245,7 @@ export function registerIntrospectionCommands(program: Command): void {
   program
     .command('diff')
     .argument('<config>', 'schema config file (JSON)')
-    .requiredOption('--database-url <url>', 'the live database: postgres://… or mysql://…')
+    .requiredOption('--database-url <url>', `the live database: ${urlExamples()}`)
     .option('--schema <name>', 'PostgreSQL schema (default: the connection\'s, usually public)')
     .option('--database <name>', 'MySQL database (default: the one in the URL)')
     .option('--json', 'print {drift, differences, warnings} as JSON')

@@ -385,6 +385,20 @@ export interface CatalogReader {
   readCatalog(namespace: string): Promise<Catalog>;
   /** The namespace the connection works in when none is named: PostgreSQL `current_schema()`, MySQL the URL's database (undefined without one). */
   currentNamespace(): Promise<string | undefined>;
+  /**
+   * How each table of `namespace` stores its rows, by table name: what a failed seed left behind
+   * depends on it. PostgreSQL: the access method (`heap`), every one transactional; MySQL: the
+   * storage engine (InnoDB transactional; MyISAM, Aria, MEMORY not: they keep what was written).
+   */
+  tableStorage(namespace: string): Promise<Map<string, TableStorage>>;
+}
+
+/** A table's storage as CatalogReader.tableStorage reads it. */
+export interface TableStorage {
+  /** As the database names it (`heap`, `InnoDB`, `MyISAM`…); `unknown` when it gives none (a view). */
+  engine: string;
+  /** Whether a rolled-back transaction undoes what it wrote to the table. */
+  transactional: boolean;
 }
 
 /**

@@ -10,6 +10,7 @@ import { DataGenerator } from './generator.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 import { hasFeature } from './versions.ts';
 import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';
+import { generationTotals, type GenerationTotals } from '../model/generation-summary.ts';
 
 /**
  * Rows per generated batch. Batch size never changes the generated values (determinism tests cover
@@ -45,16 +46,8 @@ export interface RunOptions extends GenerationOptions {
   claimNamespace?: (namespace: string) => Promise<void>;
 }
 
-export interface GenerationSummary {
-  namespace: string;
-  seed: string;
-  referenceDate: string;
-  generatorVersion: string;
-  entities: { id: string; rowsPlanned: number; rowsInserted: number }[];
-  rowsPlanned: number;
-  rowsInserted: number;
-  warnings: { path: string; message: string }[];
-  durationMs: number;
+/** A generation's totals (model/generation-summary.ts, as a job split into tasks reports them), and its coherence counts. */
+export interface GenerationSummary extends GenerationTotals {
   /** Per coherence rule, entity and field, rows checked and rows holding it (when reported). */
   coherence?: CoherenceCount[];
 }
@@ -126,15 +119,7 @@ export async function runGeneration(
     }
 
     return {
-      namespace,
-      seed: plan.seed,
-      referenceDate: plan.referenceDate,
-      generatorVersion: plan.generatorVersion,
-      entities,
-      rowsPlanned: entities.reduce((sum, entity) => sum + entity.rowsPlanned, 0),
-      rowsInserted: entities.reduce((sum, entity) => sum + entity.rowsInserted, 0),
-      warnings: [...plan.warnings, ...generator.warnings],
-      durationMs: Math.round(performance.now() - started),
+      ...generationTotals(namespace, plan, entities, generator.warnings, started),
       ...(generator.audit ? { coherence: generator.audit.report() } : {}),
     };
   } catch (error) {

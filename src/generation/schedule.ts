@@ -4,7 +4,8 @@
 // consume it; a database load, a seed into existing tables or distributed generation tasks (entity
 // row ranges) read `made` to know which entities they may split.
 import type { SchemaConfig } from '../model/config-types.ts';
-import type { RowValue } from '../model/row-value.ts';
+import type { RowValue, RowValues } from '../model/row-value.ts';
+import type { TextChunk } from '../dialects/dialect.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
 import { DataGenerator, type EntityDraws } from './generator.ts';
@@ -135,6 +136,11 @@ export class ScheduledRows {
     private readonly find: () => Schedule,
   ) {}
 
+  /** A generation's rows, its schedule found from the same config and plan when first asked for. */
+  static of(config: SchemaConfig, plan: GenerationPlan): ScheduledRows {
+    return new ScheduledRows(new DataGenerator(config, plan), () => scheduleGeneration(config, plan));
+  }
+
   get schedule(): Schedule {
     if (!this.#schedule) {
       this.#schedule = this.find();
@@ -164,6 +170,16 @@ export class ScheduledRows {
       void batch;
       signal?.throwIfAborted();
     }
+  }
+
+  /**
+   * Declares an entity's keys before any of its rows is made (a seed's cycle of NOT NULL references,
+   * loaded complete): false when they are made row by row and cannot be computed ahead. Its compile
+   * warnings are kept once: here for a `ranges` entity (whose `rows()` reports none), by `rows()`
+   * for an `order` one.
+   */
+  declareAhead(entityId: string): boolean {
+    return this.generator.assumeGenerated(entityId, this.entity(entityId).made === 'ranges');
   }
 
   /** Rows an entity has once made: its `rowLimit` in ranges, else what its compiled fields allow. */
@@ -197,6 +213,23 @@ export class ScheduledRows {
       else if (index % 10_000 === 0) options.signal?.throwIfAborted();
       index++;
     }
+  }
+
+  /**
+   * Every row of `rows(entity, 0, ∞, { deferred: 'null' })` as bulk-load text, each row encoded as
+   * soon as it is made into one reused array (a loader keeps no batch of row arrays): chunks close
+   * with each `batchSize` rows, or sooner once their text is long (DataGenerator.textChunks).
+   */
+  textChunks(entityId: string, batchSize: number, encodeRow: (row: RowValues) => string): Generator<TextChunk> {
+    return this.generator.textChunks(entityId, batchSize, encodeRow);
+  }
+
+  /**
+   * The second pass of a load that wrote an entity with deferred columns null: batches of
+   * `[...primaryKeyValues, ...deferredColumnValues]` for the rows written, once every entity exists.
+   */
+  deferredUpdates(entityId: string, batchSize: number): Generator<RowValues[]> {
+    return this.generator.deferredUpdates(entityId, batchSize);
   }
 
   /** Rows with deferred columns null, made from row 0 in batches no larger than `to` and no further than the batch holding row `to - 1`. */

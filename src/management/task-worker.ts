@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { SchemaConfig } from '../contract.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
 import type { GenerationSummary, ProgressEvent } from '../generation/run.ts';
+import { generationTotals } from '../model/generation-summary.ts';
 import type { TaskPlan, TaskSpec } from '../generation/tasks/plan-tasks.ts';
 import type { GenerationOptions } from '../generation/plan.ts';
 import { stagingNamespace } from '../model/namespace-names.ts';
@@ -293,17 +294,7 @@ export class TaskWorker {
         run.onProgress({ type: 'phase', phase: 'swap' });
         await run.claimNamespace(namespace);
       });
-      return {
-        namespace,
-        seed: plan.seed,
-        referenceDate: plan.referenceDate,
-        generatorVersion: plan.generatorVersion,
-        entities,
-        rowsPlanned: entities.reduce((sum, entity) => sum + entity.rowsPlanned, 0),
-        rowsInserted: entities.reduce((sum, entity) => sum + entity.rowsInserted, 0),
-        warnings: [...plan.warnings, ...taskPlan.warnings, ...done.flatMap((task) => task.result?.warnings ?? [])],
-        durationMs: Math.round(performance.now() - started),
-      };
+      return generationTotals(namespace, plan, entities, [...taskPlan.warnings, ...done.flatMap((task) => task.result?.warnings ?? [])], started);
     } catch (error) {
       // Taken over: the job, its tasks and its staging namespace are another worker's now.
       if (run.signal.reason instanceof JobTakenOver) throw run.signal.reason;

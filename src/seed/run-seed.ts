@@ -1,13 +1,13 @@
 // `sds seed`: the generation's rows into the existing tables of a live database, in place. Reads the
 // catalog → refuses drift → plans (seed-plan.ts) → in one transaction: refuses non-empty tables
 // (or empties exactly the config's, children first), loads each table parents first with the
-// generator's rows (COPY / LOAD DATA), fills deferred references, moves auto-increment counters.
+// schedule's rows (ScheduledRows: COPY / LOAD DATA), fills deferred references, moves auto-increment counters.
 // The tables' definitions are never changed.
 import type { SchemaConfig } from '../contract.ts';
 import type { Catalog } from '../dialects/catalog.ts';
-import type { Dialect, LoadTransaction, SqlExecutor, TargetConnection } from '../dialects/dialect.ts';
+import type { CatalogReader, Dialect, LoadTransaction, SqlExecutor, TableStorage, TargetConnection } from '../dialects/dialect.ts';
 import type { RowValues } from '../model/row-value.ts';
-import { DataGenerator } from '../generation/generator.ts';
+import { ScheduledRows } from '../generation/schedule.ts';
 import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { DEFAULT_BATCH_SIZE, type ProgressEvent } from '../generation/run.ts';
 import { readNamespace } from '../introspection/read-catalog.ts';
@@ -104,7 +104,8 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
     return summary(rowsBefore, new Map(), []);
   }
 
-  const generator = new DataGenerator(config, generationPlan);
+  // The schedule is found only when a cycle asks how its tables are made.
+  const rows = ScheduledRows.of(config, generationPlan);
   const inserted = new Map<string, number>();
   let rowsBefore = new Map<string, number>();
   // The table being written when a statement fails, to name it and resolve the constraint's columns.
@@ -125,14 +126,14 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
         const cycle = cycleAt.get(table.table);
         if (cycle) {
           const tables = plan.tables.slice(index, index + cycle.tables.length);
-          await loadCycle({ tx, catalog, dialect, plan, cycle, tables, generator, batchSize, emit, at }, inserted);
+          await loadCycle({ tx, catalog, dialect, plan, cycle, tables, rows, batchSize, emit, at }, inserted);
           index += cycle.tables.length - 1;
           continue;
         }
         at(table);
         emit({ type: 'entity.started', entity: table.table, rowsPlanned: table.rows });
-        const written = await loadTable(tx, plan.namespace, table, generator, batchSize, (rows) =>
-          emit({ type: 'entity.progress', entity: table.table, rowsPlanned: table.rows, rowsWritten: rows }),
+        const written = await loadTable(tx, plan.namespace, table, rows, batchSize, (written) =>
+          emit({ type: 'entity.progress', entity: table.table, rowsPlanned: table.rows, rowsWritten: written }),
         );
         inserted.set(table.table, written);
         emit({ type: 'entity.completed', entity: table.table, rowsPlanned: table.rows, rowsWritten: written });
@@ -143,7 +144,7 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
       if (deferred.length) emit({ type: 'phase', phase: 'references' });
       for (const table of deferred) {
         at(table);
-        await tx.updateRows(plan.namespace, table.load, table.load.primaryKey, table.deferredColumns, generator.deferredUpdates(table.table, batchSize));
+        await tx.updateRows(plan.namespace, table.load, table.load.primaryKey, table.deferredColumns, rows.deferredUpdates(table.table, batchSize));
       }
       for (const table of plan.tables) {
         at(table);
@@ -159,7 +160,7 @@ export async function runSeed(connection: TargetConnection, config: SchemaConfig
     if (error instanceof SeedRefusal) throw new SeedRefusal('failed', `${error.message}; ${state}`, error.details);
     throw loadFailure(dialect, catalog, current, error, state);
   }
-  return summary(rowsBefore, inserted, generator.warnings);
+  return summary(rowsBefore, inserted, rows.generator.warnings);
 }
 
 function qualified(dialect: Dialect, namespace: string, table: string): string {
@@ -236,7 +237,7 @@ interface CycleLoad {
   cycle: SeedCycle;
   /** The cycle's tables, in load order. */
   tables: SeedTable[];
-  generator: DataGenerator;
+  rows: ScheduledRows;
   batchSize: number;
   emit: (event: ProgressEvent) => void;
   at: (table: SeedTable) => void;
@@ -249,9 +250,9 @@ interface CycleLoad {
  * that point forward are handled as `cycle.method` says; the schema is never changed.
  */
 async function loadCycle(load: CycleLoad, inserted: Map<string, number>): Promise<void> {
-  const { tx, dialect, plan, cycle, tables, generator } = load;
+  const { tx, dialect, plan, cycle, tables, rows } = load;
   for (const table of tables) {
-    if (!generator.assumeGenerated(table.table)) {
+    if (!rows.declareAhead(table.table)) {
       throw new SeedRefusal(
         'unsupported',
         `these NOT NULL foreign-key columns close a cycle of references; filling them in place needs the keys of ${table.table} before its rows are written, and they are made row by row (a strategy that carries state from row to row, or a pool that can run out), so they cannot be computed ahead. Give ${table.table}'s key a sequence or a range; nothing was written`,
@@ -275,7 +276,7 @@ async function loadCycle(load: CycleLoad, inserted: Map<string, number>): Promis
       started(table);
       const columns = table.load.columns.map((column) => dialect.quoteIdentifier(column.name)).join(', ');
       await tx.query(`CREATE TEMPORARY TABLE ${dialect.quoteIdentifier(stage.name)} ON COMMIT DROP AS SELECT ${columns} FROM ${qualified(dialect, plan.namespace, table.table)} WITH NO DATA`, []);
-      await loadComplete(tx, 'pg_temp', table, stage, generator, load.batchSize, progress(table));
+      await loadComplete(tx, 'pg_temp', table, stage, rows, load.batchSize, progress(table));
     }
     load.at(tables.at(-1)!);
     const inserts = staged.map(({ table, stage }, index) => {
@@ -294,7 +295,7 @@ async function loadCycle(load: CycleLoad, inserted: Map<string, number>): Promis
   try {
     for (const table of tables) {
       started(table);
-      completed(table, await loadComplete(tx, plan.namespace, table, table.load, generator, load.batchSize, progress(table)));
+      completed(table, await loadComplete(tx, plan.namespace, table, table.load, rows, load.batchSize, progress(table)));
     }
   } finally {
     // Checked here, not at commit, so that a broken reference names its table.
@@ -337,13 +338,13 @@ async function loadComplete(
   namespace: string,
   table: SeedTable,
   into: SeedTable['load'],
-  generator: DataGenerator,
+  rows: ScheduledRows,
   batchSize: number,
   onBatch: (written: number) => void,
 ): Promise<number> {
   const whole = table.positions.length === table.width;
   const project = (row: RowValues): RowValues => table.positions.map((position) => row[position]!);
-  const batches = (): Generator<RowValues[]> => completeBatches(generator.completeRows(table.table), batchSize, whole ? undefined : project);
+  const batches = (): Generator<RowValues[]> => rowBatches(rows.rows(table.table), batchSize, whole ? undefined : project);
   if (tx.textLoader) {
     const written = await tx.textLoader.load(namespace, into, encodeBatches(batches(), tx.textLoader.encoder(into)), onBatch);
     if (written !== undefined) return written;
@@ -351,7 +352,7 @@ async function loadComplete(
   return tx.loadRows(namespace, into, batches(), onBatch);
 }
 
-function* completeBatches(rows: Iterable<RowValues>, batchSize: number, project?: (row: RowValues) => RowValues): Generator<RowValues[]> {
+function* rowBatches(rows: Iterable<RowValues>, batchSize: number, project?: (row: RowValues) => RowValues): Generator<RowValues[]> {
   let batch: RowValues[] = [];
   for (const row of rows) {
     batch.push(project ? project(row) : row);
@@ -408,7 +409,7 @@ async function loadTable(
   tx: LoadTransaction,
   namespace: string,
   table: SeedTable,
-  generator: DataGenerator,
+  rows: ScheduledRows,
   batchSize: number,
   onBatch: (written: number) => void,
 ): Promise<number> {
@@ -416,16 +417,12 @@ async function loadTable(
   const project = (row: RowValues): RowValues => table.positions.map((position) => row[position]!);
   if (tx.textLoader) {
     const encode = tx.textLoader.encoder(table.load);
-    const chunks = generator.textChunks(table.table, batchSize, whole ? encode : (row) => encode(project(row)));
+    const chunks = rows.textChunks(table.table, batchSize, whole ? encode : (row) => encode(project(row)));
     const written = await tx.textLoader.load(namespace, table.load, chunks, onBatch);
     if (written !== undefined) return written;
   }
-  const rows = generator.rows(table.table, batchSize);
-  return tx.loadRows(namespace, table.load, whole ? rows : mapBatches(rows, project), onBatch);
-}
-
-function* mapBatches(batches: Iterable<RowValues[]>, project: (row: RowValues) => RowValues): Generator<RowValues[]> {
-  for (const batch of batches) yield batch.map(project);
+  const batches = rowBatches(rows.rows(table.table, 0, Infinity, { deferred: 'null' }), batchSize, whole ? undefined : project);
+  return tx.loadRows(namespace, table.load, batches, onBatch);
 }
 
 /**
@@ -433,20 +430,17 @@ function* mapBatches(batches: Iterable<RowValues[]>, project: (row: RowValues) =
  * the rows of InnoDB tables (and --truncate's deletes) too, but never moves an AUTO_INCREMENT counter
  * back, and tables of engines without transactions (MyISAM, Aria, MEMORY) keep what was done to them.
  */
-async function failureState(connection: SqlExecutor, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
+async function failureState(connection: CatalogReader, catalog: Catalog, plan: SeedPlan, touched: Set<string>): Promise<string> {
   if (DIALECT_FACTS[catalog.engine].rollbackUndoesAll) return 'the transaction was rolled back and the tables are as they were';
-  const engines = new Map<string, string>();
+  let storage: Map<string, TableStorage>;
   try {
-    const rows = await connection.query<{ t: string; e: string | null }>(
-      'SELECT TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
-      [plan.namespace],
-    );
-    for (const row of rows) engines.set(row.t, row.e ?? 'unknown');
+    storage = await connection.tableStorage(plan.namespace);
   } catch {
     return `the transaction was rolled back (the database could not be asked afterwards which tables could roll back: InnoDB tables are as they were, tables of other engines keep what was written to them); tables written: ${[...touched].join(', ')}`;
   }
   const tables = plan.tables.filter((table) => touched.has(table.table));
-  const kept = tables.filter((table) => (engines.get(table.table) ?? 'InnoDB').toLowerCase() !== 'innodb');
+  // A table the database no longer lists is taken as transactional (InnoDB), as before.
+  const kept = tables.filter((table) => storage.get(table.table)?.transactional === false);
   const undone = tables.filter((table) => !kept.includes(table));
   const counters = undone.filter((table) => table.counters.length > 0);
   const names = (list: SeedTable[]) => list.map((table) => table.table).join(', ');
@@ -458,7 +452,7 @@ async function failureState(connection: SqlExecutor, catalog: Catalog, plan: See
       ? `only the AUTO_INCREMENT counter${counters.length === 1 ? '' : 's'} of ${names(counters)} may stay moved past the keys tried (InnoDB never moves a counter back; the seed loads its own keys, so the data is unaffected and the application's next key is just higher)`
       : undefined,
     kept.length
-      ? `but ${kept.map((table) => `${table.table} (${engines.get(table.table)})`).join(', ')} cannot roll back (no transactions in that engine): what was done to ${kept.length === 1 ? 'it' : 'them'} stays (--truncate's deletes and the rows written before the failure)`
+      ? `but ${kept.map((table) => `${table.table} (${storage.get(table.table)!.engine})`).join(', ')} cannot roll back (no transactions in that engine): what was done to ${kept.length === 1 ? 'it' : 'them'} stays (--truncate's deletes and the rows written before the failure)`
       : undefined,
     kept.length
       ? `The same command with --truncate repeats cleanly (it empties ${names(kept)} first)`

@@ -40,7 +40,7 @@ describe('importRequest', () => {
       return 'problem' in result ? result.problem : undefined;
     };
     expect(problem({ connectionString: '  ' })).toBe('Give the connection URL of the database to import');
-    expect(problem({ connectionString: 'oracle://me:pw@db/x' })).toMatch(/^The connection URL must start with postgres:\/\//);
+    expect(problem({ connectionString: 'oracle://me:pw@db/x' })).toMatch(/^The connection URL must start with postgres:\/\/, postgresql:\/\/, mysql:\/\/ or mariadb:\/\/ \(e\.g\. postgres:\/\/reader:…@/);
     // The example in the message carries no password.
     expect(problem({ connectionString: 'oracle://me:pw@db/x' })).not.toContain('secret');
     expect(problem({ kind: 'mysql' })).toBe('The connection URL is a PostgreSQL one, but MySQL / MariaDB is chosen');

@@ -5,7 +5,7 @@ import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/pr
 import net, { type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, LoadTransaction, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextChunks, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, LoadTransaction, PoolStats, RowBatches, SqlExecutor, TableStorage, TargetConnection, TextChunks, TextLoader } from '../dialect.ts';
 import type { TableSpec } from '../../model/table-spec.ts';
 import {
   createMysqlDatabase,
@@ -18,7 +18,7 @@ import {
   MYSQL_MAX_IDENTIFIER_LENGTH,
 } from './mysql-ddl.ts';
 import { isClientTimeout, mapMysqlError } from './mysql-errors.ts';
-import { createMysqlScratchDatabase, currentMysqlNamespace, readMysqlCatalog } from './mysql-introspect.ts';
+import { createMysqlScratchDatabase, currentMysqlNamespace, mysqlTableStorage, readMysqlCatalog } from './mysql-introspect.ts';
 import { watchStall } from '../stall-watch.ts';
 import { insertRows, loadDataRowEncoder, loadDataRows, loadDataText, updateMysqlRows, type MysqlLoadMethod } from './mysql-loader.ts';
 import {
@@ -412,6 +412,10 @@ export class MysqlConnection implements TargetConnection {
 
   currentNamespace(): Promise<string | undefined> {
     return currentMysqlNamespace(this);
+  }
+
+  tableStorage(namespace: string): Promise<Map<string, TableStorage>> {
+    return mysqlTableStorage(this, namespace);
   }
 
   poolStats(): PoolStats[] {

@@ -3,7 +3,7 @@
 // throw-away database a user's DDL runs in.
 import { randomBytes } from 'node:crypto';
 import type { Catalog, CatalogAction, CatalogCheck, CatalogColumn, CatalogTable, CatalogType, ScratchDatabase } from '../catalog.ts';
-import type { SqlExecutor, TargetConnection } from '../dialect.ts';
+import type { SqlExecutor, TableStorage, TargetConnection } from '../dialect.ts';
 import { groupBy, parseCheckClause, parseDefaultExpression } from '../catalog-reading.ts';
 import { createMysqlDatabase } from './mysql-ddl.ts';
 
@@ -315,6 +315,12 @@ function mysqlType(row: ColumnRow): CatalogType {
 export async function currentMysqlNamespace(executor: SqlExecutor): Promise<string | undefined> {
   const [row] = await executor.query<{ name: string | null }>('SELECT DATABASE() AS name', []);
   return row?.name ?? undefined;
+}
+
+/** Each table's storage engine: only InnoDB's writes are undone by a rollback (MyISAM, Aria and MEMORY keep them). */
+export async function mysqlTableStorage(executor: SqlExecutor, namespace: string): Promise<Map<string, TableStorage>> {
+  const rows = await executor.query<{ t: string; e: string | null }>('SELECT TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [namespace]);
+  return new Map(rows.map((row) => [row.t, { engine: row.e ?? 'unknown', transactional: row.e?.toLowerCase() === 'innodb' }]));
 }
 
 /** An empty database `sds_ddl_<random>` on the server of `url`: a MySQL script's unqualified tables land there. */

@@ -6,13 +6,13 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Catalog } from '../catalog.ts';
-import type { ConnectOptions, Dialect, FinalizeOptions, LoadTransaction, PoolStats, RowBatches, SqlExecutor, TargetConnection, TextLoader } from '../dialect.ts';
+import type { ConnectOptions, Dialect, FinalizeOptions, LoadTransaction, PoolStats, RowBatches, SqlExecutor, TableStorage, TargetConnection, TextLoader } from '../dialect.ts';
 import type { TableSpec } from '../../model/table-spec.ts';
 import { encodeBatches } from '../bulk-text.ts';
 import { createPostgresTable, postgresForeignKeyStatements, postgresIndexStatements, postgresTableName, quotePostgresIdentifier, POSTGRES_MAX_IDENTIFIER_LENGTH } from './postgres-ddl.ts';
 import { isClientTimeout, mapPostgresError } from './postgres-errors.ts';
 import { inTransaction } from '../../transaction.ts';
-import { createPostgresScratchDatabase, currentPostgresNamespace, readPostgresCatalog } from './postgres-introspect.ts';
+import { createPostgresScratchDatabase, currentPostgresNamespace, postgresTableStorage, readPostgresCatalog } from './postgres-introspect.ts';
 import { binaryRowWriter } from './postgres-binary-copy.ts';
 import { copyBinaryRows, copyRowEncoder, copyRows, copyText, copyTextOn, updatePostgresRowsOn } from './postgres-loader.ts';
 import {
@@ -462,6 +462,10 @@ export class PostgresConnection implements TargetConnection {
 
   currentNamespace(): Promise<string | undefined> {
     return currentPostgresNamespace(this);
+  }
+
+  tableStorage(namespace: string): Promise<Map<string, TableStorage>> {
+    return postgresTableStorage(this, namespace);
   }
 
   poolStats(): PoolStats[] {

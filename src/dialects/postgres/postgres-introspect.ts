@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Catalog, CatalogAction, CatalogCheck, CatalogColumn, CatalogTable, CatalogType, ScratchDatabase } from '../catalog.ts';
-import type { SqlExecutor } from '../dialect.ts';
+import type { SqlExecutor, TableStorage } from '../dialect.ts';
 import { groupBy, parseCheckClause, parseDefaultExpression } from '../catalog-reading.ts';
 
 interface RelationRow {
@@ -347,6 +347,16 @@ function postgresType(row: ColumnRow, enumValues: Map<number, { label: string }[
 export async function currentPostgresNamespace(executor: SqlExecutor): Promise<string | undefined> {
   const [row] = await executor.query<{ name: string | null }>('SELECT current_schema() AS name', []);
   return row?.name ?? undefined;
+}
+
+/** Each table's access method (`heap`, or an extension's): PostgreSQL's tables are all transactional. */
+export async function postgresTableStorage(executor: SqlExecutor, namespace: string): Promise<Map<string, TableStorage>> {
+  const rows = await executor.query<{ t: string; e: string | null }>(
+    `SELECT c.relname AS t, am.amname AS e FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     LEFT JOIN pg_am am ON am.oid = c.relam WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')`,
+    [namespace],
+  );
+  return new Map(rows.map((row) => [row.t, { engine: row.e ?? 'unknown', transactional: true }]));
 }
 
 /**

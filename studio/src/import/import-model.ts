@@ -1,13 +1,14 @@
 // The import view's model: the form's fields as the introspect request takes them (checked here so a
 // mistake is named before anything leaves the page), and the privacy report as rows of a table.
-import type { components } from '@sds/sdk';
+import { SOURCE_KINDS, type components } from '@sds/sdk';
 
 export type IntrospectionRequest = components['schemas']['SchemaConfigIntrospectionRequest'];
 export type Introspection = components['schemas']['SchemaConfigIntrospection'];
 export type PrivacyReport = components['schemas']['PrivacyReport'];
 export type PrivacyRule = PrivacyReport['columns'][number]['rule'];
 
-export type DatabaseKind = 'postgres' | 'mysql';
+/** The engines, from the contract's SourceKind (through the SDK). */
+export type DatabaseKind = components['schemas']['SourceKind'];
 
 /** What the user typed, as text (the connection string lives in the view's state only: never stored). */
 export interface ImportForm {
@@ -27,7 +28,7 @@ export interface ImportForm {
 
 export const emptyForm = (): ImportForm => ({
   connectionString: '',
-  kind: 'postgres',
+  kind: SOURCE_KINDS[0],
   namespace: '',
   tables: '',
   learn: true,
@@ -37,18 +38,27 @@ export const emptyForm = (): ImportForm => ({
   lookups: true,
 });
 
-export const KIND_LABELS: Record<DatabaseKind, string> = { postgres: 'PostgreSQL', mysql: 'MySQL / MariaDB' };
-export const URL_EXAMPLES: Record<DatabaseKind, string> = {
-  postgres: 'postgres://reader:secret@db.example.com:5432/shop',
-  mysql: 'mysql://reader:secret@db.example.com:3306/shop',
-};
+/**
+ * What the form shows and sends for each engine: one entry per kind of the contract, so that a new
+ * kind fails to compile here until it has its label, URL schemes and namespace field.
+ */
+export const ENGINES = {
+  postgres: { label: 'PostgreSQL', urlSchemes: ['postgres', 'postgresql'], urlExample: 'postgres://reader:secret@db.example.com:5432/shop', namespaceField: 'schema', defaultNamespace: 'public' },
+  mysql: { label: 'MySQL / MariaDB', urlSchemes: ['mysql', 'mariadb'], urlExample: 'mysql://reader:secret@db.example.com:3306/shop', namespaceField: 'database', defaultNamespace: 'the one in the URL' },
+} as const satisfies Record<DatabaseKind, { label: string; urlSchemes: readonly string[]; urlExample: string; namespaceField: 'schema' | 'database'; defaultNamespace: string }>;
+
+export const KIND_LABELS = Object.fromEntries(SOURCE_KINDS.map((kind) => [kind, ENGINES[kind].label])) as Record<DatabaseKind, string>;
+export const URL_EXAMPLES = Object.fromEntries(SOURCE_KINDS.map((kind) => [kind, ENGINES[kind].urlExample])) as Record<DatabaseKind, string>;
 
 /** The engine a connection string names by its scheme, or undefined (not a URL sds connects to). */
 export function kindOfUrl(connectionString: string): DatabaseKind | undefined {
   const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(connectionString)?.[1]?.toLowerCase();
-  if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
-  if (scheme === 'mysql' || scheme === 'mariadb') return 'mysql';
-  return undefined;
+  return scheme === undefined ? undefined : SOURCE_KINDS.find((kind) => (ENGINES[kind].urlSchemes as readonly string[]).includes(scheme));
+}
+
+/** `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
 }
 
 /** A number typed in a field: undefined when it is not one, or outside [min, max], or not whole when it must be. */
@@ -69,11 +79,11 @@ export function importRequest(form: ImportForm): { body: IntrospectionRequest } 
   const connectionString = form.connectionString.trim();
   if (!connectionString) return { problem: 'Give the connection URL of the database to import' };
   const kind = kindOfUrl(connectionString);
-  if (!kind) return { problem: `The connection URL must start with postgres://, postgresql://, mysql:// or mariadb:// (e.g. ${URL_EXAMPLES[form.kind].replace(/:[^:@/]*@/, ':…@')})` };
+  if (!kind) return { problem: `The connection URL must start with ${orList(SOURCE_KINDS.flatMap((each) => ENGINES[each].urlSchemes.map((scheme) => `${scheme}://`)))} (e.g. ${URL_EXAMPLES[form.kind].replace(/:[^:@/]*@/, ':…@')})` };
   if (kind !== form.kind) return { problem: `The connection URL is a ${KIND_LABELS[kind]} one, but ${KIND_LABELS[form.kind]} is chosen` };
   const body: IntrospectionRequest = { connectionString };
   const namespace = form.namespace.trim();
-  if (namespace) body[kind === 'postgres' ? 'schema' : 'database'] = namespace;
+  if (namespace) body[ENGINES[kind].namespaceField] = namespace;
   const tables = form.tables.split(/[\s,]+/).filter(Boolean);
   if (tables.length) body.tables = [...new Set(tables)];
   if (form.learn) {

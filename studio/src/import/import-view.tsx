@@ -4,12 +4,13 @@
 // its warnings, for a learned config the privacy report, and its preview rows; then saves it as a new
 // schema of a chosen project, to open in Design.
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { errorText, type ManagementClient, type Project, type SchemaConfig, type SchemaConfigPreview } from '../api.ts';
+import { errorText, SOURCE_KINDS, type ManagementClient, type Project, type SchemaConfig, type SchemaConfigPreview } from '../api.ts';
 import { inSchemaOrder } from '../design/config-order.ts';
 import { PreviewPanel, type PreviewSettings } from '../design/preview-panel.tsx';
 import { ErrorNote, SelectField, TextField, useAnnounce } from '../ui.tsx';
 import {
   emptyForm,
+  ENGINES,
   importRequest,
   KIND_LABELS,
   kindOfUrl,
@@ -155,7 +156,7 @@ export function ImportView({
     announce(`Saved as version 1 of the new schema ${data.name} in ${projectName}`);
   };
 
-  const namespaceLabel = form.kind === 'postgres' ? 'Schema' : 'Database';
+  const namespaceLabel = ENGINES[form.kind].namespaceField === 'schema' ? 'Schema' : 'Database';
   return (
     <div class="import">
       <form onSubmit={submit} aria-describedby="import-about" autoComplete="off">
@@ -169,7 +170,7 @@ export function ImportView({
           <SelectField
             label="Database kind"
             value={form.kind}
-            options={(Object.keys(KIND_LABELS) as DatabaseKind[]).map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))}
+            options={SOURCE_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))}
             onChange={(kind) => edit({ kind: kind as DatabaseKind })}
           />
           <div class="grow">
@@ -188,7 +189,7 @@ export function ImportView({
         <div class="row">
           <TextField
             label={namespaceLabel}
-            placeholder={form.kind === 'postgres' ? 'public' : 'the one in the URL'}
+            placeholder={ENGINES[form.kind].defaultNamespace}
             value={form.namespace}
             onInput={(namespace) => edit({ namespace })}
           />
