@@ -2,7 +2,7 @@
 // engine added to a registry shows up in every list derived from it, and the lists of the default
 // registry are the ones configuration, the CLI and the studio use.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
+import { loadSettings } from '../../../src/settings.ts';
 import { SOURCE_KINDS } from '../../../src/contract.ts';
 import type { DialectFacts } from '../../../src/dialects/dialect.ts';
 import { defaultTargetUrls, DIALECT_FACTS, ENGINE_KINDS, engineKinds, kindOfUrl, urlExamples } from '../../../src/dialects/facts.ts';
@@ -45,7 +45,7 @@ describe('the default registry', () => {
 
   it('names the environment variables configuration reads the default targets from', () => {
     const env = { NODE_ENV: 'test', POSTGRES_TARGET_URL: 'postgres://p@db/x', MYSQL_URL: 'mysql://m@db/y' };
-    expect(loadConfig(env).targetUrls).toEqual({ postgres: 'postgres://p@db/x', mysql: 'mysql://m@db/y' });
+    expect(loadSettings(env).targetUrls).toEqual({ postgres: 'postgres://p@db/x', mysql: 'mysql://m@db/y' });
     expect(ENGINE_KINDS.map((kind) => DIALECT_FACTS[kind].defaultTargetEnv)).toEqual(['POSTGRES_TARGET_URL', 'MYSQL_URL']);
   });
 
