@@ -5,6 +5,7 @@
 import type { SchemaConfig } from '../contract.ts';
 import type { Catalog, CatalogColumn, CatalogTable } from '../dialects/catalog.ts';
 import type { ColumnSpec, TableSpec } from '../model/table-spec.ts';
+import { stronglyConnected } from '../model/config-graph.ts';
 import type { GenerationPlan } from '../generation/plan.ts';
 import { diffConfigs, type Difference } from '../introspection/diff-config.ts';
 import { mapCatalog } from '../introspection/map-config.ts';
@@ -201,38 +202,4 @@ function planCycles(catalog: Catalog, tables: SeedTable[]): SeedCycle[] {
 /** The NOT NULL columns of a table filled after insert in sds's own namespaces (`fillAfterInsert`). */
 export function notNullDeferred(table: SeedTable): string[] {
   return table.deferredColumns.filter((column) => table.load.columns.find((candidate) => candidate.name === column)?.fillAfterInsert);
-}
-
-/** Tarjan's strongly connected components of a small graph, each as its nodes. */
-function stronglyConnected(nodes: string[], edges: (node: string) => string[]): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const components: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter++);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of edges(node)) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      components.push(component);
-    }
-  };
-  for (const node of nodes) if (!index.has(node)) visit(node);
-  return components;
 }
