@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    // range-worker: the worker threads of file output (src/files/range-workers.ts starts it by name);
+    // range-worker: the worker threads of file output (src/generation/range-workers.ts starts it by name);
     // config-worker: those of schema-config validation and previews (src/management/config-work.ts).
     entryPoints: {
       server: 'src/main.ts',
