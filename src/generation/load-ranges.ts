@@ -59,6 +59,14 @@ export class LoadRanges {
   }
 
   /**
+   * Starts the worker threads now when one of the entities will take them: they load their modules
+   * and plan (a second or more of CPU) while the tables are created and earlier entities load.
+   */
+  startFor(entityIds: readonly string[]): void {
+    if (entityIds.some((id) => this.takes(id))) this.#start();
+  }
+
+  /**
    * Every row of an entity (`takes`) as bulk-load text chunks in row order, each chunk a range and
    * its rows (TextChunk.batchRows). Consumed lazily: nothing is made before the loader reads.
    */

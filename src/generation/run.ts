@@ -102,6 +102,7 @@ export async function runGeneration(
 
   try {
     emit({ type: 'phase', phase: 'tables' });
+    ranges?.startFor(plan.entities.map((entity) => entity.id));
     await claim(building);
     claimed = true;
     await connection.recreateNamespace(building);
