@@ -3,7 +3,6 @@
 // engine's bulk-load text, handed to the loader in row order, so the table holds the same rows, in
 // the same order, as when this thread makes them all. A bounded window of ranges is under way at a
 // time (range-workers.ts), so memory stays bounded whatever the table's size.
-import os from 'node:os';
 import type { SchemaConfig } from '../contract.ts';
 import type { Dialect, TextChunk } from '../dialects/dialect.ts';
 import type { RowValues } from '../model/row-value.ts';
@@ -19,9 +18,14 @@ const RANGE_ROWS = 5_000;
 /** Entities with fewer rows load from this thread alone: starting workers costs more than they save. */
 export const LOAD_PARALLEL_MIN_ROWS = 50_000;
 
-/** Threads that make a load's rows: `workers` as asked, by default the machine's cores, up to 8. */
+/**
+ * Threads that make a load's rows: `workers` as asked, by default 1. Not the cores by default: on a
+ * 2-core machine that the database shares, a worker thread measured twice the wall time and 110 MB
+ * more RSS (bench:generation --workers 2 vs 1, PostgreSQL, load average 9), the rows being CPU
+ * the database needs too.
+ */
 export function loadThreads(workers?: number): number {
-  return Math.max(1, Math.floor(workers ?? Math.min(8, os.availableParallelism())));
+  return Math.max(1, Math.floor(workers ?? 1));
 }
 
 class LoadRangeWorkers extends RangeWorkerPool<LoadWorkerSetup> {

@@ -29,7 +29,7 @@ export type ProgressEvent =
 export interface RunOptions extends GenerationOptions {
   batchSize?: number;
   /**
-   * Threads that make rows (default: the machine's cores, up to 8): this one, which also streams
+   * Threads that make rows (default 1: measured slower on a 2-core machine shared with the database): this one, which also streams
    * them to the database, and `workers - 1` worker threads, which make the large entities the
    * schedule makes in ranges (load-ranges.ts). The database holds the same rows whatever the number.
    */
