@@ -42,7 +42,7 @@ const RAW_NAMESPACE = `${ENGINE_NAMESPACE}_raw`;
 const RSS_LIMIT_MB = 300;
 const MB = 1024 * 1024;
 
-/** Threads that make the engine's rows (--workers; default runGeneration's: the cores, up to 8). */
+/** Threads that make the engine's rows (--workers; default runGeneration's: 1). */
 let workers: number | undefined;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
@@ -54,7 +54,7 @@ const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
   --binary       also run the engine on PostgreSQL with binary COPY (copyFormat: 'binary') instead of text
-  --workers N    threads that make the engine's rows (runGeneration's workers; default the cores, up to 8)
+  --workers N    threads that make the engine's rows (runGeneration's workers; default 1)
   --generator-version N  ${GENERATOR_VERSIONS.join(', ')} (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
