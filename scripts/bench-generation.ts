@@ -42,6 +42,8 @@ const RAW_NAMESPACE = `${ENGINE_NAMESPACE}_raw`;
 const RSS_LIMIT_MB = 300;
 const MB = 1024 * 1024;
 
+/** Threads that make the engine's rows (--workers; default runGeneration's: 1). */
+let workers: number | undefined;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
@@ -52,6 +54,7 @@ const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|
   --no-baseline  skip the raw loads (default when --scale > 1: they hold every row in memory)
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
   --binary       also run the engine on PostgreSQL with binary COPY (copyFormat: 'binary') instead of text
+  --workers N    threads that make the engine's rows (runGeneration's workers; default 1)
   --generator-version N  ${GENERATOR_VERSIONS.join(', ')} (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
@@ -135,7 +138,7 @@ async function engineCase(database: Database, caseName: CaseName, scale: number,
       };
       const cpuBefore = process.cpuUsage();
       const [summary, seconds] = await timed(() =>
-        runGeneration(connection, ENGINE_NAMESPACE, config, { batchSize: BATCH_SIZE, referenceDate: REFERENCE_DATE, generatorVersion, atomic: true, onProgress }),
+        runGeneration(connection, ENGINE_NAMESPACE, config, { batchSize: BATCH_SIZE, referenceDate: REFERENCE_DATE, generatorVersion, workers, atomic: true, onProgress }),
       );
       const cpu = process.cpuUsage(cpuBefore);
       const end = marks.get('swap') ?? now();
@@ -294,6 +297,7 @@ interface Options {
   binary: boolean;
   generatorVersion: GeneratorVersion;
   config: ConfigName;
+  workers?: number;
   child?: { case: CaseName; database: Database };
 }
 
@@ -313,6 +317,8 @@ function parseOptions(argv: string[]): Options {
   if (!GENERATOR_VERSIONS.includes(version)) throw new Error(`--generator-version takes ${GENERATOR_VERSIONS.join(' or ')}`);
   const config = (value('config') ?? 'default') as ConfigName;
   if (!(config in BENCH_CONFIGS)) throw new Error('--config takes default, coherent or options');
+  const workers = value('workers') === undefined ? undefined : Number(value('workers'));
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new Error('--workers takes a positive integer');
   return {
     config,
     scale,
@@ -322,6 +328,7 @@ function parseOptions(argv: string[]): Options {
     insert: argv.includes('--insert'),
     binary: argv.includes('--binary'),
     generatorVersion: version,
+    workers,
     child: child ? { case: child as CaseName, database: value('database') as Database } : undefined,
   };
 }
@@ -329,7 +336,7 @@ function parseOptions(argv: string[]): Options {
 const run = promisify(execFile);
 
 async function runChild(caseName: CaseName, database: Database, options: Options): Promise<CaseResult> {
-  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--generator-version', String(options.generatorVersion), '--config', options.config];
+  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--generator-version', String(options.generatorVersion), '--config', options.config, ...(options.workers === undefined ? [] : ['--workers', String(options.workers)])];
   process.stderr.write(`  ${caseName} on ${database}…\n`);
   try {
     const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * MB, env: process.env });
@@ -439,6 +446,7 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   generatorVersion = options.generatorVersion;
   configName = options.config;
+  workers = options.workers;
   if (options.child) {
     const { case: caseName, database } = options.child;
     const result = caseName === 'raw' ? await rawCase(database, options.scale, options.runs) : await engineCase(database, caseName, options.scale, options.runs);
@@ -453,7 +461,7 @@ async function main(): Promise<void> {
     throw new Error(`the benchmark config is not clean: ${JSON.stringify([...validation.errors, ...validation.warnings])}`);
   }
   const counts = config.entities.map((entity) => `${entity.id} ${fmtInt(entity.generation!.rowCount as number)}`).join(', ');
-  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; generator version ${options.generatorVersion}; config ${options.config}; node ${process.version}`);
+  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; generator version ${options.generatorVersion}; config ${options.config}; engine threads ${options.workers ?? 'default'}; node ${process.version}`);
   console.log(`PostgreSQL ${new URL(PG_URL).host}, MySQL ${new URL(MYSQL_URL).host}; each case in its own process (peak RSS = its maxRSS)`);
   const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
   console.log(`${os.cpus().length} CPUs; load average before: ${load()}`);

@@ -28,12 +28,14 @@ async function main(): Promise<void> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    // range-worker: the worker threads of file output (src/files/range-workers.ts starts it by name);
+    // range-worker and load-range-worker: the worker threads of file output and of database loads
+    // (src/generation/range-workers.ts starts them by name);
     // config-worker: those of schema-config validation and previews (src/management/config-work.ts).
     entryPoints: {
       server: 'src/main.ts',
       cli: 'src/cli/entry.ts',
       'range-worker': 'src/files/range-worker.ts',
+      'load-range-worker': 'src/generation/load-range-worker.ts',
       'config-worker': 'src/management/config-worker.ts',
     },
     outdir,

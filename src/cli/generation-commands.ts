@@ -244,7 +244,7 @@ export function registerGenerationCommands(program: Command): void {
     // The default is the first engine of the registry (PostgreSQL), as it always was.
     .option('--dialect <engine>', `SQL dialect of --format sql: ${ENGINE_KINDS.join(' or ')}`, sourceKind, ENGINE_KINDS[0])
     .option('--gzip', 'compress each file with gzip')
-    .option('--workers <n>', 'threads that make rows with --out, this one and n-1 worker threads (default: the cores, up to 8); the files are the same for any number', positiveInteger)
+    .option('--workers <n>', 'threads that make rows, this one and n-1 worker threads (default: with --out the cores, up to 8; into a database 1); the files and tables are the same for any number', positiveInteger)
     .option('--shard <i/n>', 'with --out: write shard i of n, its share of every entity\'s rows, into part files (docs/files.md, "Sharding")', shardOption)
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
     .option('--seed <seed>', 'seed (overrides the config)')
@@ -291,6 +291,7 @@ export function registerGenerationCommands(program: Command): void {
           batchSize: options.batchSize,
           generatorVersion: options.generatorVersion,
           report: options.report,
+          workers: options.workers,
           onProgress: progress.onProgress,
           atomic: true,
         });

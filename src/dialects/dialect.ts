@@ -25,7 +25,7 @@ export type TextChunks = AsyncIterable<TextChunk> | Iterable<TextChunk>;
  * arrays for the loader to encode.
  */
 export interface TextLoader {
-  /** One row (values in `table.columns` order) as a line of the load text, '\n' included. */
+  /** One row (values in `table.columns` order) as a line of the load text, '\n' included: the dialect's `bulkTextEncoder`. */
   encoder(table: TableSpec): (row: RowValues) => string;
   /**
    * Streams the chunks into a table as `loadRows` streams rows, calling `onBatch` with the running
@@ -122,6 +122,11 @@ export interface Dialect extends SqlHooks {
   readonly facts: DialectFacts;
   /** SQL scripts of generated data (`sds generate --format sql`). */
   readonly dump: SqlDump;
+  /**
+   * One row as a line of the engine's bulk-load text (COPY text, LOAD DATA text): the encoder of its
+   * connections' TextLoader, for rows encoded away from any connection (the worker threads of a load).
+   */
+  bulkTextEncoder(table: TableSpec): (row: RowValues) => string;
   /**
    * After keys were loaded as given into an auto-increment column (serial, identity), the statement
    * that moves its counter past the largest, never backwards, so the application's next insert gets

@@ -338,7 +338,8 @@ class FileRun {
     const rows = this.#rowsWithin(entityId, limit);
     for await (const range of pool.ranges(entityId, rows, this.#rangeRowsOf(rows.to - rows.from), local, signal)) {
       if ('chunks' in range) await writer.writeEncoded(range.chunks, range.rows);
-      else await writer.write(range.values);
+      else if ('values' in range) await writer.write(range.values);
+      else throw new Error('a file range worker made text');
     }
   }
 

@@ -6,7 +6,6 @@
 // it can be started before the config is read (range-workers.ts, RangeWorkers.spawn).
 import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
-import type { RowValues } from '../model/row-value.ts';
 import { mergedDefinitions } from '../generation/faker-locales.ts';
 import { DataGenerator, type EntityDraws } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions } from '../generation/plan.ts';
@@ -15,6 +14,7 @@ import { BufferPool } from './byte-chunks.ts';
 import { FILE_FORMATS, type FileFormat } from './formats.ts';
 import { tableEncoder, type TableEncoder } from './table-encoders.ts';
 import { encodeTextRows } from './table-writer.ts';
+import type { AssumeMessage, RangeResult, RangeTask, SetupMessage } from '../generation/range-workers.ts';
 
 export interface RangeWorkerSetup {
   config: SchemaConfig;
@@ -26,32 +26,6 @@ export interface RangeWorkerSetup {
   /** The schedule's draws of unique fields drawn by retries (Schedule.draws): found once, by the main thread. */
   draws?: ReadonlyMap<string, EntityDraws>;
 }
-
-export interface RangeTask {
-  id: number;
-  entity: string;
-  from: number;
-  to: number;
-  /** Row `from`'s number in its file (from itself, unless the file is a shard's part, which numbers its rows from 0). */
-  at: number;
-}
-
-/** The first message a worker takes: what it makes ranges of. */
-export interface SetupMessage {
-  setup: RangeWorkerSetup;
-}
-
-/** An entity made (or to be made) elsewhere whose keys the worker's rows draw: recomputed from the index. */
-export interface AssumeMessage {
-  assume: string;
-  /** Its rows: what a real generation produced, or its row limit when nobody makes it in order. */
-  produced: number;
-}
-
-export type RangeResult =
-  | { id: number; rows: number; chunks: Uint8Array[] }
-  | { id: number; rows: number; values: RowValues[] }
-  | { id: number; error: string };
 
 /** Plans the generation; resolves to the handler of the messages after the setup. */
 async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | AssumeMessage) => void> {
@@ -100,7 +74,7 @@ mergedDefinitions('base');
 // Messages after the setup wait while the worker plans, then go to the handler in order.
 let handle: ((message: RangeTask | AssumeMessage) => void) | undefined;
 const waiting: (RangeTask | AssumeMessage)[] = [];
-parentPort!.on('message', (message: SetupMessage | RangeTask | AssumeMessage) => {
+parentPort!.on('message', (message: SetupMessage<RangeWorkerSetup> | RangeTask | AssumeMessage) => {
   if ('setup' in message) {
     void serve(message.setup).then((handler) => {
       handle = handler;

@@ -7,7 +7,9 @@ import type { LoadTransaction, TargetConnection } from '../dialects/dialect.ts';
 import { isReservedNamespace } from '../dialects/index.ts';
 import { stagingNamespace } from '../model/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
+import { LoadRanges, loadThreads } from './load-ranges.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
+import { scheduleGeneration, ScheduledRows } from './schedule.ts';
 import { hasFeature } from './versions.ts';
 import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';
 import { generationTotals, type GenerationTotals } from '../model/generation-summary.ts';
@@ -27,6 +29,16 @@ export type ProgressEvent =
 
 export interface RunOptions extends GenerationOptions {
   batchSize?: number;
+  /**
+   * Threads that make rows (default 1: measured slower on a 2-core machine shared with the database): this one, which also streams
+   * them to the database, and `workers - 1` worker threads, which make the large entities the
+   * schedule makes in ranges (load-ranges.ts). The database holds the same rows whatever the number.
+   */
+  workers?: number;
+  /** Entities made in ranges go to the threads from this many rows (default 50,000); tests make it small. */
+  parallelMinRows?: number;
+  /** Rows of each range a thread makes (default 5,000). */
+  rangeRows?: number;
   onProgress?: (event: ProgressEvent) => void;
   /** Checked between batches: an aborted run stops at the next batch and throws. */
   signal?: AbortSignal;
@@ -73,6 +85,9 @@ export async function runGeneration(
   // The namespace the run builds: a staging one beside the live data when atomic, else the live one.
   const building = options.atomic ? stagingNamespace(namespace) : namespace;
   const tables = plan.entities.map((entity) => entity.table);
+  // The load reads rows through the schedule: entities made in ranges may be made by worker threads.
+  const scheduled = new ScheduledRows(generator, () => scheduleGeneration(config, plan));
+  const ranges = connection.textLoader ? new LoadRanges(scheduled, config, plan, options, connection.dialect, loadThreads(options.workers), options) : undefined;
   const indexing = new IndexingWork(connection, building);
   const claim = options.claimNamespace ?? (async () => {});
   // Set once `building` is the run's to replace: a failure before that must not drop it.
@@ -80,6 +95,7 @@ export async function runGeneration(
 
   try {
     emit({ type: 'phase', phase: 'tables' });
+    ranges?.startFor(plan.entities.map((entity) => entity.id));
     await claim(building);
     claimed = true;
     await connection.recreateNamespace(building);
@@ -89,14 +105,17 @@ export async function runGeneration(
     for (const entity of plan.entities) {
       options.signal?.throwIfAborted();
       emit({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
-      const rowsInserted = await loadEntity(connection, building, entity, generator, batchSize, options.signal, (written) =>
-        emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written }),
-      );
+      const onBatch = (written: number) => emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written });
+      const rowsInserted =
+        (ranges?.takes(entity.id) ? await loadRanges(connection, building, entity, scheduled, ranges, options.signal, onBatch) : undefined) ??
+        (await loadEntity(connection, building, entity, generator, batchSize, options.signal, onBatch));
       emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
       entities.push({ id: entity.id, rowsPlanned: entity.rowCount, rowsInserted });
       // Its rows are final unless deferred updates are still to come: index it while the next tables load.
       if (entity.deferredColumns.length === 0) indexing.start(entity.table);
     }
+
+    await ranges?.close();
 
     const deferred = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
     if (deferred.length) emit({ type: 'phase', phase: 'references' });
@@ -129,6 +148,7 @@ export async function runGeneration(
     // CLEANUP_MS the failure is reported and the clean-up goes on behind it (the next run recreates
     // its staging namespace anyway).
     const cleanup = (async () => {
+      await ranges?.close();
       await indexing.settled();
       if (options.atomic && claimed) await connection.dropNamespace(building);
     })().catch(() => {});
@@ -196,6 +216,26 @@ export async function loadEntity(
     if (written !== undefined) return written;
   }
   return connection.loadRows(namespace, entity.table, abortable(generator.rows(entity.id, batchSize), signal), onBatch);
+}
+
+/**
+ * Loads an entity made in ranges from the load's threads (LoadRanges), then declares it made, its
+ * keys recomputed for later entities (as the schedule's `declare` step). Undefined, with nothing
+ * made, when the target refuses bulk-load text (the caller then loads it as rows).
+ */
+async function loadRanges(
+  connection: Pick<LoadTransaction, 'textLoader'>,
+  namespace: string,
+  entity: EntityPlan,
+  scheduled: ScheduledRows,
+  ranges: LoadRanges,
+  signal: AbortSignal | undefined,
+  onBatch: (written: number) => void,
+): Promise<number | undefined> {
+  const written = await connection.textLoader!.load(namespace, entity.table, ranges.chunks(entity.id, signal), onBatch);
+  if (written === undefined) return undefined;
+  scheduled.prepare(entity.id, signal);
+  return written;
 }
 
 /** Longest stretch of generating and loading without giving timers and I/O of the process a turn. */

@@ -202,8 +202,9 @@ export class ScheduledRows {
       return;
     }
     const reuse = options.reuse ?? false;
-    // A coherence audit sees rows as they are made in order (completeRows); ranges are not observed.
-    if (this.entity(entityId).made === 'ranges' && !this.generator.audit) {
+    // A coherence audit sees rows as they are made in order (completeRows); ranges are not observed,
+    // so an entity the audit watches is made in order.
+    if (this.entity(entityId).made === 'ranges' && !this.generator.audit?.observes(entityId)) {
       yield* this.generator.rangeRows(entityId, from, to, reuse);
       return;
     }

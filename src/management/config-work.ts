@@ -69,7 +69,7 @@ interface Slot {
  * from the build, config-worker.js, an entry point of its own beside server.js (scripts/build-server.ts).
  */
 function workerStart(): { entry: URL; module: URL } {
-  if (import.meta.url.endsWith('.ts')) return { entry: new URL('../files/worker-entry.mjs', import.meta.url), module: new URL('./config-worker.ts', import.meta.url) };
+  if (import.meta.url.endsWith('.ts')) return { entry: new URL('../generation/worker-entry.mjs', import.meta.url), module: new URL('./config-worker.ts', import.meta.url) };
   const here = new URL('./', import.meta.url);
   const built = here.pathname.endsWith('/chunks/') ? new URL('../', here) : here;
   const module = new URL('config-worker.js', built);

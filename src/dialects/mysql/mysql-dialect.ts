@@ -49,6 +49,7 @@ export const mysqlDialect: Dialect = {
   kind: 'mysql',
   facts: mysqlFacts,
   dump: mysqlDump,
+  bulkTextEncoder: loadDataRowEncoder,
   capabilities: { supportsReturning: false, transactionalDdl: false, maxIdentifierLength: MYSQL_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quoteMysqlIdentifier,
   placeholder: mysqlPlaceholder,

@@ -44,6 +44,7 @@ export const postgresDialect: Dialect = {
   kind: 'postgres',
   facts: postgresFacts,
   dump: postgresDump,
+  bulkTextEncoder: copyRowEncoder,
   capabilities: { supportsReturning: true, transactionalDdl: true, maxIdentifierLength: POSTGRES_MAX_IDENTIFIER_LENGTH },
   quoteIdentifier: quotePostgresIdentifier,
   placeholder: postgresPlaceholder,

@@ -227,11 +227,10 @@ export class CoherenceAudit {
   observer(entityId: string): ((values: readonly RowValue[]) => void) | undefined {
     if (this.#observed.has(entityId)) return undefined;
     this.#observed.add(entityId);
-    const checks = this.#checks.get(entityId) ?? [];
-    const parents = [...this.#parentTimes].filter(([slot]) => slot.startsWith(`${entityId}.`)).map(([, parent]) => parent);
-    const record = this.#parentColumns.recorder(entityId);
-    const lines = this.#linesSums.filter((audit) => audit.sum.child === entityId).map((audit) => ({ ...audit, worth: lineWorth(audit.sum.line) }));
-    if (checks.length === 0 && parents.length === 0 && !record && lines.length === 0) return undefined;
+    const watching = this.#watching(entityId);
+    if (!watching) return undefined;
+    const { checks, parents, record } = watching;
+    const lines = watching.lines.map((audit) => ({ ...audit, worth: lineWorth(audit.sum.line) }));
     return (values) => {
       record?.(values);
       for (const { sum, lines: sums, worth } of lines) {
@@ -249,6 +248,25 @@ export class CoherenceAudit {
         if (holds) check.count.holding++;
       }
     };
+  }
+
+  /**
+   * Whether the entity's rows are watched (counted, or kept for the checks of later entities): a sink
+   * may make the rows of an entity that is not somewhere else (worker threads), and must make those
+   * of one that is where the audit sees them.
+   */
+  observes(entityId: string): boolean {
+    return !this.#observed.has(entityId) && this.#watching(entityId) !== undefined;
+  }
+
+  /** What watches an entity's rows: its checks, parents' times and columns kept, lines sums; undefined when nothing does. */
+  #watching(entityId: string) {
+    const checks = this.#checks.get(entityId) ?? [];
+    const parents = [...this.#parentTimes].filter(([slot]) => slot.startsWith(`${entityId}.`)).map(([, parent]) => parent);
+    const record = this.#parentColumns.recorder(entityId);
+    const lines = this.#linesSums.filter((audit) => audit.sum.child === entityId);
+    if (checks.length === 0 && parents.length === 0 && !record && lines.length === 0) return undefined;
+    return { checks, parents, record, lines };
   }
 
   /** Counts per rule, entity and field, in plan order. */

@@ -1,0 +1,72 @@
+// A worker thread of a database load (load-ranges.ts): makes ranges of an entity's rows
+// (DataGenerator.rangeRows) and encodes them as the engine's bulk-load text (COPY text, LOAD DATA
+// text), one string per range, which the loading thread streams to the database. Every worker
+// plans the same generation from the same inputs, so a row's text is the same whichever thread
+// makes it.
+import { parentPort } from 'node:worker_threads';
+import type { SchemaConfig, SourceKind } from '../contract.ts';
+import type { RowValues } from '../model/row-value.ts';
+import { dialectOfKind } from '../dialects/index.ts';
+import { mergedDefinitions } from './faker-locales.ts';
+import { DataGenerator } from './generator.ts';
+import { planGeneration, type GenerationOptions } from './plan.ts';
+import type { AssumeMessage, RangeResult, RangeTask, SetupMessage } from './range-workers.ts';
+
+export interface LoadWorkerSetup {
+  config: SchemaConfig;
+  /** The plan's inputs, the reference date resolved: workers must plan exactly as the loading thread did. */
+  options: GenerationOptions & { referenceDate: string };
+  /** The engine whose bulk-load text to write (Dialect.bulkTextEncoder). */
+  dialect: SourceKind;
+}
+
+function serve(setup: LoadWorkerSetup): (message: RangeTask | AssumeMessage) => void {
+  const plan = planGeneration(setup.config, setup.options);
+  const generator = new DataGenerator(setup.config, plan);
+  const dialect = dialectOfKind(setup.dialect);
+  const encoders = new Map<string, (row: RowValues) => string>();
+  const encoderOf = (entity: string) => {
+    let encoder = encoders.get(entity);
+    if (!encoder) {
+      const table = plan.entities.find((candidate) => candidate.id === entity)?.table;
+      if (!table) throw new Error(`the plan has no entity "${entity}"`);
+      encoders.set(entity, (encoder = dialect.bulkTextEncoder(table)));
+    }
+    return encoder;
+  };
+  return (message) => {
+    if ('assume' in message) {
+      generator.assumeGenerated(message.assume, false, message.produced);
+      return;
+    }
+    try {
+      const encode = encoderOf(message.entity);
+      let text = '';
+      let rows = 0;
+      for (const values of generator.rangeRows(message.entity, message.from, message.to, true)) {
+        text += encode(values);
+        rows++;
+      }
+      parentPort!.postMessage({ id: message.id, rows, text } satisfies RangeResult);
+    } catch (error) {
+      parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies RangeResult);
+    }
+  };
+}
+
+// Every locale chain ends in en and base (faker-pool.ts, localeChain): loaded while the worker
+// waits for its setup, they are not loaded during its first range.
+mergedDefinitions('en');
+mergedDefinitions('base');
+
+// Messages after the setup wait while the worker plans, then go to the handler in order.
+let handle: ((message: RangeTask | AssumeMessage) => void) | undefined;
+const waiting: (RangeTask | AssumeMessage)[] = [];
+parentPort!.on('message', (message: SetupMessage<LoadWorkerSetup> | RangeTask | AssumeMessage) => {
+  if ('setup' in message) {
+    handle = serve(message.setup);
+    for (const queued of waiting.splice(0)) handle(queued);
+    parentPort!.postMessage({ ready: true });
+  } else if (handle) handle(message);
+  else waiting.push(message);
+});
