@@ -8,7 +8,7 @@ import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../model/row-value.ts';
 import { dialectOfKind } from '../dialects/index.ts';
 import { mergedDefinitions } from './faker-locales.ts';
-import { DataGenerator } from './generator.ts';
+import { DataGenerator, type EntityDraws } from './generator.ts';
 import { planGeneration, type GenerationOptions } from './plan.ts';
 import type { AssumeMessage, RangeResult, RangeTask, SetupMessage } from './range-workers.ts';
 
@@ -18,11 +18,13 @@ export interface LoadWorkerSetup {
   options: GenerationOptions & { referenceDate: string };
   /** The engine whose bulk-load text to write (Dialect.bulkTextEncoder). */
   dialect: SourceKind;
+  /** The schedule's draws of unique fields drawn by retries (Schedule.draws): found once, by the loading thread. */
+  draws?: ReadonlyMap<string, EntityDraws>;
 }
 
 function serve(setup: LoadWorkerSetup): (message: RangeTask | AssumeMessage) => void {
   const plan = planGeneration(setup.config, setup.options);
-  const generator = new DataGenerator(setup.config, plan);
+  const generator = new DataGenerator(setup.config, plan, { draws: setup.draws });
   const dialect = dialectOfKind(setup.dialect);
   const encoders = new Map<string, (row: RowValues) => string>();
   const encoderOf = (entity: string) => {

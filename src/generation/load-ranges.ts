@@ -99,6 +99,7 @@ export class LoadRanges {
       config: this.config,
       options: { seed: this.options.seed, rowCounts: this.options.rowCounts, referenceDate: this.plan.referenceDate, generatorVersion: this.plan.version },
       dialect: this.dialect.kind,
+      draws: this.rows.schedule.draws,
     }));
   }
 }
