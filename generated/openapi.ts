@@ -2801,10 +2801,10 @@ export interface components {
                 /** @description Local-part formats and their relative weights. */
                 formats?: {
                     /**
-                     * @description `first.last`, `first_last`, `firstlast`, `flast` (initial and last name), `first` (the first name alone) or `other` (sds's own mix of these).
+                     * @description The local part's format: `firstDotLast` (ada.lovelace), `firstUnderscoreLast` (ada_lovelace), `firstLast` (adalovelace), `initialLast` (alovelace), `first` (the first name alone) or `other` (sds's own mix of these). Names without punctuation, so that generated clients' enum constants stay distinct.
                      * @enum {string}
                      */
-                    value: "first.last" | "first_last" | "firstlast" | "flast" | "first" | "other";
+                    value: "firstDotLast" | "firstUnderscoreLast" | "firstLast" | "initialLast" | "first" | "other";
                     /** @description Relative weight (> 0). */
                     weight: number;
                 }[];

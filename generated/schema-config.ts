@@ -919,9 +919,9 @@ export interface StyledTextStrategy {
     formats?: [
       {
         /**
-         * `first.last`, `first_last`, `firstlast`, `flast` (initial and last name), `first` (the first name alone) or `other` (sds's own mix of these).
+         * The local part's format: `firstDotLast` (ada.lovelace), `firstUnderscoreLast` (ada_lovelace), `firstLast` (adalovelace), `initialLast` (alovelace), `first` (the first name alone) or `other` (sds's own mix of these). Names without punctuation, so that generated clients' enum constants stay distinct.
          */
-        value: 'first.last' | 'first_last' | 'firstlast' | 'flast' | 'first' | 'other';
+        value: 'firstDotLast' | 'firstUnderscoreLast' | 'firstLast' | 'initialLast' | 'first' | 'other';
         /**
          * Relative weight (> 0).
          */
@@ -929,9 +929,9 @@ export interface StyledTextStrategy {
       },
       ...{
         /**
-         * `first.last`, `first_last`, `firstlast`, `flast` (initial and last name), `first` (the first name alone) or `other` (sds's own mix of these).
+         * The local part's format: `firstDotLast` (ada.lovelace), `firstUnderscoreLast` (ada_lovelace), `firstLast` (adalovelace), `initialLast` (alovelace), `first` (the first name alone) or `other` (sds's own mix of these). Names without punctuation, so that generated clients' enum constants stay distinct.
          */
-        value: 'first.last' | 'first_last' | 'firstlast' | 'flast' | 'first' | 'other';
+        value: 'firstDotLast' | 'firstUnderscoreLast' | 'firstLast' | 'initialLast' | 'first' | 'other';
         /**
          * Relative weight (> 0).
          */

@@ -28,7 +28,7 @@ export interface EmailCounts {
   /** Rows holding an `@`. */
   emails: number;
   domains: { value: string; count: number }[];
-  formats: Record<'first.last' | 'first_last' | 'firstlast' | 'flast' | 'first' | 'other', number>;
+  formats: Record<'firstDotLast' | 'firstUnderscoreLast' | 'firstLast' | 'initialLast' | 'first' | 'other', number>;
   digits: number;
 }
 
@@ -98,13 +98,13 @@ export class TextProfiler {
     const [first, last] = names ? [`LOWER(${this.#quote(names.first)})`, `LOWER(${this.#quote(names.last)})`] : [];
     const byName =
       first && last
-        ? `WHEN ${local} LIKE CONCAT(${first}, ${last}, '%') THEN 'firstlast' WHEN ${local} LIKE CONCAT(SUBSTRING(${first}, 1, 1), ${last}, '%') THEN 'flast' ` +
+        ? `WHEN ${local} LIKE CONCAT(${first}, ${last}, '%') THEN 'firstLast' WHEN ${local} LIKE CONCAT(SUBSTRING(${first}, 1, 1), ${last}, '%') THEN 'initialLast' ` +
           `WHEN ${local} LIKE CONCAT(${first}, '%') THEN 'first' `
         : '';
-    const format = `CASE WHEN POSITION('.' IN ${local}) > 0 THEN 'first.last' WHEN POSITION('_' IN ${local}) > 0 THEN 'first_last' ${byName}ELSE 'other' END`;
+    const format = `CASE WHEN POSITION('.' IN ${local}) > 0 THEN 'firstDotLast' WHEN POSITION('_' IN ${local}) > 0 THEN 'firstUnderscoreLast' ${byName}ELSE 'other' END`;
     const formats = await this.#query(`SELECT f, count(*) AS n FROM (SELECT ${format} AS f ${from}) emails GROUP BY f`);
     const [counts = {}] = await this.#query(`SELECT count(*) AS n, sum(CASE WHEN RIGHT(${local}, 1) BETWEEN '0' AND '9' THEN 1 ELSE 0 END) AS g ${from}`);
-    const byFormat: EmailCounts['formats'] = { 'first.last': 0, first_last: 0, firstlast: 0, flast: 0, first: 0, other: 0 };
+    const byFormat: EmailCounts['formats'] = { firstDotLast: 0, firstUnderscoreLast: 0, firstLast: 0, initialLast: 0, first: 0, other: 0 };
     for (const row of formats) if (String(row.f) in byFormat) byFormat[String(row.f) as keyof EmailCounts['formats']] = Number(row.n);
     return { emails: Number(counts.n ?? 0), domains: domains.map((row) => ({ value: String(row.d), count: Number(row.n) })), formats: byFormat, digits: Number(counts.g ?? 0) };
   }

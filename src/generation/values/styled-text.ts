@@ -107,13 +107,13 @@ function localPart(person: Person, format: Exclude<Format, 'other'>): string {
   const first = person.firstAscii || 'user';
   const last = person.lastAscii || 'mail';
   switch (format) {
-    case 'first.last':
+    case 'firstDotLast':
       return `${first}.${last}`;
-    case 'first_last':
+    case 'firstUnderscoreLast':
       return `${first}_${last}`;
-    case 'firstlast':
+    case 'firstLast':
       return `${first}${last}`;
-    case 'flast':
+    case 'initialLast':
       return `${first[0]}${last}`;
     case 'first':
       return first;

@@ -137,7 +137,7 @@ for (const target of targets) {
       // The email's style: its domains (each held by about 43 rows, at least k), never a local part.
       expect(column('customers', 'email')).toMatchObject({ rule: 'never-copied', copied: expect.arrayContaining(['mail-0.test', 'mail-6.test']) });
       const email = config.entities.find((entity) => entity.id === 'customers')!.fields.find((field) => field.id === 'email')!.generation?.strategy;
-      expect(email).toMatchObject({ kind: 'styledText', email: { formats: [{ value: 'first.last', weight: 300 }], digits: 1 } });
+      expect(email).toMatchObject({ kind: 'styledText', email: { formats: [{ value: 'firstDotLast', weight: 300 }], digits: 1 } });
       expect(column('products', 'status')).toMatchObject({ rule: 'min-count', dropped: 1 });
       expect(column('products', 'price')).toMatchObject({ rule: 'min-count', dropped: 1 });
       expect(column('genres', 'name')).toMatchObject({ rule: 'lookup', copied: expect.arrayContaining(GENRES) });
@@ -210,7 +210,7 @@ for (const target of targets) {
       const plain = await sds(['init', '--from-database', target.url, flag, namespace, '--learn', '--no-lookups', '--out', out]);
       expect(plain.stderr).toContain('learned products: 400 rows → 400');
       expect(plain.stderr).toMatch(/^learned products\.status: categories: 3 with their frequencies \[min-count\]; copied \(min-count\): "active", "draft", "archived"; 1 value held by fewer than 5 rows left out$/m);
-      expect(plain.stderr).toContain('learned customers.email: contact: sds’s generator in the observed style (emails: 7 domains held by 5+ rows, formats first.last) [never-copied]');
+      expect(plain.stderr).toContain('learned customers.email: contact: sds’s generator in the observed style (emails: 7 domains held by 5+ rows, formats firstDotLast) [never-copied]');
       expect(plain.stderr).not.toContain('Soundtrack');
       // sds fidelity scores the learned config against the same tables.
       fs.writeFileSync(out, JSON.stringify(config));

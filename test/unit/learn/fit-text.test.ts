@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fitText } from '../../../src/learn/fit-text.ts';
 import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
 
-const noFormats = { 'first.last': 0, first_last: 0, firstlast: 0, flast: 0, first: 0, other: 0 };
+const noFormats = { 'firstDotLast': 0, firstUnderscoreLast: 0, firstLast: 0, initialLast: 0, first: 0, other: 0 };
 
 describe('fitText', () => {
   it.each([
@@ -18,10 +18,10 @@ describe('fitText', () => {
   });
 
   it('emails: the domains the database let out (≥ k rows), the rest as sds’s own, formats and digits as shares', () => {
-    const email = { emails: 200, domains: [{ value: 'corp.example', count: 150 }, { value: 'mail.example', count: 40 }], formats: { ...noFormats, 'first.last': 160, flast: 40 }, digits: 20 };
+    const email = { emails: 200, domains: [{ value: 'corp.example', count: 150 }, { value: 'mail.example', count: 40 }], formats: { ...noFormats, 'firstDotLast': 160, initialLast: 40 }, digits: 20 };
     expect(fitText({ kind: 'contact', minCount: 5, email }).strategy).toEqual({
       kind: 'styledText',
-      email: { domains: [{ value: 'corp.example', weight: 150 }, { value: 'mail.example', weight: 40 }], otherDomains: 10, formats: [{ value: 'first.last', weight: 160 }, { value: 'flast', weight: 40 }], digits: 0.1 },
+      email: { domains: [{ value: 'corp.example', weight: 150 }, { value: 'mail.example', weight: 40 }], otherDomains: 10, formats: [{ value: 'firstDotLast', weight: 160 }, { value: 'initialLast', weight: 40 }], digits: 0.1 },
     });
   });
 });
@@ -31,7 +31,7 @@ describe('styledText generation', () => {
     config(entity('members', 2000, [{ id: 'firstName', type: 'string' }, { id: 'lastName', type: 'string' }, { id: 'email', type: 'string', generation: { strategy } as never }, { id: 'notes', type: 'text' }]));
 
   it('emails of the row’s person at the learned domains, in the learned formats, the same on every run', () => {
-    const strategy = { kind: 'styledText', email: { domains: [{ value: 'corp.example', weight: 3 }, { value: 'mail.example', weight: 1 }], formats: [{ value: 'first.last', weight: 1 }] } };
+    const strategy = { kind: 'styledText', email: { domains: [{ value: 'corp.example', weight: 3 }, { value: 'mail.example', weight: 1 }], formats: [{ value: 'firstDotLast', weight: 1 }] } };
     const run = generate(people(strategy));
     const emails = run.column('members', 'email') as string[];
     const domains = emails.map((email) => email.split('@')[1]);
