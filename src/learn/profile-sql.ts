@@ -22,14 +22,38 @@ const SAMPLED: Record<SourceKind, (table: string, fraction: number, alias?: stri
 };
 
 /**
- * The statement keeping a table's sample (the rows SAMPLED reads) as a temporary table `name` of
- * this session, so the profile's statements read it instead of sampling the table again each: a
+ * How an engine keeps a table's sample (the rows SAMPLED reads) as a temporary table of this
+ * session, so the profile's statements read it instead of sampling the table again each: a
  * PostgreSQL one goes when the profiling transaction ends, a MySQL one is dropped by `close`.
  */
-const KEEP_SAMPLE: Record<SourceKind, (name: string, sampled: string) => string[]> = {
-  postgres: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ON COMMIT DROP AS SELECT * FROM ${sampled}`],
-  // In memory when its columns and size allow (no TEXT or BLOB, within max_heap_table_size), else on disk.
-  mysql: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ENGINE=MEMORY AS SELECT * FROM ${sampled}`, `CREATE TEMPORARY TABLE ${name} AS SELECT * FROM ${sampled}`],
+interface SampleTables {
+  /** The temporary table's qualified name. */
+  name: (bare: string, namespace: string) => string;
+  /** Statements to try in turn until one creates it. */
+  create: (name: string, sampled: string) => string[];
+  /** Whether a table with an integer key is sampled by key ranges (KEY_RANGES) instead of SAMPLED. */
+  keyRanges: boolean;
+  /** Run once it exists (statistics for the planner). */
+  after?: (name: string) => string;
+  /** Drops it: after a failed create (which may leave it behind) and at `close`; absent where it goes with the transaction. */
+  drop?: (name: string) => string;
+}
+
+const SAMPLE_TABLES: Record<SourceKind, SampleTables> = {
+  postgres: {
+    name: (bare) => `pg_temp.${bare}`,
+    create: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ON COMMIT DROP AS SELECT * FROM ${sampled}`],
+    keyRanges: false,
+    after: (name) => `ANALYZE ${name}`,
+  },
+  mysql: {
+    name: (bare, namespace) => `${namespace}.${bare}`,
+    // In memory when its columns and size allow (no TEXT or BLOB, within max_heap_table_size), else on disk.
+    create: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ENGINE=MEMORY AS SELECT * FROM ${sampled}`, `CREATE TEMPORARY TABLE ${name} AS SELECT * FROM ${sampled}`],
+    keyRanges: true,
+    // A MEMORY table that filled up is left behind (MySQL drops nothing when a CREATE … AS SELECT fails mid-way on some versions).
+    drop: (name) => `DROP TEMPORARY TABLE IF EXISTS ${name}`,
+  },
 };
 
 /** Seconds from `a` to `b` (two dates, or two datetimes). */
@@ -152,20 +176,19 @@ export class TableProfiler {
   /** Reads the table's sample once into a temporary table; without the right to create one, every read samples the table. */
   async #keepSample(table: string, fraction: number, integerKey?: string): Promise<void> {
     const kind = this.#connection.dialect.kind;
-    const bare = this.#quote(`sds_learn_sample_${this.#samples.size + 1}`);
-    const name = kind === 'postgres' ? `pg_temp.${bare}` : `${this.#quote(this.#namespace)}.${bare}`;
+    const engine = SAMPLE_TABLES[kind];
+    const name = engine.name(this.#quote(`sds_learn_sample_${this.#samples.size + 1}`), this.#quote(this.#namespace));
     try {
-      const ranges = kind === 'mysql' && integerKey ? await this.#keyRanges(table, integerKey, fraction) : undefined;
+      const ranges = engine.keyRanges && integerKey ? await this.#keyRanges(table, integerKey, fraction) : undefined;
       const sampled = ranges ? `(SELECT * FROM ${this.#table(table)} WHERE ${ranges}) AS sampled` : SAMPLED[kind](this.#table(table), fraction, 'sampled');
-      for (const sql of KEEP_SAMPLE[kind](name, sampled)) {
+      for (const sql of engine.create(name, sampled)) {
         try {
           await this.#guarded(sql);
         } catch {
-          // A MEMORY table that filled up is left behind (MySQL drops nothing when a CREATE … AS SELECT fails mid-way on some versions).
-          if (kind === 'mysql') await this.#query(`DROP TEMPORARY TABLE IF EXISTS ${name}`).catch(() => {});
+          if (engine.drop) await this.#query(engine.drop(name)).catch(() => {});
           continue;
         }
-        if (kind === 'postgres') await this.#guarded(`ANALYZE ${name}`);
+        if (engine.after) await this.#guarded(engine.after(name));
         this.#samples.set(table, name);
         return;
       }
@@ -194,8 +217,9 @@ export class TableProfiler {
 
   /** Drops the temporary tables of samples (MySQL keeps them until the session ends, and pooled sessions do not end). */
   async close(): Promise<void> {
-    if (this.#connection.dialect.kind !== 'mysql') return;
-    for (const name of this.#samples.values()) await this.#query(`DROP TEMPORARY TABLE IF EXISTS ${name}`).catch(() => {});
+    const { drop } = SAMPLE_TABLES[this.#connection.dialect.kind];
+    if (!drop) return;
+    for (const name of this.#samples.values()) await this.#query(drop(name)).catch(() => {});
     this.#samples.clear();
   }
 
