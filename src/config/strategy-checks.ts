@@ -1,7 +1,7 @@
 // Semantic checks of value strategies: the kind suits the field type, the kind's properties make
 // sense together, faker methods exist, templates name fields of the row, reference targets exist.
 import { FIELD_TYPES } from '../contract.ts';
-import type { Entity, Field, FieldType, Strategy, StrategyKind, StrategyOf } from '../model/config-types.ts';
+import { empiricalOf, type Entity, type Field, type FieldType, type Strategy, type StrategyKind, type StrategyOf } from '../model/config-types.ts';
 import type { CheckContext, FieldSite } from './check-context.ts';
 import { pointer } from '../model/config-issues.ts';
 import { didYouMean } from '../suggest.ts';
@@ -305,18 +305,14 @@ function checkDistribution(context: CheckContext, site: FieldSite, strategy: Str
 
 /** A correlation names another numeric field of the entity drawn from its own quantiles, not correlated itself (no chains, no cycles). */
 function checkCorrelation(context: CheckContext, site: FieldSite, partner: string, path: string): void {
-  const empirical = (field: Field) => {
-    const strategy = field.generation?.strategy;
-    return (strategy?.kind === 'randomInt' || strategy?.kind === 'randomFloat') && strategy.distribution?.kind === 'empirical' ? strategy.distribution : undefined;
-  };
-  const candidates = site.entity.fields.filter((field) => field.id !== site.field.id && !field.references && empirical(field) && !empirical(field)!.correlation).map((field) => field.id);
+  const candidates = site.entity.fields.filter((field) => field.id !== site.field.id && !field.references && empiricalOf(field) && !empiricalOf(field)!.correlation).map((field) => field.id);
   const other = site.entity.fields.find((field) => field.id === partner);
   if (partner === site.field.id) {
     context.errors.push({ path, message: `correlation of ${site.name} names the field itself; name another field of entity "${site.entity.id}"` });
-  } else if (!other || other.references || !empirical(other)) {
+  } else if (!other || other.references || !empiricalOf(other)) {
     context.errors.push({ path, message: `correlation field "${partner}" of ${site.name} is not a randomInt or randomFloat field of entity "${site.entity.id}" with an empirical distribution${didYouMean(partner, candidates)}; use one of: ${candidates.join(', ') || 'none'}` });
-  } else if (empirical(other)!.correlation) {
-    context.errors.push({ path, message: `correlation field "${partner}" of ${site.name} is itself correlated with "${empirical(other)!.correlation!.field}"; correlate both with "${empirical(other)!.correlation!.field}" instead` });
+  } else if (empiricalOf(other)!.correlation) {
+    context.errors.push({ path, message: `correlation field "${partner}" of ${site.name} is itself correlated with "${empiricalOf(other)!.correlation!.field}"; correlate both with "${empiricalOf(other)!.correlation!.field}" instead` });
   }
 }
 

@@ -3,7 +3,7 @@
 // correlation is at least 0.5 in size, the strongest first, one column of the pair follows the
 // other by a Gaussian copula (`correlation` of its empirical distribution). A column follows at most
 // one other, and a column that others follow follows none. Only the coefficients leave the database.
-import type { Field } from '../model/config-types.ts';
+import { empiricalOf, type Field } from '../model/config-types.ts';
 import type { MappedTable } from '../introspection/map-config.ts';
 import type { ColumnReport } from './fit-column.ts';
 import type { TableProfiler } from './profile-sql.ts';
@@ -18,14 +18,6 @@ export interface CorrelationRule {
   column: string;
   with: string;
   spearman: number;
-}
-
-type Empirical = Extract<NonNullable<Extract<NonNullable<Field['generation']>['strategy'], { kind: 'randomInt' }>['distribution']>, { kind: 'empirical' }>;
-
-/** The field's empirical distribution, when it was learned as one. */
-function empiricalOf(field: Field): Empirical | undefined {
-  const strategy = field.generation?.strategy;
-  return (strategy?.kind === 'randomInt' || strategy?.kind === 'randomFloat') && strategy.distribution?.kind === 'empirical' ? strategy.distribution : undefined;
 }
 
 /** Learns the table's correlated numeric pairs into `correlation`s; returns them for the report. */

@@ -21,3 +21,12 @@ export type NumericDistribution = NonNullable<StrategyOf<'randomInt'>['distribut
 export type FanOut = NonNullable<Reference['fanOut']>;
 /** An entity-level reference of several fields (a composite foreign key). */
 export type CompositeReference = NonNullable<Entity['references']>[number];
+
+/** An empirical distribution of a number strategy (`randomInt`/`randomFloat`), as `sds init --learn` writes it. */
+export type EmpiricalDistribution = Extract<NonNullable<Extract<NonNullable<Field['generation']>['strategy'], { kind: 'randomInt' }>['distribution']>, { kind: 'empirical' }>;
+
+/** The field's empirical distribution, when its strategy draws its numbers from one. */
+export function empiricalOf(field: Field): EmpiricalDistribution | undefined {
+  const strategy = field.generation?.strategy;
+  return (strategy?.kind === 'randomInt' || strategy?.kind === 'randomFloat') && strategy.distribution?.kind === 'empirical' ? strategy.distribution : undefined;
+}
