@@ -6,7 +6,7 @@
 // it can be started before the config is read (range-workers.ts, RangeWorkers.spawn).
 import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
-import { mergedDefinitions } from '../generation/faker-locales.ts';
+import { serveRangeTasks } from '../generation/range-worker-loop.ts';
 import { DataGenerator, type EntityDraws } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions } from '../generation/plan.ts';
 import { buildRuntimeTables } from '../model/tables.ts';
@@ -66,22 +66,4 @@ async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | Ass
   };
 }
 
-// Every locale chain ends in en and base (faker-pool.ts, localeChain): loaded while the worker
-// waits for its setup, they are not loaded during its first range.
-mergedDefinitions('en');
-mergedDefinitions('base');
-
-// Messages after the setup wait while the worker plans, then go to the handler in order.
-let handle: ((message: RangeTask | AssumeMessage) => void) | undefined;
-const waiting: (RangeTask | AssumeMessage)[] = [];
-parentPort!.on('message', (message: SetupMessage<RangeWorkerSetup> | RangeTask | AssumeMessage) => {
-  if ('setup' in message) {
-    void serve(message.setup).then((handler) => {
-      handle = handler;
-      for (const queued of waiting.splice(0)) handler(queued);
-      parentPort!.postMessage({ ready: true });
-
-    });
-  } else if (handle) handle(message);
-  else waiting.push(message);
-});
+serveRangeTasks(serve);

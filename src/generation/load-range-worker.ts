@@ -7,10 +7,10 @@ import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../model/row-value.ts';
 import { dialectOfKind } from '../dialects/index.ts';
-import { mergedDefinitions } from './faker-locales.ts';
+import { serveRangeTasks } from './range-worker-loop.ts';
 import { DataGenerator, type EntityDraws } from './generator.ts';
 import { planGeneration, type GenerationOptions } from './plan.ts';
-import type { AssumeMessage, RangeResult, RangeTask, SetupMessage } from './range-workers.ts';
+import type { AssumeMessage, RangeResult, RangeTask } from './range-workers.ts';
 
 export interface LoadWorkerSetup {
   config: SchemaConfig;
@@ -56,19 +56,4 @@ function serve(setup: LoadWorkerSetup): (message: RangeTask | AssumeMessage) => 
   };
 }
 
-// Every locale chain ends in en and base (faker-pool.ts, localeChain): loaded while the worker
-// waits for its setup, they are not loaded during its first range.
-mergedDefinitions('en');
-mergedDefinitions('base');
-
-// Messages after the setup wait while the worker plans, then go to the handler in order.
-let handle: ((message: RangeTask | AssumeMessage) => void) | undefined;
-const waiting: (RangeTask | AssumeMessage)[] = [];
-parentPort!.on('message', (message: SetupMessage<LoadWorkerSetup> | RangeTask | AssumeMessage) => {
-  if ('setup' in message) {
-    handle = serve(message.setup);
-    for (const queued of waiting.splice(0)) handle(queued);
-    parentPort!.postMessage({ ready: true });
-  } else if (handle) handle(message);
-  else waiting.push(message);
-});
+serveRangeTasks(serve);
