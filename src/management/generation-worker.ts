@@ -122,7 +122,8 @@ export class GenerationWorker {
       } catch (error) {
         this.deps.logger.error({ error: String(error) }, 'generation worker error');
       }
-      await this.idleSlots.idle(this.pollMs);
+      // Checked here too: a stop while this slot was claiming found no idle slot to wake.
+      if (this.running) await this.idleSlots.idle(this.pollMs);
     }
   }
 
