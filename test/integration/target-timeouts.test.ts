@@ -19,6 +19,8 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 const mysqlUrl = await mysqlTarget();
 const QUERY_TIMEOUT_MS = 800;
 const LOAD_IDLE_TIMEOUT_MS = 1_500;
+/** Teams' servers' connect timeout (SDS_CONNECT_TIMEOUT_MS): what a failed load's clean-up waits at most for the dark target. */
+const CONNECT_TIMEOUT_MS = 2_000;
 /** How long the slow statements would run: far past the timeout, so an answer in time is not theirs. */
 const SLOW_SECONDS = 20;
 
@@ -29,7 +31,7 @@ let versionId: string;
 
 beforeAll(async () => {
   pgTarget = await createTestDatabase('timeouts_target');
-  t = await startTestService('timeouts', { queryTimeoutMs: QUERY_TIMEOUT_MS, loadIdleTimeoutMs: LOAD_IDLE_TIMEOUT_MS });
+  t = await startTestService('timeouts', { queryTimeoutMs: QUERY_TIMEOUT_MS, loadIdleTimeoutMs: LOAD_IDLE_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS });
   ({ projectId, versionId } = await blogProject(t.client(t.teamKey), 'Timeouts'));
 });
 afterAll(async () => {
@@ -199,7 +201,7 @@ function timeoutCases(kind: Kind, targetUrl: () => string) {
       let failed;
       try {
         // TCP keep-alive would take minutes; the load gives up after LOAD_IDLE_TIMEOUT_MS, and the worker's
-        // clean-up of the staging data waits at most the pool's connect timeout (10 s).
+        // clean-up of the staging data waits at most the pool's connect timeout (CONNECT_TIMEOUT_MS).
         failed = await waitForJob(t, projectId, sourceId, job.id, 45_000);
       } finally {
         proxy.restore();
