@@ -26,6 +26,7 @@ import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
 import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
+import { KeySums } from './key-sums.ts';
 
 type Issue = { path: string; message: string };
 
@@ -75,7 +76,7 @@ export class DataGenerator {
   /** Whether parents' lines sums are made (false in the generator that makes the lines for them). */
   readonly #lineSums: boolean;
   /** Lines sums in cents by parent key, per child entity, reference and line, made on first use. */
-  readonly #lineSumsMade = new Map<string, Map<number | string, number>>();
+  readonly #lineSumsMade = new Map<string, KeySums>();
 
   /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
   readonly #maxLineRows: number;
@@ -533,13 +534,13 @@ export class DataGenerator {
     let sums = this.#lineSumsMade.get(slot);
     return (key) => {
       if (!sums) this.#lineSumsMade.set(slot, (sums = this.#makeLineSums(sum)));
-      return key === null ? undefined : sums.get(typeof key === 'number' ? key : String(key));
+      return sums.get(key);
     };
   }
 
-  #makeLineSums(sum: LinesSum): Map<number | string, number> {
+  #makeLineSums(sum: LinesSum): KeySums {
     // Keyed by the key itself when it is a number (a text key per line costs more than making the line).
-    const sums = new Map<number | string, number>();
+    const sums = new KeySums();
     const lines = new DataGenerator(this.#config, this.#plan, { lineSums: false });
     const ancestors = new Set(ancestorsOf(this.#config, sum.child));
     let made = this.#entry(sum.child).plan.rowCount;
@@ -557,8 +558,7 @@ export class DataGenerator {
       for (const values of lines.#rowValues(sum.child, true, [sum.reference, ...lineInputs(sum.line)])) {
         const key = values[sum.reference];
         if (key === null || key === undefined) continue;
-        const slot = typeof key === 'number' ? key : String(key);
-        sums.set(slot, (sums.get(slot) ?? 0) + worth(values));
+        sums.add(typeof key === 'number' ? key : String(key), worth(values));
       }
     } catch (error) {
       if (error instanceof PreviewTooLargeError) throw error;
