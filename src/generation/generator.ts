@@ -551,20 +551,29 @@ export class DataGenerator {
         if (!ancestors.has(entity.id) || lines.assumeGenerated(entity.id)) continue;
         made += entity.rowCount;
         // Only the columns the lines' generation reads from it (their pools) are made.
-        if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true, [])) void values;
+        if (made <= this.#maxLineRows) lines.#makeAll(entity.id, []);
       }
       const worth = lineWorth(sum.line);
       // Only the reference and the line's worth (and the fields they read) are made.
-      for (const values of lines.#rowValues(sum.child, true, [sum.reference, ...lineInputs(sum.line)])) {
+      lines.#makeAll(sum.child, [sum.reference, ...lineInputs(sum.line)], (values) => {
         const key = values[sum.reference];
-        if (key === null || key === undefined) continue;
-        sums.add(typeof key === 'number' ? key : String(key), worth(values));
-      }
+        if (key !== null && key !== undefined) sums.add(typeof key === 'number' ? key : String(key), worth(values));
+      });
     } catch (error) {
       if (error instanceof PreviewTooLargeError) throw error;
       this.warnings.push({ path: `/entities/${this.#entry(sum.child).index}`, message: `the lines of ${sum.child} could not be summed for their parents: ${(error as Error).message}` });
     }
     return sums;
+  }
+
+  /** Every row of an entity made (only `only`'s fields, as #rowMaker), each seen once in one reused array; its pools published. */
+  #makeAll(entityId: string, only: readonly number[], see?: (values: RowValue[]) => void): void {
+    const maker = this.#rowMaker(entityId, true, only);
+    try {
+      for (let values = maker.next(); values !== undefined; values = maker.next()) see?.(values);
+    } finally {
+      maker.close();
+    }
   }
 
   #indexable(field: CompiledEntity['order'][number]): boolean {
