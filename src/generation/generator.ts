@@ -26,6 +26,7 @@ import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
 import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
+import { KeySums } from './key-sums.ts';
 
 type Issue = { path: string; message: string };
 
@@ -75,7 +76,7 @@ export class DataGenerator {
   /** Whether parents' lines sums are made (false in the generator that makes the lines for them). */
   readonly #lineSums: boolean;
   /** Lines sums in cents by parent key, per child entity, reference and line, made on first use. */
-  readonly #lineSumsMade = new Map<string, Map<number | string, number>>();
+  readonly #lineSumsMade = new Map<string, KeySums>();
 
   /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
   readonly #maxLineRows: number;
@@ -533,13 +534,13 @@ export class DataGenerator {
     let sums = this.#lineSumsMade.get(slot);
     return (key) => {
       if (!sums) this.#lineSumsMade.set(slot, (sums = this.#makeLineSums(sum)));
-      return key === null ? undefined : sums.get(typeof key === 'number' ? key : String(key));
+      return sums.get(key);
     };
   }
 
-  #makeLineSums(sum: LinesSum): Map<number | string, number> {
+  #makeLineSums(sum: LinesSum): KeySums {
     // Keyed by the key itself when it is a number (a text key per line costs more than making the line).
-    const sums = new Map<number | string, number>();
+    const sums = new KeySums();
     const lines = new DataGenerator(this.#config, this.#plan, { lineSums: false });
     const ancestors = new Set(ancestorsOf(this.#config, sum.child));
     let made = this.#entry(sum.child).plan.rowCount;
@@ -550,21 +551,29 @@ export class DataGenerator {
         if (!ancestors.has(entity.id) || lines.assumeGenerated(entity.id)) continue;
         made += entity.rowCount;
         // Only the columns the lines' generation reads from it (their pools) are made.
-        if (made <= this.#maxLineRows) for (const values of lines.#rowValues(entity.id, true, [])) void values;
+        if (made <= this.#maxLineRows) lines.#makeAll(entity.id, []);
       }
       const worth = lineWorth(sum.line);
       // Only the reference and the line's worth (and the fields they read) are made.
-      for (const values of lines.#rowValues(sum.child, true, [sum.reference, ...lineInputs(sum.line)])) {
+      lines.#makeAll(sum.child, [sum.reference, ...lineInputs(sum.line)], (values) => {
         const key = values[sum.reference];
-        if (key === null || key === undefined) continue;
-        const slot = typeof key === 'number' ? key : String(key);
-        sums.set(slot, (sums.get(slot) ?? 0) + worth(values));
-      }
+        if (key !== null && key !== undefined) sums.add(typeof key === 'number' ? key : String(key), worth(values));
+      });
     } catch (error) {
       if (error instanceof PreviewTooLargeError) throw error;
       this.warnings.push({ path: `/entities/${this.#entry(sum.child).index}`, message: `the lines of ${sum.child} could not be summed for their parents: ${(error as Error).message}` });
     }
     return sums;
+  }
+
+  /** Every row of an entity made (only `only`'s fields, as #rowMaker), each seen once in one reused array; its pools published. */
+  #makeAll(entityId: string, only: readonly number[], see?: (values: RowValue[]) => void): void {
+    const maker = this.#rowMaker(entityId, true, only);
+    try {
+      for (let values = maker.next(); values !== undefined; values = maker.next()) see?.(values);
+    } finally {
+      maker.close();
+    }
   }
 
   #indexable(field: CompiledEntity['order'][number]): boolean {
