@@ -1,12 +1,13 @@
 // Loads streamed at once (issue 30): entities the schedule makes in ranges, whose rows depend on no
 // row made after them, are streamed into their tables over connections of their own while the load
 // goes on with the next entities; a large one is cut into parts streamed at once into the same
-// table. Each part's rows come from a generator of its own, told which entities exist as the one
-// generating in plan order knew them, so every row is the one a load on one connection makes.
+// table. The parts' rows come from a generator of their own (rows of ranges publish nothing, so
+// parts interleave on it), told which entities exist as the one generating in plan order knew them,
+// so every row is the one a load on one connection makes.
 // At most `streams` loads (parts, and the loading thread's own) are in flight at a time.
 import type { SchemaConfig } from '../contract.ts';
-import type { LoadTransaction, TextChunk } from '../dialects/dialect.ts';
-import type { RowValue, RowValues } from '../model/row-value.ts';
+import type { LoadTransaction } from '../dialects/dialect.ts';
+import type { RowValue } from '../model/row-value.ts';
 import { DataGenerator } from './generator.ts';
 import type { EntityPlan, GenerationPlan } from './plan.ts';
 import type { ScheduledRows } from './schedule.ts';
@@ -18,9 +19,6 @@ export function loadStreams(streams?: number): number {
 
 /** Rows of each part an entity is cut into at least: a part costs a generator and a connection's statement. */
 export const STREAM_PART_MIN_ROWS = 50_000;
-
-/** Text of a chunk past which it goes before its batch is complete (as DataGenerator.textChunks). */
-const TEXT_CHUNK_CHARS = 1 << 20;
 
 type Loader = Pick<LoadTransaction, 'textLoader' | 'loadRows'>;
 
@@ -37,6 +35,9 @@ export class LoadStreams {
   readonly #work: Promise<void>[] = [];
   readonly #abort = new AbortController();
   #failure: unknown;
+  /** The parts' generator, made with the first part; `#assumed`: the entities it was told of. */
+  #generator: DataGenerator | undefined;
+  readonly #assumed = new Set<string>();
 
   constructor(
     private readonly scheduled: ScheduledRows,
@@ -83,10 +84,15 @@ export class LoadStreams {
    * started, not when they are written (finished() waits for that).
    */
   async start({ entity, onBatch, onDone }: StreamedEntity): Promise<void> {
-    const generator = this.scheduled.generator;
-    // What the parts' generators must assume: every recomputed entity as made so far in plan order
-    // (its ancestors among them, all final by now).
-    const assumed = this.scheduled.schedule.entities.filter((other) => other.recomputed && generator.produced.has(other.id)).map((other) => [other.id, generator.produced.get(other.id)!] as const);
+    // What the parts' generator must assume: every recomputed entity as made so far in plan order
+    // (the entity's ancestors among them, all final by now).
+    const generator = (this.#generator ??= new DataGenerator(this.config, this.plan, { draws: this.scheduled.schedule.draws }));
+    const produced = this.scheduled.generator.produced;
+    for (const other of this.scheduled.schedule.entities) {
+      if (!other.recomputed || !produced.has(other.id) || this.#assumed.has(other.id)) continue;
+      generator.assumeGenerated(other.id, false, produced.get(other.id));
+      this.#assumed.add(other.id);
+    }
     this.scheduled.prepare(entity.id, this.options.signal);
     const limit = this.scheduled.rowLimit(entity.id);
     const parts = Math.max(1, Math.min(this.streams, Math.floor(limit / (this.options.partMinRows ?? STREAM_PART_MIN_ROWS))));
@@ -98,7 +104,7 @@ export class LoadStreams {
         await this.#acquire();
         const from = Math.floor((limit * part) / parts);
         const to = Math.floor((limit * (part + 1)) / parts);
-        const load = this.#loadPart(entity, assumed, from, to, (rows) => {
+        const load = this.#loadPart(generator, entity, from, to, (rows) => {
           written[part] = rows;
           onBatch(total());
         }).then(
@@ -141,38 +147,16 @@ export class LoadStreams {
     }
   }
 
-  /** Rows `from` … `to` of an entity into its table, made by a generator of their own. */
-  async #loadPart(entity: EntityPlan, assumed: ReadonlyArray<readonly [string, number]>, from: number, to: number, onBatch: (written: number) => void): Promise<number> {
-    const generator = new DataGenerator(this.config, this.plan, {
-      draws: this.scheduled.schedule.draws,
-    });
-    for (const [id, produced] of assumed) generator.assumeGenerated(id, false, produced);
+  /** Rows `from` … `to` of an entity into its table. */
+  async #loadPart(generator: DataGenerator, entity: EntityPlan, from: number, to: number, onBatch: (written: number) => void): Promise<number> {
     const signal = this.signal;
     const textLoader = this.loader.textLoader!;
-    const chunks = rangeTextChunks(generator.rangeRows(entity.id, from, to, true), this.options.batchSize, textLoader.encoder(entity.table));
+    const chunks = generator.rangeTextChunks(entity.id, from, to, this.options.batchSize, textLoader.encoder(entity.table));
     const written = await textLoader.load(this.namespace, entity.table, checked(chunks, signal), onBatch);
     if (written !== undefined) return written;
     // Refused as text before any chunk was read (PostgreSQL binary COPY): the same rows as batches.
     return this.loader.loadRows(this.namespace, entity.table, checked(rowBatches(generator.rangeRows(entity.id, from, to), this.options.batchSize), signal), onBatch);
   }
-}
-
-/** Rows encoded as bulk-load text chunks, each batch's last chunk carrying its rows (as DataGenerator.textChunks). */
-function* rangeTextChunks(rows: Iterable<RowValue[]>, batchSize: number, encode: (row: RowValues) => string): Generator<TextChunk> {
-  let text = '';
-  let count = 0;
-  for (const row of rows) {
-    text += encode(row);
-    if (++count >= batchSize) {
-      yield { text, batchRows: count };
-      text = '';
-      count = 0;
-    } else if (text.length >= TEXT_CHUNK_CHARS) {
-      yield { text };
-      text = '';
-    }
-  }
-  if (count > 0) yield { text, batchRows: count };
 }
 
 function* rowBatches(rows: Iterable<RowValue[]>, batchSize: number): Generator<RowValue[][]> {
