@@ -1,6 +1,6 @@
 // The names of the namespaces sds works in beside a source's live one, on every engine: the staging
 // namespace a regeneration builds (`<live>__next`) and the one a swap moves the old data to
-// (`sds_old_<random>`, or on MySQL `sds_old_<hash of the live name>`). They are sds's alone: a request may never name one as a source's namespace.
+// (`sds_old_<hash of the live name>`). They are sds's alone: a request may never name one as a source's namespace.
 
 import { createHash } from 'node:crypto';
 
@@ -16,8 +16,8 @@ export function stagingNamespace(namespace: string): string {
 
 /**
  * The namespace a swap of `live` moves the old data to, the same for every swap of `live`: a swap
- * killed before it dropped it (MySQL's swap is several statements) leaves it behind under a name
- * the next swap of `live` knows, and drops first.
+ * killed before it dropped it leaves it behind under a name the next swap of `live` knows, and
+ * drops first.
  */
 export function replacedNamespace(live: string): string {
   return `${REPLACED_PREFIX}${createHash('sha256').update(live).digest('hex').slice(0, 16)}`;

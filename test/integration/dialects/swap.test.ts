@@ -117,12 +117,11 @@ for (const target of DIALECTS) {
       expect(target.dialect.mapError(error)).toMatchObject({ kind: 'foreign_key_violation', constraint: 'only_new_parent_fk' });
     });
 
-    // MySQL only (PostgreSQL renames whole schemas in one transaction): its swap is several statements.
-    if (target.name === 'mysql') it('drops what a swap of the same namespace killed mid-way left behind (the tables it replaced)', async () => {
+    it('drops what a swap of the same namespace killed mid-way left behind (the tables it replaced)', async () => {
       const live = connection.track(uniqueNamespace('killed'));
       const staging = connection.track(uniqueNamespace('staging'));
       const leftover = connection.track(replacedNamespace(live));
-      // As a swap killed after its RENAME TABLE, before its drop: the replaced tables in the old namespace.
+      // As a swap killed after its renames, before its drop: the replaced tables in the old namespace.
       await build(leftover, [[table('things'), 2]]);
       await build(staging, [[table('things'), 4]]);
       await connection.swapNamespaces(staging, live);
