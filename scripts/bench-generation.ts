@@ -44,10 +44,12 @@ const MB = 1024 * 1024;
 
 /** Threads that make the engine's rows (--workers; default runGeneration's: 1). */
 let workers: number | undefined;
+/** Loads in flight at once of the engine-streams case (--streams; runGeneration's streams). */
+let streams: number | undefined;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3|4] [--config default|coherent|options]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3|4] [--config default|coherent|options] [--workers N] [--streams N]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
@@ -55,6 +57,7 @@ const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|
   --insert       also run the engine on MySQL with multi-row INSERT instead of LOAD DATA
   --binary       also run the engine on PostgreSQL with binary COPY (copyFormat: 'binary') instead of text
   --workers N    threads that make the engine's rows (runGeneration's workers; default 1)
+  --streams N    also run the engine with N loads streamed at once over separate connections (runGeneration's streams; the engine case keeps 1)
   --generator-version N  ${GENERATOR_VERSIONS.join(', ')} (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
@@ -63,7 +66,7 @@ Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_
 Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
 
 type Database = 'postgres' | 'mysql';
-type CaseName = 'engine' | 'engine-insert' | 'engine-binary' | 'raw';
+type CaseName = 'engine' | 'engine-insert' | 'engine-binary' | 'engine-streams' | 'raw';
 
 /** What a child reports on its last stdout line. */
 interface CaseResult {
@@ -138,7 +141,7 @@ async function engineCase(database: Database, caseName: CaseName, scale: number,
       };
       const cpuBefore = process.cpuUsage();
       const [summary, seconds] = await timed(() =>
-        runGeneration(connection, ENGINE_NAMESPACE, config, { batchSize: BATCH_SIZE, referenceDate: REFERENCE_DATE, generatorVersion, workers, atomic: true, onProgress }),
+        runGeneration(connection, ENGINE_NAMESPACE, config, { batchSize: BATCH_SIZE, referenceDate: REFERENCE_DATE, generatorVersion, workers, streams: caseName === 'engine-streams' ? streams : undefined, atomic: true, onProgress }),
       );
       const cpu = process.cpuUsage(cpuBefore);
       const end = marks.get('swap') ?? now();
@@ -298,6 +301,7 @@ interface Options {
   generatorVersion: GeneratorVersion;
   config: ConfigName;
   workers?: number;
+  streams?: number;
   child?: { case: CaseName; database: Database };
 }
 
@@ -319,6 +323,8 @@ function parseOptions(argv: string[]): Options {
   if (!(config in BENCH_CONFIGS)) throw new Error('--config takes default, coherent or options');
   const workers = value('workers') === undefined ? undefined : Number(value('workers'));
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new Error('--workers takes a positive integer');
+  const streams = value('streams') === undefined ? undefined : Number(value('streams'));
+  if (streams !== undefined && !(Number.isInteger(streams) && streams >= 2)) throw new Error('--streams takes an integer of 2 or more');
   return {
     config,
     scale,
@@ -329,6 +335,7 @@ function parseOptions(argv: string[]): Options {
     binary: argv.includes('--binary'),
     generatorVersion: version,
     workers,
+    streams,
     child: child ? { case: child as CaseName, database: value('database') as Database } : undefined,
   };
 }
@@ -336,7 +343,7 @@ function parseOptions(argv: string[]): Options {
 const run = promisify(execFile);
 
 async function runChild(caseName: CaseName, database: Database, options: Options): Promise<CaseResult> {
-  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--generator-version', String(options.generatorVersion), '--config', options.config, ...(options.workers === undefined ? [] : ['--workers', String(options.workers)])];
+  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', caseName, '--database', database, '--scale', String(options.scale), '--runs', '1', '--generator-version', String(options.generatorVersion), '--config', options.config, ...(options.workers === undefined ? [] : ['--workers', String(options.workers)]), ...(options.streams === undefined ? [] : ['--streams', String(options.streams)])];
   process.stderr.write(`  ${caseName} on ${database}…\n`);
   try {
     const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * MB, env: process.env });
@@ -364,6 +371,7 @@ function printTable(results: CaseResult[], options: Options): boolean {
     const engine = results.find((r) => r.database === database && r.case === 'engine');
     const engineInsert = results.find((r) => r.database === database && r.case === 'engine-insert');
     const engineBinary = results.find((r) => r.database === database && r.case === 'engine-binary');
+    const engineStreams = results.find((r) => r.database === database && r.case === 'engine-streams');
     const raw = results.find((r) => r.database === database && r.case === 'raw');
     const label = database === 'postgres' ? 'PostgreSQL' : 'MariaDB';
     const rss = (r: CaseResult) => `${r.maxRssMb.toFixed(0)} MB`;
@@ -372,6 +380,7 @@ function printTable(results: CaseResult[], options: Options): boolean {
       ['runGeneration, LOAD DATA (end to end)', database === 'mysql' ? engine : undefined],
       ['runGeneration, multi-row INSERT (end to end)', engineInsert],
       ['runGeneration, binary COPY (end to end)', engineBinary],
+      [`runGeneration, ${options.streams} streams (end to end)`, engineStreams],
     ] as const) {
       if (!r) continue;
       line([label, name, fmtInt(r.rows), r.seconds.toFixed(2), fmtInt(rate(r.rows, r.seconds)), rss(r), `${r.cpuSeconds!.toFixed(2)} s`, `${((r.cpuSeconds! * 1e6) / r.rows).toFixed(2)} ms`]);
@@ -394,6 +403,11 @@ function printTable(results: CaseResult[], options: Options): boolean {
       );
       if (raw.insertSeconds !== undefined) {
         targets.push(`${label}: runGeneration (LOAD DATA) / raw multi-row INSERT = ${(rate(engine.rows, engine.seconds) / rate(raw.rows, raw.insertSeconds)).toFixed(2)} end to end`);
+      }
+      if (engineStreams) {
+        targets.push(
+          `${label}: runGeneration (${options.streams} streams) / ${database === 'postgres' ? 'raw COPY' : 'raw LOAD DATA'} = ${(rate(engineStreams.rows, engineStreams.seconds) / baseline).toFixed(2)} end to end, ${(rate(engineStreams.rows, engineStreams.loadSeconds!) / baseline).toFixed(2)} load phase only; 1 stream / ${options.streams} streams time = ${(engine.seconds / engineStreams.seconds).toFixed(2)}`,
+        );
       }
       if (engineBinary) {
         targets.push(`${label}: runGeneration (binary COPY) / raw COPY = ${(rate(engineBinary.rows, engineBinary.seconds) / baseline).toFixed(2)} end to end; binary / text COPY = ${(engine.seconds / engineBinary.seconds).toFixed(2)}`);
@@ -422,10 +436,13 @@ function printTable(results: CaseResult[], options: Options): boolean {
  * Every run as it ends (the table keeps each case's best): its time, client CPU per 1,000 rows and,
  * once both ran in this round, the engine against the raw load of the same round.
  */
-function printRound(attempt: number, result: CaseResult, raw: CaseResult | undefined, engine: CaseResult | undefined): void {
+function printRound(attempt: number, result: CaseResult, raw: CaseResult | undefined, engine: CaseResult | undefined, streamed?: CaseResult): void {
   const cpu = result.cpuSeconds === undefined ? '' : `, client CPU ${((result.cpuSeconds * 1e6) / result.rows).toFixed(2)} ms per 1k rows`;
   const phases = result.loadSeconds === undefined ? '' : ` (load ${result.loadSeconds.toFixed(2)} s, keys ${result.constraintSeconds!.toFixed(2)} s)`;
-  const ratio = result.case === 'raw' && engine ? `; engine / raw = ${(raw!.seconds / engine.seconds).toFixed(2)} end to end, ${(raw!.seconds / engine.loadSeconds!).toFixed(2)} load phase` : '';
+  const ratio =
+    result.case === 'raw' && engine
+      ? `; engine / raw = ${(raw!.seconds / engine.seconds).toFixed(2)} end to end, ${(raw!.seconds / engine.loadSeconds!).toFixed(2)} load phase${streamed ? `; engine-streams / raw = ${(raw!.seconds / streamed.seconds).toFixed(2)} end to end, ${(raw!.seconds / streamed.loadSeconds!).toFixed(2)} load phase` : ''}`
+      : '';
   console.log(`round ${attempt} ${result.database} ${result.case}: ${result.seconds.toFixed(2)} s${phases}${cpu}; load average ${os.loadavg()[0]!.toFixed(1)}${ratio}`);
 }
 
@@ -447,6 +464,7 @@ async function main(): Promise<void> {
   generatorVersion = options.generatorVersion;
   configName = options.config;
   workers = options.workers;
+  streams = options.streams;
   if (options.child) {
     const { case: caseName, database } = options.child;
     const result = caseName === 'raw' ? await rawCase(database, options.scale, options.runs) : await engineCase(database, caseName, options.scale, options.runs);
@@ -461,7 +479,7 @@ async function main(): Promise<void> {
     throw new Error(`the benchmark config is not clean: ${JSON.stringify([...validation.errors, ...validation.warnings])}`);
   }
   const counts = config.entities.map((entity) => `${entity.id} ${fmtInt(entity.generation!.rowCount as number)}`).join(', ');
-  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; generator version ${options.generatorVersion}; config ${options.config}; engine threads ${options.workers ?? 'default'}; node ${process.version}`);
+  console.log(`bench:generation at ${options.scale}×: ${counts}; batches of ${BATCH_SIZE}; best of ${options.runs}; generator version ${options.generatorVersion}; config ${options.config}; engine threads ${options.workers ?? 'default'}${options.streams ? `; engine-streams: ${options.streams} loads at once` : ''}; node ${process.version}`);
   console.log(`PostgreSQL ${new URL(PG_URL).host}, MySQL ${new URL(MYSQL_URL).host}; each case in its own process (peak RSS = its maxRSS)`);
   const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
   console.log(`${os.cpus().length} CPUs; load average before: ${load()}`);
@@ -476,13 +494,14 @@ async function main(): Promise<void> {
           'engine',
           ...(database === 'mysql' && options.insert ? (['engine-insert'] as const) : []),
           ...(database === 'postgres' && options.binary ? (['engine-binary'] as const) : []),
+          ...(options.streams !== undefined ? (['engine-streams'] as const) : []),
           ...(options.baseline ? (['raw'] as const) : []),
         ];
         const round = new Map<CaseName, CaseResult>();
         for (const caseName of cases) {
           const result = await runChild(caseName, database, options);
           round.set(caseName, result);
-          printRound(attempt, result, round.get('raw'), round.get('engine'));
+          printRound(attempt, result, round.get('raw'), round.get('engine'), round.get('engine-streams'));
           const key = `${database} ${caseName}`;
           const kept = best.get(key);
           const faster = !kept || result.seconds < kept.seconds ? result : kept;

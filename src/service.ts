@@ -233,6 +233,7 @@ export async function startService(config: Settings, logger: Logger = pino({ lev
     onFinished: (job) => metrics.jobFinished(job),
   }, {
     slots: config.generationSlots,
+    streams: config.generationStreams,
     runningPerTeam: config.runningJobsPerTeam,
     tasks: { slots: config.taskSlots, leaseMs: config.taskLeaseMs, rowsPerTask: config.taskRows, diesAt: config.testCoordinatorDiesAt },
   });

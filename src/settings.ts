@@ -67,6 +67,8 @@ export interface Settings {
   maxJobsPerTeam: number;
   /** Generation jobs this process runs at once (worker slots). */
   generationSlots: number;
+  /** Loads in flight at once in a job that runs whole on one worker, each on a connection of its own (runGeneration's streams). */
+  generationStreams: number;
   /** Generation jobs of one team running at once across every process, so one team never holds every slot. 0: no limit. */
   runningJobsPerTeam: number;
   /**
@@ -128,6 +130,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxEntitiesPerJob: parseCount('SDS_MAX_ENTITIES_PER_JOB', env.SDS_MAX_ENTITIES_PER_JOB ?? '1000'),
     maxJobsPerTeam: parseCount('SDS_MAX_JOBS_PER_TEAM', env.SDS_MAX_JOBS_PER_TEAM ?? '20'),
     generationSlots: parsePositive('SDS_GENERATION_SLOTS', env.SDS_GENERATION_SLOTS ?? '2'),
+    generationStreams: parsePositive('SDS_GENERATION_STREAMS', env.SDS_GENERATION_STREAMS ?? '1'),
     runningJobsPerTeam: parseCount('SDS_RUNNING_JOBS_PER_TEAM', env.SDS_RUNNING_JOBS_PER_TEAM ?? '1'),
     taskSlots: parseCount('SDS_TASK_SLOTS', env.SDS_TASK_SLOTS ?? '0'),
     taskLeaseMs: parsePositive('SDS_TASK_LEASE_MS', env.SDS_TASK_LEASE_MS ?? '30000'),

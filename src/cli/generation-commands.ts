@@ -140,6 +140,8 @@ interface GenerateOptions {
   dialect: SourceKind;
   gzip?: boolean;
   workers?: number;
+  /** Loads in flight at once into a database (runGeneration's streams). */
+  streams?: number;
   shard?: Shard;
   schema?: string;
   seed?: string;
@@ -245,6 +247,7 @@ export function registerGenerationCommands(program: Command): void {
     .option('--dialect <engine>', `SQL dialect of --format sql: ${ENGINE_KINDS.join(' or ')}`, sourceKind, ENGINE_KINDS[0])
     .option('--gzip', 'compress each file with gzip')
     .option('--workers <n>', 'threads that make rows, this one and n-1 worker threads (default: with --out the cores, up to 8; into a database 1); the files and tables are the same for any number', positiveInteger)
+    .option('--streams <n>', 'with --database-url: loads in flight at once, each on a connection of its own (default 1; docs/operations.md, "Running several instances"); the tables are the same for any number', positiveInteger)
     .option('--shard <i/n>', 'with --out: write shard i of n, its share of every entity\'s rows, into part files (docs/files.md, "Sharding")', shardOption)
     .option('--schema <name>', 'namespace to (re)create: a PostgreSQL schema or a MySQL database (default: sds_<file name>)')
     .option('--seed <seed>', 'seed (overrides the config)')
@@ -258,6 +261,7 @@ export function registerGenerationCommands(program: Command): void {
       if ((options.databaseUrl === undefined) === (options.out === undefined)) {
         throw new Error('give either --database-url (load into a database) or --out (write files), not both');
       }
+      if (options.streams !== undefined && options.out !== undefined) throw new Error('--streams sets the loads into a database at once: leave it out with --out');
       if (options.shard && options.out === undefined) throw new Error('--shard splits a generation into files: give it with --out');
       if (options.shard && options.report) throw new Error('--report counts the rows of one whole generation: leave it out with --shard');
       if (options.out !== undefined) {
@@ -292,6 +296,7 @@ export function registerGenerationCommands(program: Command): void {
           generatorVersion: options.generatorVersion,
           report: options.report,
           workers: options.workers,
+          streams: options.streams,
           onProgress: progress.onProgress,
           atomic: true,
         });

@@ -440,6 +440,37 @@ export class DataGenerator {
    * exactly as `completeRows` makes them; publishes nothing. `reuse` as in textChunks.
    */
   *rangeRows(entityId: string, from: number, to: number, reuse = false): Generator<RowValue[]> {
+    const maker = this.#rangeMaker(entityId, from, to, reuse);
+    for (let values = maker(); values !== undefined; values = maker()) yield values;
+  }
+
+  /**
+   * `rangeRows` (reused row) as bulk-load text chunks, as textChunks makes them: a chunk closes with
+   * each batch, or sooner once its text reaches TEXT_CHUNK_CHARS. Publishes nothing, so several may
+   * be under way at once, interleaved.
+   */
+  *rangeTextChunks(entityId: string, from: number, to: number, batchSize: number, encodeRow: (row: RowValues) => string): Generator<TextChunk> {
+    const size = batchLength(batchSize);
+    let text = '';
+    let rows = 0;
+    // Plain calls, not a generator resumed per row (as textChunks).
+    const maker = this.#rangeMaker(entityId, from, to, true);
+    for (let values = maker(); values !== undefined; values = maker()) {
+      text += encodeRow(values);
+      if (++rows >= size) {
+        yield { text, batchRows: rows };
+        text = '';
+        rows = 0;
+      } else if (text.length >= TEXT_CHUNK_CHARS) {
+        yield { text };
+        text = '';
+      }
+    }
+    if (rows > 0) yield { text, batchRows: rows };
+  }
+
+  /** rangeRows as plain calls: each call makes the next row, undefined after the last. */
+  #rangeMaker(entityId: string, from: number, to: number, reuse: boolean): () => RowValue[] | undefined {
     const { plan } = this.#entry(entityId);
     const compiled = this.#compiled(entityId);
     const fillInto = this.#deferredInto(entityId);
@@ -448,16 +479,20 @@ export class DataGenerator {
     const end = Math.min(to, compiled.rowLimit);
     const sequential = compiled.order.find((field) => field.sequential);
     if (sequential && end > from) throw new Error(`${entityId}.${sequential.field.id} is not range-safe: its rows must be made in order${sequential.retries ? ' (its draws were not found)' : ''}`);
-    for (let row = from; row < end; row++) {
+    const order = compiled.order;
+    let row = from;
+    return () => {
+      if (row >= end) return undefined;
       const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
-      for (const field of compiled.order) {
+      for (const field of order) {
         const value = field.generate(row, values);
         if (value === EXHAUSTED) throw new Error(`${entityId}.${field.field.id} is not range-safe: it ran out of unique values`);
         values[field.index] = value;
       }
       fillInto?.(row, values);
-      yield values;
-    }
+      row++;
+      return values;
+    };
   }
 
   /** The entity compiled once (its deferred columns left out), for range generation: from its draws, when found. */

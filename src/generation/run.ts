@@ -8,6 +8,7 @@ import { isReservedNamespace } from '../dialects/index.ts';
 import { stagingNamespace } from '../model/namespace-names.ts';
 import { DataGenerator } from './generator.ts';
 import { LoadRanges, loadThreads } from './load-ranges.ts';
+import { LoadStreams, loadStreams } from './load-streams.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
 import { scheduleGeneration, ScheduledRows } from './schedule.ts';
 import { hasFeature } from './versions.ts';
@@ -35,6 +36,17 @@ export interface RunOptions extends GenerationOptions {
    * schedule makes in ranges (load-ranges.ts). The database holds the same rows whatever the number.
    */
   workers?: number;
+  /**
+   * Loads in flight at once, each on a connection of its own (default 1: one table at a time).
+   * Above 1, entities the schedule makes in ranges (no deferred columns, unwatched by the audit)
+   * stream into their tables while the next entities load, a large one cut into parts streamed at
+   * once (load-streams.ts); keys, indexes and foreign keys still come after the rows. The tables
+   * hold the same rows whatever the number (in primary-key order; a table loaded in parts may keep
+   * them in another physical order).
+   */
+  streams?: number;
+  /** Rows of each part an entity streamed at once is cut into, at least (default 50,000); tests make it small. */
+  streamPartMinRows?: number;
   /** Entities made in ranges go to the threads from this many rows (default 50,000); tests make it small. */
   parallelMinRows?: number;
   /** Rows of each range a thread makes (default 5,000). */
@@ -88,6 +100,9 @@ export async function runGeneration(
   // The load reads rows through the schedule: entities made in ranges may be made by worker threads.
   const scheduled = new ScheduledRows(generator, () => scheduleGeneration(config, plan));
   const ranges = connection.textLoader ? new LoadRanges(scheduled, config, plan, options, connection.dialect, loadThreads(options.workers), options) : undefined;
+  const streams = connection.textLoader
+    ? new LoadStreams(scheduled, config, plan, connection, building, loadStreams(options.streams), { batchSize, signal: options.signal, partMinRows: options.streamPartMinRows })
+    : undefined;
   const indexing = new IndexingWork(connection, building);
   const claim = options.claimNamespace ?? (async () => {});
   // Set once `building` is the run's to replace: a failure before that must not drop it.
@@ -101,21 +116,33 @@ export async function runGeneration(
     await connection.recreateNamespace(building);
     await connection.createTables(building, tables);
 
-    const entities: GenerationSummary['entities'] = [];
-    for (const entity of plan.entities) {
-      options.signal?.throwIfAborted();
+    // In plan order, whichever load finishes first.
+    const loaded: Array<GenerationSummary['entities'][number] | undefined> = [];
+    const signal = streams?.signal ?? options.signal;
+    for (const [index, entity] of plan.entities.entries()) {
+      signal?.throwIfAborted();
       emit({ type: 'entity.started', entity: entity.id, rowsPlanned: entity.rowCount });
       const onBatch = (written: number) => emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written });
-      const rowsInserted =
-        (ranges?.takes(entity.id) ? await loadRanges(connection, building, entity, scheduled, ranges, options.signal, onBatch) : undefined) ??
-        (await loadEntity(connection, building, entity, generator, batchSize, options.signal, onBatch));
-      emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
-      entities.push({ id: entity.id, rowsPlanned: entity.rowCount, rowsInserted });
-      // Its rows are final unless deferred updates are still to come: index it while the next tables load.
-      if (entity.deferredColumns.length === 0) indexing.start(entity.table);
+      const onDone = (rowsInserted: number) => {
+        emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
+        loaded[index] = { id: entity.id, rowsPlanned: entity.rowCount, rowsInserted };
+        // Its rows are final unless deferred updates are still to come: index it while the next tables load.
+        if (entity.deferredColumns.length === 0) indexing.start(entity.table);
+      };
+      // Streamed beside the next entities, over connections of their own (threads making rows keep the large ones).
+      if (streams?.takes(entity.id) && !ranges?.takes(entity.id)) {
+        await streams.start({ entity, onBatch, onDone });
+        continue;
+      }
+      const load = async () =>
+        (ranges?.takes(entity.id) ? await loadRanges(connection, building, entity, scheduled, ranges, signal, onBatch) : undefined) ??
+        (await loadEntity(connection, building, entity, generator, batchSize, signal, onBatch));
+      onDone(streams ? await streams.own(load) : await load());
     }
 
+    await streams?.finished();
     await ranges?.close();
+    const entities = loaded.filter((entity) => entity !== undefined);
 
     const deferred = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
     if (deferred.length) emit({ type: 'phase', phase: 'references' });
@@ -148,6 +175,7 @@ export async function runGeneration(
     // CLEANUP_MS the failure is reported and the clean-up goes on behind it (the next run recreates
     // its staging namespace anyway).
     const cleanup = (async () => {
+      await streams?.settled();
       await ranges?.close();
       await indexing.settled();
       if (options.atomic && claimed) await connection.dropNamespace(building);

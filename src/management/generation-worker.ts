@@ -29,6 +29,8 @@ export interface WorkerOptions {
   progressEveryMs?: number;
   /** Jobs this process runs at once (worker slots); default 1. */
   slots?: number;
+  /** Loads in flight at once in a job run whole here (runGeneration's streams); default 1. */
+  streams?: number;
   /** Jobs of one team running at once across every process (see JobStore.claim); 0 or unset: no limit. */
   runningPerTeam?: number;
   /** Jobs split into tasks that every worker instance runs (task-worker.ts); unset or 0 slots: each job runs whole here. */
@@ -43,6 +45,7 @@ export class GenerationWorker {
   /** The jobs running in this process, one per busy slot. */
   private readonly current = new Set<AbortController>();
   private readonly slots: number;
+  private readonly streams: number | undefined;
   private readonly runningPerTeam: number;
   private readonly pollMs: number;
   private readonly heartbeatMs: number;
@@ -74,6 +77,7 @@ export class GenerationWorker {
     this.staleMs = options.staleMs ?? 30_000;
     this.progressEveryMs = options.progressEveryMs ?? 1_000;
     this.slots = Math.max(1, options.slots ?? 1);
+    this.streams = options.streams;
     this.runningPerTeam = options.runningPerTeam ?? 0;
     this.namespaces = new NamespaceOwnership(new OwnedNamespaceStore(deps.db));
     this.taskStore = new TaskStore(deps.db);
@@ -211,6 +215,7 @@ export class GenerationWorker {
             // Sources made before generator versions existed have none stored: version 1, byte for byte.
             generatorVersion: source.generatorConfig.generatorVersion ?? 1,
             atomic: true,
+            streams: this.streams,
             claimNamespace,
             signal: abort.signal,
             onProgress: (event) => progress.record(event),

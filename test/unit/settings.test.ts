@@ -28,3 +28,11 @@ describe('engine registry', () => {
     for (const kind of ENGINE_KINDS) expect(DIALECTS[kind].facts).toBe(DIALECT_FACTS[kind]);
   });
 });
+
+describe('generation streams', () => {
+  it('loads one table at a time unless SDS_GENERATION_STREAMS says otherwise, and refuses 0', () => {
+    expect(loadSettings({ NODE_ENV: 'test' }).generationStreams).toBe(1);
+    expect(loadSettings({ NODE_ENV: 'test', SDS_GENERATION_STREAMS: '3' }).generationStreams).toBe(3);
+    expect(() => loadSettings({ NODE_ENV: 'test', SDS_GENERATION_STREAMS: '0' })).toThrow(/SDS_GENERATION_STREAMS/);
+  });
+});

@@ -1,6 +1,5 @@
 // The MySQL dialect (MySQL 8 and MariaDB 10.11+): a mysql2 pool per target with a fixed session
 // (UTC, strict sql_mode, utf8mb4_bin), namespaces as databases, and a one-statement table swap.
-import { randomBytes } from 'node:crypto';
 import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise';
 import net, { type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -34,7 +33,7 @@ import {
 } from './mysql-compiler.ts';
 import { mysqlDump } from './mysql-dump.ts';
 import { mysqlFacts } from './mysql-facts.ts';
-import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
+import { replacedNamespace } from '../../model/namespace-names.ts';
 import { inTransaction, type PooledClient } from '../../transaction.ts';
 
 /**
@@ -381,9 +380,11 @@ export class MysqlConnection implements TargetConnection {
 
   async swapNamespaces(staging: string, live: string): Promise<void> {
     if (staging === live) throw new Error(`Cannot swap namespace "${live}" with itself`);
-    const old = `${REPLACED_PREFIX}${randomBytes(8).toString('hex')}`;
+    // Named after `live`: what a swap of it killed mid-way left there (the tables it replaced) goes first.
+    const old = replacedNamespace(live);
     if (!(await this.namespaceExists(staging))) throw new Error(`Staging namespace "${staging}" does not exist`);
     await this.pool.query(createMysqlDatabase(live, { ifNotExists: true }));
+    await this.dropNamespace(old);
     await this.pool.query(createMysqlDatabase(old));
     try {
       const [tables] = await this.pool.query<RowDataPacket[]>(

@@ -1,6 +1,5 @@
 // The PostgreSQL dialect: a pg pool per target, namespaces as schemas, DDL in transactions,
 // COPY for loads, and an atomic schema swap.
-import { randomBytes } from 'node:crypto';
 import net, { type LookupFunction } from 'node:net';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
@@ -31,7 +30,7 @@ import {
 } from './postgres-compiler.ts';
 import { postgresDump } from './postgres-dump.ts';
 import { postgresFacts } from './postgres-facts.ts';
-import { REPLACED_PREFIX } from '../../model/namespace-names.ts';
+import { replacedNamespace } from '../../model/namespace-names.ts';
 
 /** Temporal types stay text (pg would build local-time Dates from them); everything else as pg parses it. */
 const TEXT_TYPES = new Set([pg.types.builtins.DATE, pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);
@@ -390,8 +389,10 @@ export class PostgresConnection implements TargetConnection {
     if (staging === live) throw new Error(`Cannot swap namespace "${live}" with itself`);
     const stagingSchema = quotePostgresIdentifier(staging);
     const liveSchema = quotePostgresIdentifier(live);
-    const old = `${REPLACED_PREFIX}${randomBytes(8).toString('hex')}`;
+    // Named after `live`: what a swap of it killed between its renames and its drop left there goes first.
+    const old = replacedNamespace(live);
     const oldSchema = quotePostgresIdentifier(old);
+    await this.dropReplaced(old);
     // One transaction of renames: readers see the old schema or the new one. A statement reading
     // several tables resolves their names one at a time, so it could see one old table and one new
     // one; holding the live tables exclusively while renaming closes that gap (it then waits, and

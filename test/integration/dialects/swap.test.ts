@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableSpec } from '../../../src/model/table-spec.ts';
 import { dialectTargets, openInspector, openTarget, uniqueNamespace, type Inspector } from '../../helpers/dialect-targets.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { replacedNamespace } from '../../../src/model/namespace-names.ts';
 
 const DIALECTS = await dialectTargets();
 
@@ -114,6 +115,18 @@ for (const target of DIALECTS) {
           : `INSERT INTO \`${live}\`.\`only_new\` (id, label, parentId) VALUES (100, 'x', 999)`;
       const error = await inspector.query(insert).catch((caught: unknown) => caught);
       expect(target.dialect.mapError(error)).toMatchObject({ kind: 'foreign_key_violation', constraint: 'only_new_parent_fk' });
+    });
+
+    it('drops what a swap of the same namespace killed mid-way left behind (the tables it replaced)', async () => {
+      const live = connection.track(uniqueNamespace('killed'));
+      const staging = connection.track(uniqueNamespace('staging'));
+      const leftover = connection.track(replacedNamespace(live));
+      // As a swap killed after its renames, before its drop: the replaced tables in the old namespace.
+      await build(leftover, [[table('things'), 2]]);
+      await build(staging, [[table('things'), 4]]);
+      await connection.swapNamespaces(staging, live);
+      expect(await connection.countRows(live, 'things')).toBe(4);
+      expect(await connection.namespaceExists(leftover)).toBe(false);
     });
 
     it('creates the live namespace when it does not exist yet', async () => {

@@ -70,6 +70,43 @@ async function digests(catalog: Catalog, config: SchemaConfig): Promise<Record<s
   return result;
 }
 
+/**
+ * every-option's config and two entities more: its tags, and customers and purchases (a reference,
+ * faker, dates, numbers, nulls, a unique field drawn by retries) are made in ranges.
+ */
+function rangesConfig(): SchemaConfig {
+  const config: SchemaConfig = { ...everyOptionConfig('same-seed') };
+  config.entities = [
+    ...config.entities,
+    {
+      id: 'customers',
+      primaryKey: ['id'],
+      generation: { rowCount: 300 },
+      fields: [
+        { id: 'id', type: 'integer' },
+        { id: 'name', type: 'string', maxLength: 80, generation: { strategy: { kind: 'faker', method: 'person.fullName' } } },
+        // Drawn unique by retries (300 of faker's few hundred first names: many rows take a later
+        // attempt or a tag): made in ranges from the draws the loading thread found.
+        { id: 'nickname', type: 'string', maxLength: 80, generation: { uniqueValues: true, strategy: { kind: 'faker', method: 'person.firstName' } } },
+        { id: 'city', type: 'string', maxLength: 80 },
+        { id: 'joinedAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-2y', to: 'now' } } },
+      ],
+    },
+    {
+      id: 'purchases',
+      primaryKey: ['id'],
+      generation: { rowCount: 500 },
+      fields: [
+        { id: 'id', type: 'integer' },
+        { id: 'customerId', type: 'integer', references: { entity: 'customers', field: 'id' } },
+        { id: 'amount', type: 'number', precision: 2, min: 1, max: 500 },
+        { id: 'note', type: 'string', maxLength: 200, nullable: true, generation: { emptyRate: 0.5, strategy: { kind: 'faker', method: 'lorem.sentence' } } },
+      ],
+    },
+  ];
+  return config;
+}
+
 for (const target of DIALECTS) {
   describe(`${target.name}: runGeneration of every field type and reference option`, () => {
     const config = everyOptionConfig();
@@ -376,59 +413,35 @@ for (const target of DIALECTS) {
       expect(changed.companies).not.toBe(results[0]!.companies);
     }, 120_000);
 
-    it('gives byte-identical tables whatever the number of threads making the rows (entities made in ranges by worker threads)', async () => {
-      // every-option's tags, and customers and orders (a reference, faker, dates, numbers, nulls, a unique
-      // field drawn by retries) are made in ranges.
-      const config: SchemaConfig = {
-        ...everyOptionConfig('same-seed'),
-      };
-      config.entities = [
-        ...config.entities,
-        {
-          id: 'customers',
-          primaryKey: ['id'],
-          generation: { rowCount: 300 },
-          fields: [
-            { id: 'id', type: 'integer' },
-            { id: 'name', type: 'string', maxLength: 80, generation: { strategy: { kind: 'faker', method: 'person.fullName' } } },
-            // Drawn unique by retries (300 of faker's few hundred first names: many rows take a later
-            // attempt or a tag): made in ranges from the draws the loading thread found.
-            { id: 'nickname', type: 'string', maxLength: 80, generation: { uniqueValues: true, strategy: { kind: 'faker', method: 'person.firstName' } } },
-            { id: 'city', type: 'string', maxLength: 80 },
-            { id: 'joinedAt', type: 'datetime', generation: { strategy: { kind: 'dateRange', from: '-2y', to: 'now' } } },
-          ],
-        },
-        {
-          id: 'purchases',
-          primaryKey: ['id'],
-          generation: { rowCount: 500 },
-          fields: [
-            { id: 'id', type: 'integer' },
-            { id: 'customerId', type: 'integer', references: { entity: 'customers', field: 'id' } },
-            { id: 'amount', type: 'number', precision: 2, min: 1, max: 500 },
-            { id: 'note', type: 'string', maxLength: 200, nullable: true, generation: { emptyRate: 0.5, strategy: { kind: 'faker', method: 'lorem.sentence' } } },
-          ],
-        },
-      ];
+    it('gives byte-identical tables whatever the number of threads making the rows (entities made in ranges by worker threads) or of loads streamed at once', async () => {
+      const config = rangesConfig();
       for (const generatorVersion of [1, 4] as GeneratorVersion[]) {
         const plan = planGeneration(config, { referenceDate: REFERENCE_DATE, generatorVersion });
         const inRanges = scheduleGeneration(config, plan).entities.filter((entity) => entity.made === 'ranges' && entity.deferredColumns.length === 0).map((entity) => entity.id);
         expect(inRanges, `version ${generatorVersion}: entities made in ranges`).toEqual(expect.arrayContaining(['tags', 'customers', 'purchases']));
         const results: Array<Record<string, string>> = [];
-        for (const workers of [1, 2, 3]) {
-          const namespace = uniqueNamespace(`det_w${workers}`);
+        // The last run: one thread, 3 loads at once (entities made in ranges streamed beside the others, in parts of 100 rows or more).
+        for (const [workers, streams] of [[1, 1], [2, 1], [3, 1], [1, 3]] as const) {
+          const namespace = uniqueNamespace(`det_w${workers}s${streams}`);
           const progress: ProgressEvent[] = [];
-          await generateInto(connection, namespace, config, { generatorVersion, workers, parallelMinRows: 1, rangeRows: 2, batchSize: 1_000, onProgress: (event) => progress.push(event) });
+          await generateInto(connection, namespace, config, { generatorVersion, workers, streams, streamPartMinRows: 100, parallelMinRows: 1, rangeRows: 2, batchSize: 1_000, onProgress: (event) => progress.push(event) });
           // Progress in steps of 2 shows an entity's rows came from the threads' ranges of 2 rows, not from batches of 1,000.
           const fromRanges = [...new Set(progress.filter((event) => event.type === 'entity.progress' && event.rowsWritten === 2).map((event) => (event as { entity: string }).entity))];
           if (workers > 1) expect(fromRanges, `version ${generatorVersion}, ${workers} threads: entities loaded from ranges`).toContain('purchases');
           else expect(fromRanges).toEqual([]);
           // Version 1 audits nothing by default: customers (with their unique nicknames) come from the threads too.
           if (workers > 1 && generatorVersion === 1) expect(fromRanges, `version 1, ${workers} threads: entities loaded from ranges`).toContain('customers');
+          if (streams > 1) {
+            // purchases (500 rows) streamed in 3 parts of 166 or 167 rows: its first progress is one part's.
+            const first = progress.find((event) => event.type === 'entity.progress' && event.entity === 'purchases');
+            expect(first?.type === 'entity.progress' && first.rowsWritten, `version ${generatorVersion}, 3 streams: purchases' first progress`).toBeLessThan(500);
+            expect(progress.filter((event) => event.type === 'entity.completed').length).toBe(config.entities.length);
+          }
           results.push(await digests(new Catalog(target, inspector, namespace), config));
         }
         expect(results[1], `version ${generatorVersion}, 2 threads`).toEqual(results[0]);
         expect(results[2], `version ${generatorVersion}, 3 threads`).toEqual(results[0]);
+        expect(results[3], `version ${generatorVersion}, 3 streams`).toEqual(results[0]);
       }
     }, 180_000);
 
@@ -466,7 +479,7 @@ for (const target of DIALECTS) {
       await connection?.cleanup();
     });
 
-    it('an aborted run leaves the live namespace intact and drops its staging namespace; the next run replaces the data', async () => {
+    it('an aborted run (loads streamed at once) leaves the live namespace intact and drops its staging namespace; the next run replaces the data', async () => {
       const live = uniqueNamespace('live');
       const catalog = new Catalog(target, inspector, live);
       const first = await generateInto(connection, live, everyOptionConfig('first'), { atomic: true });
@@ -477,6 +490,9 @@ for (const target of DIALECTS) {
       const failure = await generateInto(connection, live, everyOptionConfig('second'), {
         atomic: true,
         batchSize: 20,
+        // Loads at once: the entities made in ranges streamed beside people stop with it.
+        streams: 3,
+        streamPartMinRows: 10,
         signal: controller.signal,
         onProgress: (event) => {
           events.push(event.type === 'phase' ? event.phase : `${event.type} ${event.entity}`);

@@ -1,6 +1,6 @@
 // The names sds keeps for itself beside a source's namespace, and the default namespace of a source.
 import { describe, expect, it } from 'vitest';
-import { isWorkingNamespace, stagingNamespace } from '../../../src/model/namespace-names.ts';
+import { isWorkingNamespace, replacedNamespace, stagingNamespace } from '../../../src/model/namespace-names.ts';
 import { namespaceFor } from '../../../src/store/sources.ts';
 
 describe('isWorkingNamespace', () => {
@@ -16,6 +16,12 @@ describe('isWorkingNamespace', () => {
 
   it('holds for every staging name', () => {
     for (const live of ['sds_blog', 'x'.repeat(48), 'shop']) expect(isWorkingNamespace(stagingNamespace(live))).toBe(true);
+  });
+
+  it('holds for every replaced name, one per live namespace (a killed swap leaves it where the next swap looks)', () => {
+    for (const live of ['sds_blog', 'x'.repeat(48), 'shop']) expect(isWorkingNamespace(replacedNamespace(live))).toBe(true);
+    expect(replacedNamespace('sds_blog')).toBe(replacedNamespace('sds_blog'));
+    expect(replacedNamespace('sds_blog')).not.toBe(replacedNamespace('sds_shop'));
   });
 });
 
