@@ -108,7 +108,7 @@ export async function runGeneration(
       const onBatch = (written: number) => emit({ type: 'entity.progress', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: written });
       const rowsInserted =
         (ranges?.takes(entity.id) ? await loadRanges(connection, building, entity, scheduled, ranges, options.signal, onBatch) : undefined) ??
-        (await loadEntity(connection, building, entity, generator, batchSize, options.signal, onBatch));
+        (await loadEntity(connection, building, entity, scheduled, batchSize, options.signal, onBatch));
       emit({ type: 'entity.completed', entity: entity.id, rowsPlanned: entity.rowCount, rowsWritten: rowsInserted });
       entities.push({ id: entity.id, rowsPlanned: entity.rowCount, rowsInserted });
       // Its rows are final unless deferred updates are still to come: index it while the next tables load.
@@ -121,7 +121,7 @@ export async function runGeneration(
     if (deferred.length) emit({ type: 'phase', phase: 'references' });
     for (const entity of deferred) {
       options.signal?.throwIfAborted();
-      const updates = abortable(generator.deferredUpdates(entity.id, batchSize), options.signal);
+      const updates = abortable(scheduled.deferredUpdates(entity.id, batchSize), options.signal);
       await connection.updateRows(building, entity.table, entity.table.primaryKey, entity.deferredColumns, updates);
     }
 
@@ -204,18 +204,18 @@ export async function loadEntity(
   connection: Pick<LoadTransaction, 'loadRows' | 'textLoader'>,
   namespace: string,
   entity: EntityPlan,
-  generator: DataGenerator,
+  scheduled: ScheduledRows,
   batchSize: number,
   signal: AbortSignal | undefined,
   onBatch: (written: number) => void,
 ): Promise<number> {
   const loader = connection.textLoader;
   if (loader) {
-    const chunks = generator.textChunks(entity.id, batchSize, loader.encoder(entity.table));
+    const chunks = scheduled.textChunks(entity.id, batchSize, loader.encoder(entity.table));
     const written = await loader.load(namespace, entity.table, abortable(chunks, signal), onBatch);
     if (written !== undefined) return written;
   }
-  return connection.loadRows(namespace, entity.table, abortable(generator.rows(entity.id, batchSize), signal), onBatch);
+  return connection.loadRows(namespace, entity.table, abortable(scheduled.batches(entity.id, batchSize), signal), onBatch);
 }
 
 /**
