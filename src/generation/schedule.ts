@@ -190,6 +190,14 @@ export class ScheduledRows {
       this.generator.assumeGenerated(entityId, true);
       return;
     }
+    this.make(entityId, signal);
+  }
+
+  /**
+   * Makes every row of an entity in order and drops them, so that its keys exist for the entities
+   * after it (a `make` step; previews, which need no schedule, make an ancestor so).
+   */
+  make(entityId: string, signal?: AbortSignal): void {
     for (const batch of this.generator.rows(entityId, 1_000)) {
       void batch;
       signal?.throwIfAborted();
