@@ -119,6 +119,29 @@ export function* scheduleSteps(config: SchemaConfig, plan: GenerationPlan): Gene
   };
 }
 
+/** A schedule as another thread is sent it (structured clone): without its plan, which the thread makes again from the same inputs. */
+export interface SentSchedule {
+  entities: Omit<EntitySchedule, 'plan'>[];
+  draws: ReadonlyMap<string, EntityDraws>;
+}
+
+export function sendSchedule(schedule: Schedule): SentSchedule {
+  return { entities: schedule.entities.map(({ plan: _plan, ...entity }) => entity), draws: schedule.draws };
+}
+
+/** A schedule sent by `sendSchedule`, given the plan the thread made. */
+export function receiveSchedule(sent: SentSchedule, plan: GenerationPlan): Schedule {
+  return {
+    plan,
+    draws: sent.draws,
+    entities: sent.entities.map((entity) => {
+      const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
+      if (!entityPlan) throw new Error(`the plan has no entity "${entity.id}" of the schedule sent`);
+      return { ...entity, plan: entityPlan };
+    }),
+  };
+}
+
 /**
  * What a sink that writes each row once, complete (files, previews of whole rows), does in turn:
  * in plan order, `declare` a `ranges` entity (its keys recomputed) and `write` it unless it has
