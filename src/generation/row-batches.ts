@@ -10,12 +10,12 @@ export function batchLength(batchSize: number): number {
   return Math.max(1, Math.floor(batchSize));
 }
 
-/** `rows` in batches of `batchSize` rows (the last one shorter). */
-export function* rowBatches(rows: Iterable<RowValues>, batchSize: number): Generator<RowValues[]> {
+/** `rows` in batches of `batchSize` rows (the last one shorter), each row passed through `project` when given (a seed's loaded columns). */
+export function* rowBatches(rows: Iterable<RowValues>, batchSize: number, project?: (row: RowValues) => RowValues): Generator<RowValues[]> {
   const size = batchLength(batchSize);
   let batch: RowValues[] = [];
   for (const row of rows) {
-    batch.push(row);
+    batch.push(project ? project(row) : row);
     if (batch.length >= size) {
       yield batch;
       batch = [];
