@@ -119,11 +119,7 @@ export async function runGeneration(
 
     const deferred = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
     if (deferred.length) emit({ type: 'phase', phase: 'references' });
-    for (const entity of deferred) {
-      options.signal?.throwIfAborted();
-      const updates = abortable(scheduled.deferredUpdates(entity.id, batchSize), options.signal);
-      await connection.updateRows(building, entity.table, entity.table.primaryKey, entity.deferredColumns, updates);
-    }
+    await fillDeferred(connection, building, deferred, scheduled, batchSize, options.signal);
 
     emit({ type: 'phase', phase: 'constraints' });
     const indexed = await indexing.finished();
@@ -216,6 +212,24 @@ export async function loadEntity(
     if (written !== undefined) return written;
   }
   return connection.loadRows(namespace, entity.table, abortable(scheduled.batches(entity.id, batchSize), signal), onBatch);
+}
+
+/**
+ * A load's second pass: the deferred columns (self and cyclic references) of the entities that have
+ * them, filled once every row they point to is written.
+ */
+export async function fillDeferred(
+  target: Pick<LoadTransaction, 'updateRows'>,
+  namespace: string,
+  entities: readonly EntityPlan[],
+  scheduled: ScheduledRows,
+  batchSize: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  for (const entity of entities.filter((candidate) => candidate.deferredColumns.length > 0)) {
+    signal?.throwIfAborted();
+    await target.updateRows(namespace, entity.table, entity.table.primaryKey, entity.deferredColumns, abortable(scheduled.deferredUpdates(entity.id, batchSize), signal));
+  }
 }
 
 /**

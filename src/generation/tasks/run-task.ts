@@ -10,7 +10,7 @@ import type { SchemaConfig } from '../../contract.ts';
 import type { LoadTransaction, TargetConnection } from '../../dialects/dialect.ts';
 import { DataGenerator } from '../generator.ts';
 import { ScheduledRows } from '../schedule.ts';
-import { abortable, DEFAULT_BATCH_SIZE, loadEntity } from '../run.ts';
+import { abortable, DEFAULT_BATCH_SIZE, fillDeferred, loadEntity } from '../run.ts';
 import type { TaskPlan, TaskSpec } from './plan-tasks.ts';
 
 /** What a task wrote: rows per entity, and the warnings its generator raised (exhausted pools). */
@@ -125,9 +125,6 @@ async function writeTask(tx: LoadTransaction, staging: string, config: SchemaCon
     rows[entity.id] = written;
     before += written;
   }
-  for (const entity of plan.entities.filter((candidate) => inOrder.has(candidate.id) && candidate.deferredColumns.length > 0)) {
-    options.signal?.throwIfAborted();
-    await tx.updateRows(staging, entity.table, entity.table.primaryKey, entity.deferredColumns, abortable(scheduled.deferredUpdates(entity.id, batchSize), options.signal));
-  }
+  await fillDeferred(tx, staging, plan.entities.filter((entity) => inOrder.has(entity.id)), scheduled, batchSize, options.signal);
   return { rows, warnings: [...scheduled.generator.warnings] };
 }
