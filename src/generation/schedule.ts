@@ -1,8 +1,9 @@
 // The schedule of a plan: per entity, how its rows are made (in order or in ranges), whether the keys
 // other entities draw from it are recomputed instead of made, and its deferred columns; and the one
-// path every sink reads rows through, `ScheduledRows.rows(entity, from, to)`. Files and previews
-// consume it; a database load, a seed into existing tables or distributed generation tasks (entity
-// row ranges) read `made` to know which entities they may split.
+// path every sink reads rows through, `ScheduledRows` (`rows(entity, from, to)`, and for loaders
+// text chunks and batches, of an entity in order or of a range): files, previews, a database load
+// and its worker threads, a seed into existing tables and a split job's tasks. DataGenerator is
+// asked for rows here only; sinks read `made` to know which entities they may split.
 import type { SchemaConfig } from '../model/config-types.ts';
 import type { RowValue, RowValues } from '../model/row-value.ts';
 import type { TextChunk } from '../dialects/dialect.ts';
