@@ -7,7 +7,7 @@
 // in a worker with a time limit besides.
 import type { Entity, Field, SchemaConfig } from '../model/config-types.ts';
 import type { Issue } from '../model/config-issues.ts';
-import { DataGenerator } from '../generation/generator.ts';
+import { ScheduledRows } from '../generation/schedule.ts';
 import { planGeneration } from '../generation/plan.ts';
 
 /** Rows of each faker field tried: faker's own checks of its arguments run on every call. */
@@ -65,8 +65,8 @@ function trialError(config: SchemaConfig, groups: readonly TrialGroup[]): string
   }));
   const trial: SchemaConfig = { ...config, entities };
   try {
-    const generator = new DataGenerator(trial, planGeneration(trial));
-    for (const { id } of entities) for (const batch of generator.rows(id, TRIAL_ROWS)) void batch;
+    const rows = ScheduledRows.of(trial, planGeneration(trial));
+    for (const { id } of entities) rows.make(id);
     return undefined;
   } catch (error) {
     return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');

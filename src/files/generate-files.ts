@@ -11,7 +11,7 @@ import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { DataGenerator } from '../generation/generator.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions, type GenerationPlan } from '../generation/plan.ts';
-import { completeRowSteps, scheduleGeneration, ScheduledRows, type EntitySchedule } from '../generation/schedule.ts';
+import { completeRowSteps, scheduleGeneration, ScheduledRows, sendSchedule, type EntitySchedule } from '../generation/schedule.ts';
 import { CoherenceAudit, type CoherenceCount } from '../generation/coherence/report.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
 import type { ProgressEvent } from '../generation/run.ts';
@@ -262,7 +262,7 @@ class FileRun {
       format: options.format,
       dialect: options.dialect ?? 'postgres',
       namespace: this.namespace,
-      draws: this.rows.schedule.draws,
+      schedule: sendSchedule(this.rows.schedule),
     });
   }
 

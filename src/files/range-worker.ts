@@ -1,4 +1,4 @@
-// A worker thread that makes ranges of an entity's rows (DataGenerator.rangeRows) and encodes
+// A worker thread that makes ranges of an entity's rows (ScheduledRows.rows) and encodes
 // them: text formats as the bytes the file holds (UTF-8 chunks whose buffers are transferred, not
 // copied), other formats as the rows' values for the main thread to encode. Every worker builds the
 // same plan from the same inputs, so a row's values are the same whichever thread makes it. A
@@ -7,7 +7,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { SchemaConfig, SourceKind } from '../contract.ts';
 import { serveRangeTasks } from '../generation/range-worker-loop.ts';
-import { DataGenerator, type EntityDraws } from '../generation/generator.ts';
+import { DataGenerator } from '../generation/generator.ts';
+import { receiveSchedule, ScheduledRows, type SentSchedule } from '../generation/schedule.ts';
 import { planGeneration, plannedRowCounts, type GenerationOptions } from '../generation/plan.ts';
 import { buildRuntimeTables } from '../model/tables.ts';
 import { BufferPool } from './byte-chunks.ts';
@@ -23,14 +24,14 @@ export interface RangeWorkerSetup {
   format: FileFormat;
   dialect: SourceKind;
   namespace: string;
-  /** The schedule's draws of unique fields drawn by retries (Schedule.draws): found once, by the main thread. */
-  draws?: ReadonlyMap<string, EntityDraws>;
+  /** The schedule found by the main thread (its draws of unique fields drawn by retries with it): rows are read through it. */
+  schedule: SentSchedule;
 }
 
 /** Plans the generation; resolves to the handler of the messages after the setup. */
 async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | AssumeMessage) => void> {
   const plan = planGeneration(setup.config, setup.options);
-  const generator = new DataGenerator(setup.config, plan, { draws: setup.draws });
+  const scheduled = new ScheduledRows(new DataGenerator(setup.config, plan, { draws: setup.schedule.draws }), () => receiveSchedule(setup.schedule, plan));
   const tables = buildRuntimeTables(setup.config, plannedRowCounts(setup.config));
   // Only SQL scripts need a dialect: the drivers the dialects import are not loaded otherwise.
   const dialect = setup.format === 'sql' ? (await import('../dialects/index.ts')).dialectOfKind(setup.dialect) : undefined;
@@ -47,17 +48,17 @@ async function serve(setup: RangeWorkerSetup): Promise<(message: RangeTask | Ass
 
   return (message) => {
     if ('assume' in message) {
-      generator.assumeGenerated(message.assume, false, message.produced);
+      scheduled.generator.assumeGenerated(message.assume, false, message.produced);
       return;
     }
 
     const task = message;
     try {
       if (text) {
-        const made = encodeTextRows(encoderOf(task.entity), generator.rangeRows(task.entity, task.from, task.to, true), task.at, pool);
+        const made = encodeTextRows(encoderOf(task.entity), scheduled.rows(task.entity, task.from, task.to, { reuse: true }), task.at, pool);
         parentPort!.postMessage({ id: task.id, ...made } satisfies RangeResult, made.chunks.map((chunk) => chunk.buffer as ArrayBuffer));
       } else {
-        const values = [...generator.rangeRows(task.entity, task.from, task.to)];
+        const values = [...scheduled.rows(task.entity, task.from, task.to)];
         parentPort!.postMessage({ id: task.id, rows: values.length, values } satisfies RangeResult);
       }
     } catch (error) {

@@ -2,7 +2,7 @@
 // key pools of referenced columns between entities; `deferredUpdates()` then fills the reference
 // columns that had to wait for every row (self references, cycles). Values are pure functions of
 // (seed, entity, field, row), so batch sizes never change the data.
-import { TEXT_CHUNK_CHARS } from '../dialects/bulk-text.ts';
+import { batchLength, rowBatches, textChunks as textChunksOf } from './row-batches.ts';
 import type { RowValues, RowValue } from '../model/row-value.ts';
 import type { TextChunk } from '../dialects/dialect.ts';
 import type { Entity, SchemaConfig } from '../model/config-types.ts';
@@ -136,16 +136,7 @@ export class DataGenerator {
 
   /** Batches of rows of an entity, values in `table.columns` order, deferred columns null. Parents first (plan order). */
   *rows(entityId: string, batchSize: number): Generator<RowValues[]> {
-    const size = batchLength(batchSize);
-    let batch: RowValues[] = [];
-    for (const values of this.#rowValues(entityId, false)) {
-      batch.push(values);
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length > 0) yield batch;
+    yield* rowBatches(this.#rowValues(entityId, false), batchSize);
   }
 
   /**
@@ -154,26 +145,10 @@ export class DataGenerator {
    * A chunk closes with each batch, or sooner once its text reaches TEXT_CHUNK_CHARS.
    */
   *textChunks(entityId: string, batchSize: number, encodeRow: (row: RowValues) => string): Generator<TextChunk> {
-    const size = batchLength(batchSize);
-    let text = '';
-    let rows = 0;
-    // The row maker's plain calls, not a generator resumed per row: rows are most of a load's work.
     const maker = this.#rowMaker(entityId, true);
     try {
-      for (let values = maker.next(); values !== undefined; values = maker.next()) {
-        text += encodeRow(values);
-        if (++rows >= size) {
-          yield { text, batchRows: rows };
-          text = '';
-          rows = 0;
-        } else if (text.length >= TEXT_CHUNK_CHARS) {
-          yield { text };
-          text = '';
-        }
-      }
       // Published before the last chunk goes, as when the rows ran out.
-      maker.close();
-      if (rows > 0) yield { text, batchRows: rows };
+      yield* textChunksOf(maker.next, encodeRow, batchSize, maker.close);
     } finally {
       maker.close();
     }
@@ -440,37 +415,12 @@ export class DataGenerator {
    * exactly as `completeRows` makes them; publishes nothing. `reuse` as in textChunks.
    */
   *rangeRows(entityId: string, from: number, to: number, reuse = false): Generator<RowValue[]> {
-    const maker = this.#rangeMaker(entityId, from, to, reuse);
+    const maker = this.rangeMaker(entityId, from, to, reuse);
     for (let values = maker(); values !== undefined; values = maker()) yield values;
   }
 
-  /**
-   * `rangeRows` (reused row) as bulk-load text chunks, as textChunks makes them: a chunk closes with
-   * each batch, or sooner once its text reaches TEXT_CHUNK_CHARS. Publishes nothing, so several may
-   * be under way at once, interleaved.
-   */
-  *rangeTextChunks(entityId: string, from: number, to: number, batchSize: number, encodeRow: (row: RowValues) => string): Generator<TextChunk> {
-    const size = batchLength(batchSize);
-    let text = '';
-    let rows = 0;
-    // Plain calls, not a generator resumed per row (as textChunks).
-    const maker = this.#rangeMaker(entityId, from, to, true);
-    for (let values = maker(); values !== undefined; values = maker()) {
-      text += encodeRow(values);
-      if (++rows >= size) {
-        yield { text, batchRows: rows };
-        text = '';
-        rows = 0;
-      } else if (text.length >= TEXT_CHUNK_CHARS) {
-        yield { text };
-        text = '';
-      }
-    }
-    if (rows > 0) yield { text, batchRows: rows };
-  }
-
-  /** rangeRows as plain calls: each call makes the next row, undefined after the last. */
-  #rangeMaker(entityId: string, from: number, to: number, reuse: boolean): () => RowValue[] | undefined {
+  /** rangeRows as plain calls: each call makes the next row, undefined after the last (text chunks are made this way, not by a generator resumed per row). */
+  rangeMaker(entityId: string, from: number, to: number, reuse: boolean): () => RowValue[] | undefined {
     const { plan } = this.#entry(entityId);
     const compiled = this.#compiled(entityId);
     const fillInto = this.#deferredInto(entityId);
@@ -658,10 +608,6 @@ export class DataGenerator {
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }
-}
-
-function batchLength(batchSize: number): number {
-  return Math.max(1, Math.floor(batchSize));
 }
 
 /** A preview would have to produce more ancestor rows than it may (see PreviewLimits in preview.ts). */

@@ -1,5 +1,5 @@
 // A worker thread of a database load (load-ranges.ts): makes ranges of an entity's rows
-// (DataGenerator.rangeRows) and encodes them as the engine's bulk-load text (COPY text, LOAD DATA
+// (ScheduledRows.rows) and encodes them as the engine's bulk-load text (COPY text, LOAD DATA
 // text), one string per range, which the loading thread streams to the database. Every worker
 // plans the same generation from the same inputs, so a row's text is the same whichever thread
 // makes it.
@@ -8,7 +8,8 @@ import type { SchemaConfig, SourceKind } from '../contract.ts';
 import type { RowValues } from '../model/row-value.ts';
 import { dialectOfKind } from '../dialects/index.ts';
 import { serveRangeTasks } from './range-worker-loop.ts';
-import { DataGenerator, type EntityDraws } from './generator.ts';
+import { DataGenerator } from './generator.ts';
+import { receiveSchedule, ScheduledRows, type SentSchedule } from './schedule.ts';
 import { planGeneration, type GenerationOptions } from './plan.ts';
 import type { AssumeMessage, RangeResult, RangeTask } from './range-workers.ts';
 
@@ -18,13 +19,13 @@ export interface LoadWorkerSetup {
   options: GenerationOptions & { referenceDate: string };
   /** The engine whose bulk-load text to write (Dialect.bulkTextEncoder). */
   dialect: SourceKind;
-  /** The schedule's draws of unique fields drawn by retries (Schedule.draws): found once, by the loading thread. */
-  draws?: ReadonlyMap<string, EntityDraws>;
+  /** The schedule found by the loading thread (its draws of unique fields drawn by retries with it): rows are read through it. */
+  schedule: SentSchedule;
 }
 
 function serve(setup: LoadWorkerSetup): (message: RangeTask | AssumeMessage) => void {
   const plan = planGeneration(setup.config, setup.options);
-  const generator = new DataGenerator(setup.config, plan, { draws: setup.draws });
+  const scheduled = new ScheduledRows(new DataGenerator(setup.config, plan, { draws: setup.schedule.draws }), () => receiveSchedule(setup.schedule, plan));
   const dialect = dialectOfKind(setup.dialect);
   const encoders = new Map<string, (row: RowValues) => string>();
   const encoderOf = (entity: string) => {
@@ -38,14 +39,14 @@ function serve(setup: LoadWorkerSetup): (message: RangeTask | AssumeMessage) => 
   };
   return (message) => {
     if ('assume' in message) {
-      generator.assumeGenerated(message.assume, false, message.produced);
+      scheduled.generator.assumeGenerated(message.assume, false, message.produced);
       return;
     }
     try {
       const encode = encoderOf(message.entity);
       let text = '';
       let rows = 0;
-      for (const values of generator.rangeRows(message.entity, message.from, message.to, true)) {
+      for (const values of scheduled.rows(message.entity, message.from, message.to, { reuse: true })) {
         text += encode(values);
         rows++;
       }

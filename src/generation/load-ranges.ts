@@ -9,7 +9,7 @@ import type { RowValues } from '../model/row-value.ts';
 import type { LoadWorkerSetup } from './load-range-worker.ts';
 import type { GenerationOptions, GenerationPlan } from './plan.ts';
 import { RangeWorkerPool, startRangeWorkers, type RangeMade, type RangeSpan } from './range-workers.ts';
-import type { ScheduledRows } from './schedule.ts';
+import { sendSchedule, type ScheduledRows } from './schedule.ts';
 
 const LOAD_RANGE_WORKER = { source: new URL('./load-range-worker.ts', import.meta.url), built: 'load-range-worker.js' };
 
@@ -99,7 +99,7 @@ export class LoadRanges {
       config: this.config,
       options: { seed: this.options.seed, rowCounts: this.options.rowCounts, referenceDate: this.plan.referenceDate, generatorVersion: this.plan.version },
       dialect: this.dialect.kind,
-      draws: this.rows.schedule.draws,
+      schedule: sendSchedule(this.rows.schedule),
     }));
   }
 }

@@ -10,7 +10,7 @@ import type { LoadTransaction } from '../dialects/dialect.ts';
 import type { RowValue } from '../model/row-value.ts';
 import { DataGenerator } from './generator.ts';
 import type { EntityPlan, GenerationPlan } from './plan.ts';
-import type { ScheduledRows } from './schedule.ts';
+import { ScheduledRows } from './schedule.ts';
 
 /** Loads in flight at once: `streams` as asked, by default 1 (one table at a time, as before). */
 export function loadStreams(streams?: number): number {
@@ -37,6 +37,8 @@ export class LoadStreams {
   #failure: unknown;
   /** The parts' generator, made with the first part; `#assumed`: the entities it was told of. */
   #generator: DataGenerator | undefined;
+  /** The parts' rows, read through the schedule like every sink's. */
+  #rows: ScheduledRows | undefined;
   readonly #assumed = new Set<string>();
 
   constructor(
@@ -87,6 +89,7 @@ export class LoadStreams {
     // What the parts' generator must assume: every recomputed entity as made so far in plan order
     // (the entity's ancestors among them, all final by now).
     const generator = (this.#generator ??= new DataGenerator(this.config, this.plan, { draws: this.scheduled.schedule.draws }));
+    const rows = (this.#rows ??= new ScheduledRows(generator, () => this.scheduled.schedule));
     const produced = this.scheduled.generator.produced;
     for (const other of this.scheduled.schedule.entities) {
       if (!other.recomputed || !produced.has(other.id) || this.#assumed.has(other.id)) continue;
@@ -104,12 +107,12 @@ export class LoadStreams {
         await this.#acquire();
         const from = Math.floor((limit * part) / parts);
         const to = Math.floor((limit * (part + 1)) / parts);
-        const load = this.#loadPart(generator, entity, from, to, (rows) => {
-          written[part] = rows;
+        const load = this.#loadPart(rows, entity, from, to, (count) => {
+          written[part] = count;
           onBatch(total());
         }).then(
-          (rows) => {
-            written[part] = rows;
+          (count) => {
+            written[part] = count;
           },
           (error: unknown) => {
             this.#failure ??= error;
@@ -148,28 +151,17 @@ export class LoadStreams {
   }
 
   /** Rows `from` … `to` of an entity into its table. */
-  async #loadPart(generator: DataGenerator, entity: EntityPlan, from: number, to: number, onBatch: (written: number) => void): Promise<number> {
+  async #loadPart(rows: ScheduledRows, entity: EntityPlan, from: number, to: number, onBatch: (written: number) => void): Promise<number> {
     const signal = this.signal;
     const textLoader = this.loader.textLoader!;
-    const chunks = generator.rangeTextChunks(entity.id, from, to, this.options.batchSize, textLoader.encoder(entity.table));
+    const chunks = rows.textChunks(entity.id, this.options.batchSize, textLoader.encoder(entity.table), { from, to });
     const written = await textLoader.load(this.namespace, entity.table, checked(chunks, signal), onBatch);
     if (written !== undefined) return written;
     // Refused as text before any chunk was read (PostgreSQL binary COPY): the same rows as batches.
-    return this.loader.loadRows(this.namespace, entity.table, checked(rowBatches(generator.rangeRows(entity.id, from, to), this.options.batchSize), signal), onBatch);
+    return this.loader.loadRows(this.namespace, entity.table, checked(rows.batches(entity.id, this.options.batchSize, { from, to }), signal), onBatch);
   }
 }
 
-function* rowBatches(rows: Iterable<RowValue[]>, batchSize: number): Generator<RowValue[][]> {
-  let batch: RowValue[][] = [];
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
 
 /** Longest stretch of one stream's making rows without giving the other streams and the event loop a turn. */
 const TURN_MS = 20;

@@ -66,7 +66,7 @@ export function previewEntities(
       target.ancestorRows += entity.rowCount;
       if (target.ancestorRows > (limits.maxAncestorRows ?? Infinity)) throw new PreviewTooLargeError(target.target.id, target.ancestorRows, limits.maxAncestorRows!);
     }
-    for (const batch of generator.rows(entity.id, 1000)) void batch;
+    scheduled.make(entity.id);
   });
   const answer = new Map<string, Record<string, unknown>[]>();
   for (const { target, ancestors } of targets) {

@@ -136,7 +136,7 @@ export async function runGeneration(
       }
       const load = async () =>
         (ranges?.takes(entity.id) ? await loadRanges(connection, building, entity, scheduled, ranges, signal, onBatch) : undefined) ??
-        (await loadEntity(connection, building, entity, generator, batchSize, signal, onBatch));
+        (await loadEntity(connection, building, entity, scheduled, batchSize, signal, onBatch));
       onDone(streams ? await streams.own(load) : await load());
     }
 
@@ -146,11 +146,7 @@ export async function runGeneration(
 
     const deferred = plan.entities.filter((entity) => entity.deferredColumns.length > 0);
     if (deferred.length) emit({ type: 'phase', phase: 'references' });
-    for (const entity of deferred) {
-      options.signal?.throwIfAborted();
-      const updates = abortable(generator.deferredUpdates(entity.id, batchSize), options.signal);
-      await connection.updateRows(building, entity.table, entity.table.primaryKey, entity.deferredColumns, updates);
-    }
+    await fillDeferred(connection, building, deferred, scheduled, batchSize, options.signal);
 
     emit({ type: 'phase', phase: 'constraints' });
     const indexed = await indexing.finished();
@@ -232,18 +228,36 @@ export async function loadEntity(
   connection: Pick<LoadTransaction, 'loadRows' | 'textLoader'>,
   namespace: string,
   entity: EntityPlan,
-  generator: DataGenerator,
+  scheduled: ScheduledRows,
   batchSize: number,
   signal: AbortSignal | undefined,
   onBatch: (written: number) => void,
 ): Promise<number> {
   const loader = connection.textLoader;
   if (loader) {
-    const chunks = generator.textChunks(entity.id, batchSize, loader.encoder(entity.table));
+    const chunks = scheduled.textChunks(entity.id, batchSize, loader.encoder(entity.table));
     const written = await loader.load(namespace, entity.table, abortable(chunks, signal), onBatch);
     if (written !== undefined) return written;
   }
-  return connection.loadRows(namespace, entity.table, abortable(generator.rows(entity.id, batchSize), signal), onBatch);
+  return connection.loadRows(namespace, entity.table, abortable(scheduled.batches(entity.id, batchSize), signal), onBatch);
+}
+
+/**
+ * A load's second pass: the deferred columns (self and cyclic references) of the entities that have
+ * them, filled once every row they point to is written.
+ */
+export async function fillDeferred(
+  target: Pick<LoadTransaction, 'updateRows'>,
+  namespace: string,
+  entities: readonly EntityPlan[],
+  scheduled: ScheduledRows,
+  batchSize: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  for (const entity of entities.filter((candidate) => candidate.deferredColumns.length > 0)) {
+    signal?.throwIfAborted();
+    await target.updateRows(namespace, entity.table, entity.table.primaryKey, entity.deferredColumns, abortable(scheduled.deferredUpdates(entity.id, batchSize), signal));
+  }
 }
 
 /**

@@ -1,14 +1,17 @@
 // The schedule of a plan: per entity, how its rows are made (in order or in ranges), whether the keys
 // other entities draw from it are recomputed instead of made, and its deferred columns; and the one
-// path every sink reads rows through, `ScheduledRows.rows(entity, from, to)`. Files and previews
-// consume it; a database load, a seed into existing tables or distributed generation tasks (entity
-// row ranges) read `made` to know which entities they may split.
+// path every sink reads rows through, `ScheduledRows` (`rows(entity, from, to)`, and for loaders
+// text chunks and batches, of an entity in order or of a range): files, previews, a database load
+// and its worker threads, a seed into existing tables and a split job's tasks. DataGenerator is
+// asked for rows here only; sinks read `made` to know which entities they may split.
 import type { SchemaConfig } from '../model/config-types.ts';
 import type { RowValue, RowValues } from '../model/row-value.ts';
 import type { TextChunk } from '../dialects/dialect.ts';
+import type { Issue } from '../model/config-issues.ts';
 import { referenceTarget } from '../model/table-spec.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
 import { DataGenerator, type EntityDraws } from './generator.ts';
+import { rowBatches, textChunks as textChunksOf } from './row-batches.ts';
 import type { EntityPlan, GenerationPlan } from './plan.ts';
 
 export interface EntitySchedule {
@@ -34,6 +37,8 @@ export interface EntitySchedule {
   assumedRows?: number;
   /** Reference columns filled once every row exists (self references, cycles): the plan's. */
   deferredColumns: string[];
+  /** `recomputed`: its compile warnings (exhausted pools), which a sink that makes none of its rows reports. */
+  warnings: Issue[];
 }
 
 export interface Schedule {
@@ -52,17 +57,30 @@ export interface Schedule {
  * probe generator that makes no row.
  */
 export function scheduleGeneration(config: SchemaConfig, plan: GenerationPlan): Schedule {
+  const steps = scheduleSteps(config, plan);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * scheduleGeneration in steps: yields every few thousand rows of the pass that finds the draws of
+ * unique fields drawn by retries (DataGenerator.drawSteps), so that a caller can let its event loop
+ * turn (a job's lease and heartbeats) meanwhile.
+ */
+export function* scheduleSteps(config: SchemaConfig, plan: GenerationPlan): Generator<void, Schedule> {
   const probe = new DataGenerator(config, plan);
   const recomputed = new Set<string>();
   const ranges = new Set<string>();
   const rowLimits = new Map<string, number>();
+  const warnings = new Map<string, Issue[]>();
   for (const entity of plan.entities) {
     if (!ancestorsOf(config, entity.id).every((id) => id === entity.id || recomputed.has(id))) continue;
     try {
       const safe = probe.rangeSafe(entity.id, false);
       // Unique fields drawn by retries: their draws found first (its rows, when one runs out, too).
-      if (safe) probe.draws(entity.id);
-      if (!probe.assumeGenerated(entity.id)) continue;
+      if (safe) yield* probe.drawSteps(entity.id);
+      const before = probe.warnings.length;
+      if (!probe.assumeGenerated(entity.id, true)) continue;
+      warnings.set(entity.id, probe.warnings.slice(before));
       recomputed.add(entity.id);
       if (safe) {
         ranges.add(entity.id);
@@ -97,7 +115,31 @@ export function scheduleGeneration(config: SchemaConfig, plan: GenerationPlan): 
       ...(ranges.has(entity.id) ? { rowLimit: rowLimits.get(entity.id)! } : {}),
       ...(recomputed.has(entity.id) ? { assumedRows: probe.produced.get(entity.id)! } : {}),
       deferredColumns: entity.deferredColumns,
+      warnings: warnings.get(entity.id) ?? [],
     })),
+  };
+}
+
+/** A schedule as another thread is sent it (structured clone): without its plan, which the thread makes again from the same inputs. */
+export interface SentSchedule {
+  entities: Omit<EntitySchedule, 'plan'>[];
+  draws: ReadonlyMap<string, EntityDraws>;
+}
+
+export function sendSchedule(schedule: Schedule): SentSchedule {
+  return { entities: schedule.entities.map(({ plan: _plan, ...entity }) => entity), draws: schedule.draws };
+}
+
+/** A schedule sent by `sendSchedule`, given the plan the thread made. */
+export function receiveSchedule(sent: SentSchedule, plan: GenerationPlan): Schedule {
+  return {
+    plan,
+    draws: sent.draws,
+    entities: sent.entities.map((entity) => {
+      const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
+      if (!entityPlan) throw new Error(`the plan has no entity "${entity.id}" of the schedule sent`);
+      return { ...entity, plan: entityPlan };
+    }),
   };
 }
 
@@ -121,6 +163,12 @@ export function completeRowSteps(schedule: Schedule): ScheduleStep[] {
   }
   for (const entity of schedule.entities) if (entity.deferredColumns.length > 0) steps.push({ step: 'write', entity });
   return steps;
+}
+
+/** Rows `from` … `to` (exclusive) of an entity. */
+export interface RowRange {
+  from: number;
+  to: number;
 }
 
 /**
@@ -166,6 +214,14 @@ export class ScheduledRows {
       this.generator.assumeGenerated(entityId, true);
       return;
     }
+    this.make(entityId, signal);
+  }
+
+  /**
+   * Makes every row of an entity in order and drops them, so that its keys exist for the entities
+   * after it (a `make` step; previews, which need no schedule, make an ancestor so).
+   */
+  make(entityId: string, signal?: AbortSignal): void {
     for (const batch of this.generator.rows(entityId, 1_000)) {
       void batch;
       signal?.throwIfAborted();
@@ -217,12 +273,38 @@ export class ScheduledRows {
   }
 
   /**
-   * Every row of `rows(entity, 0, ∞, { deferred: 'null' })` as bulk-load text, each row encoded as
-   * soon as it is made into one reused array (a loader keeps no batch of row arrays): chunks close
-   * with each `batchSize` rows, or sooner once their text is long (DataGenerator.textChunks).
+   * Declares a `recomputed` entity made elsewhere (another thread's or task's rows) as a generation in
+   * plan order made it, `assumedRows` rows: its keys recomputed for the entities that follow.
    */
-  textChunks(entityId: string, batchSize: number, encodeRow: (row: RowValues) => string): Generator<TextChunk> {
-    return this.generator.textChunks(entityId, batchSize, encodeRow);
+  declareMade(entityId: string): void {
+    const entity = this.entity(entityId);
+    if (!entity.recomputed || !this.generator.assumeGenerated(entityId, false, entity.assumedRows)) throw new Error(`the schedule does not recompute "${entityId}"`);
+  }
+
+  /**
+   * Bulk-load text, each row encoded as soon as it is made into one reused array (a loader keeps no
+   * batch of row arrays): chunks close with each `batchSize` rows, or sooner once their text is long.
+   * Without `range`: every row of `rows(entity, 0, ∞, { deferred: 'null' })`, made in order. With
+   * `range`: rows `from` … `to` of an entity made in ranges, complete, nothing published.
+   */
+  textChunks(entityId: string, batchSize: number, encodeRow: (row: RowValues) => string, range?: RowRange): Generator<TextChunk> {
+    if (!range) return this.generator.textChunks(entityId, batchSize, encodeRow);
+    this.#madeInRanges(entityId);
+    return textChunksOf(this.generator.rangeMaker(entityId, range.from, range.to, true), encodeRow, batchSize);
+  }
+
+  /** The rows of `textChunks` as batches of `batchSize` row arrays (targets that take no bulk-load text). */
+  batches(entityId: string, batchSize: number, range?: RowRange): Generator<RowValues[]> {
+    return range ? rowBatches(this.#range(entityId, range, false), batchSize) : this.generator.rows(entityId, batchSize);
+  }
+
+  #range(entityId: string, { from, to }: RowRange, reuse: boolean): Generator<RowValue[]> {
+    this.#madeInRanges(entityId);
+    return this.generator.rangeRows(entityId, from, to, reuse);
+  }
+
+  #madeInRanges(entityId: string): void {
+    if (this.entity(entityId).made !== 'ranges') throw new Error(`the schedule makes "${entityId}" in order, not in ranges`);
   }
 
   /**

@@ -5,7 +5,7 @@
 import type { Field, SchemaConfig } from '../model/config-types.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
 import type { ConnectOptions } from '../dialects/dialect.ts';
-import { DataGenerator } from '../generation/generator.ts';
+import { ScheduledRows } from '../generation/schedule.ts';
 import { planGeneration } from '../generation/plan.ts';
 import { connectionFailure, dialectOfUrl } from '../introspection/read-catalog.ts';
 import { IntrospectionError } from '../introspection/introspection-errors.ts';
@@ -87,13 +87,13 @@ export async function fidelityReport(config: SchemaConfig, url: string, options:
 async function scoreTables(connection: TargetConnection, namespace: string, config: SchemaConfig, maxRows: number): Promise<FidelityReport> {
   const q = (name: string) => connection.dialect.quoteIdentifier(name);
   const plan = planGeneration(config);
-  const generator = new DataGenerator(config, plan);
+  const scheduled = ScheduledRows.of(config, plan);
   const generated = new Map<string, Map<string, unknown[]>>();
   for (const entityPlan of plan.entities) {
     const names = entityPlan.table.columns.map((column) => column.name);
     const columns = new Map(names.map((name) => [name, [] as unknown[]]));
     let count = 0;
-    for (const batch of generator.rows(entityPlan.id, 1000)) {
+    for (const batch of scheduled.batches(entityPlan.id, 1000)) {
       for (const row of batch) {
         if (count++ >= maxRows) continue;
         names.forEach((name, i) => columns.get(name)!.push(row[i]));

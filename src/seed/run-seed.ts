@@ -12,6 +12,7 @@ import { planGeneration, type GenerationOptions } from '../generation/plan.ts';
 import { DEFAULT_BATCH_SIZE, type ProgressEvent } from '../generation/run.ts';
 import { readNamespace } from '../introspection/read-catalog.ts';
 import { encodeBatches } from '../dialects/bulk-text.ts';
+import { rowBatches } from '../generation/row-batches.ts';
 import { DIALECT_FACTS } from '../dialects/facts.ts';
 import { planSeed, seedDrift, type SeedCycle, type SeedPlan, type SeedTable } from './seed-plan.ts';
 import { SeedRefusal } from './seed-errors.ts';
@@ -350,18 +351,6 @@ async function loadComplete(
     if (written !== undefined) return written;
   }
   return tx.loadRows(namespace, into, batches(), onBatch);
-}
-
-function* rowBatches(rows: Iterable<RowValues>, batchSize: number, project?: (row: RowValues) => RowValues): Generator<RowValues[]> {
-  let batch: RowValues[] = [];
-  for (const row of rows) {
-    batch.push(project ? project(row) : row);
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }
 
 /**

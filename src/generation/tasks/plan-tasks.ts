@@ -1,14 +1,14 @@
-// A generation split into tasks that any worker instance can run (issue 30): entities whose rows are
-// pure functions of their index (DataGenerator.rangeSafe, keys recomputable, every parent likewise,
-// no deferred columns) are cut into row ranges; unique values drawn by retry too, from their draws
-// found once by a pass in order over those fields (DataGenerator.draws). The others (deferred fills
-// that need every row, children of such entities) stay together in one `ordered` task, made in plan
-// order exactly as runGeneration makes them. The plan is a pure function of the config and options,
-// so every worker computes the same one.
+// A generation split into tasks that any worker instance can run (issue 30), following the
+// generation's schedule (schedule.ts): entities it makes in ranges (rows pure functions of their
+// index, keys recomputable, unique values drawn by retry from their draws found once) and that have
+// no deferred columns are cut into row ranges; the others (deferred fills that need every row,
+// children of entities made in order) stay together in one `ordered` task, made in plan order
+// exactly as runGeneration makes them. The plan is a pure function of the config and options, so
+// every worker computes the same one.
 import type { SchemaConfig } from '../../contract.ts';
-import { ancestorsOf } from '../../model/config-graph.ts';
-import { DataGenerator, type EntityDraws } from '../generator.ts';
+import type { EntityDraws } from '../generator.ts';
 import { planGeneration, type GenerationOptions, type GenerationPlan } from '../plan.ts';
+import { scheduleSteps, type Schedule } from '../schedule.ts';
 
 /** Rows of one range task unless told otherwise: a few seconds of work, so a lost task costs little. */
 export const DEFAULT_TASK_ROWS = 50_000;
@@ -21,12 +21,12 @@ export type TaskSpec =
 
 export interface TaskPlan {
   plan: GenerationPlan;
+  /** The generation's schedule: every task reads its rows through it (ScheduledRows). */
+  schedule: Schedule;
   /** Entities cut into ranges: every entity they take values from is one too. */
   ranged: ReadonlySet<string>;
   /** Ordered task first (it is the longest), then the ranges in plan order. */
   tasks: TaskSpec[];
-  /** Rows each ranged entity will have (its row limit). */
-  rowLimits: ReadonlyMap<string, number>;
   /** Warnings of compiling the ranged entities (the ordered task reports its own). */
   warnings: { path: string; message: string }[];
   /** The draws of ranged entities' unique fields drawn by retries: every range task's generator is given them. */
@@ -52,33 +52,19 @@ export async function planTasksAsync(config: SchemaConfig, options: GenerationOp
 
 function* planSteps(config: SchemaConfig, options: GenerationOptions, rowsPerTask: number): Generator<void, TaskPlan> {
   const plan = planGeneration(config, options);
-  const probe = new DataGenerator(config, plan);
-  const ranged = new Set<string>();
-  const rowLimits = new Map<string, number>();
-  for (const entity of plan.entities) {
-    if (entity.deferredColumns.length > 0) continue;
-    if (!ancestorsOf(config, entity.id).every((id) => id === entity.id || ranged.has(id))) continue;
-    try {
-      if (!probe.rangeSafe(entity.id, false)) continue;
-      // Unique fields drawn by retries: their draws first (and the rows, when one runs out).
-      yield* probe.drawSteps(entity.id);
-      if (!probe.assumeGenerated(entity.id, true)) continue;
-      ranged.add(entity.id);
-      rowLimits.set(entity.id, probe.rowLimit(entity.id));
-    } catch {
-      // A parent's keys cannot be recomputed: the entity is made in order.
-    }
-  }
+  const schedule = yield* scheduleSteps(config, plan);
+  const inRanges = schedule.entities.filter((entity) => entity.made === 'ranges' && entity.deferredColumns.length === 0);
+  const ranged = new Set(inRanges.map((entity) => entity.id));
   const size = Math.max(1, Math.floor(rowsPerTask));
   const tasks: TaskSpec[] = [];
   const ordered = plan.entities.filter((entity) => !ranged.has(entity.id)).map((entity) => entity.id);
   if (ordered.length > 0) tasks.push({ kind: 'ordered', entities: ordered });
-  for (const entity of plan.entities.filter((candidate) => ranged.has(candidate.id))) {
-    const limit = rowLimits.get(entity.id)!;
+  for (const entity of inRanges) {
+    const limit = entity.rowLimit!;
     for (let from = 0; from < limit; from += size) tasks.push({ kind: 'range', entity: entity.id, from, to: Math.min(limit, from + size) });
   }
-  const draws = new Map([...probe.foundDraws].filter(([entityId]) => ranged.has(entityId)));
-  return { plan, ranged, tasks, rowLimits, warnings: [...probe.warnings], draws };
+  const draws = new Map([...schedule.draws].filter(([entityId]) => ranged.has(entityId)));
+  return { plan, schedule, ranged, tasks, warnings: inRanges.flatMap((entity) => entity.warnings), draws };
 }
 
 /** Rows a task will write, as planned (an ordered task's unique pools may still run out sooner). */

@@ -7,11 +7,10 @@
 // the same task (a lease that ran out under a slow but living worker), the second waits on the
 // marker's primary key and then finds the task done. So a retried task never writes a row twice.
 import type { SchemaConfig } from '../../contract.ts';
-import type { LoadTransaction, TargetConnection, TextChunk } from '../../dialects/dialect.ts';
-import { TEXT_CHUNK_CHARS } from '../../dialects/bulk-text.ts';
-import type { RowValues } from '../../model/row-value.ts';
+import type { LoadTransaction, TargetConnection } from '../../dialects/dialect.ts';
 import { DataGenerator } from '../generator.ts';
-import { abortable, DEFAULT_BATCH_SIZE, loadEntity } from '../run.ts';
+import { ScheduledRows } from '../schedule.ts';
+import { abortable, DEFAULT_BATCH_SIZE, fillDeferred, loadEntity } from '../run.ts';
 import type { TaskPlan, TaskSpec } from './plan-tasks.ts';
 
 /** What a task wrote: rows per entity, and the warnings its generator raised (exhausted pools). */
@@ -94,74 +93,38 @@ export async function runTask(
 }
 
 async function writeTask(tx: LoadTransaction, staging: string, config: SchemaConfig, tasks: TaskPlan, task: TaskSpec, options: RunTaskOptions): Promise<TaskResult> {
-  const { plan, ranged } = tasks;
-  const generator = new DataGenerator(config, plan, { draws: tasks.draws });
+  const { plan, ranged, schedule } = tasks;
+  const scheduled = new ScheduledRows(new DataGenerator(config, plan), () => schedule);
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const rows: Record<string, number> = {};
   let before = 0;
   const report = (written: number) => options.onRows?.(before + written);
   if (task.kind === 'range') {
     // The entities it takes values from are recomputed from their row index, as every other task does.
-    for (const entity of plan.entities) {
+    for (const entity of schedule.entities) {
       if (entity.id === task.entity) break;
-      if (ranged.has(entity.id)) generator.assumeGenerated(entity.id, false, tasks.rowLimits.get(entity.id));
+      if (entity.recomputed) scheduled.declareMade(entity.id);
     }
     const entity = plan.entities.find((candidate) => candidate.id === task.entity)!;
+    const range = { from: task.from, to: task.to };
     const loader = tx.textLoader;
     let written: number | undefined;
-    if (loader) {
-      const chunks = rangeChunks(generator.rangeRows(entity.id, task.from, task.to, true), loader.encoder(entity.table), batchSize);
-      written = await loader.load(staging, entity.table, abortable(chunks, options.signal), report);
-    }
-    written ??= await tx.loadRows(staging, entity.table, abortable(rangeBatches(generator.rangeRows(entity.id, task.from, task.to), batchSize), options.signal), report);
+    if (loader) written = await loader.load(staging, entity.table, abortable(scheduled.textChunks(entity.id, batchSize, loader.encoder(entity.table), range), options.signal), report);
+    written ??= await tx.loadRows(staging, entity.table, abortable(scheduled.batches(entity.id, batchSize, range), options.signal), report);
     rows[entity.id] = written;
     return { rows, warnings: [] };
   }
   const inOrder = new Set(task.entities);
   for (const entity of plan.entities) {
     if (!inOrder.has(entity.id)) {
-      generator.assumeGenerated(entity.id, false, tasks.rowLimits.get(entity.id));
+      // Made by range tasks (every entity they take values from is recomputed, so it is too).
+      if (ranged.has(entity.id)) scheduled.declareMade(entity.id);
       continue;
     }
-    const written = await loadEntity(tx, staging, entity, generator, batchSize, options.signal, report);
+    const written = await loadEntity(tx, staging, entity, scheduled, batchSize, options.signal, report);
     rows[entity.id] = written;
     before += written;
   }
-  for (const entity of plan.entities.filter((candidate) => inOrder.has(candidate.id) && candidate.deferredColumns.length > 0)) {
-    options.signal?.throwIfAborted();
-    await tx.updateRows(staging, entity.table, entity.table.primaryKey, entity.deferredColumns, abortable(generator.deferredUpdates(entity.id, batchSize), options.signal));
-  }
-  return { rows, warnings: [...generator.warnings] };
-}
-
-/** A range's rows as load text, chunked as DataGenerator.textChunks chunks a whole entity. */
-function* rangeChunks(rows: Iterable<RowValues>, encodeRow: (row: RowValues) => string, batchSize: number): Generator<TextChunk> {
-  const size = Math.max(1, Math.floor(batchSize));
-  let text = '';
-  let count = 0;
-  for (const row of rows) {
-    text += encodeRow(row);
-    if (++count >= size) {
-      yield { text, batchRows: count };
-      text = '';
-      count = 0;
-    } else if (text.length >= TEXT_CHUNK_CHARS) {
-      yield { text };
-      text = '';
-    }
-  }
-  if (count > 0) yield { text, batchRows: count };
-}
-
-function* rangeBatches(rows: Iterable<RowValues>, batchSize: number): Generator<RowValues[]> {
-  const size = Math.max(1, Math.floor(batchSize));
-  let batch: RowValues[] = [];
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
+  await fillDeferred(tx, staging, plan.entities.filter((entity) => inOrder.has(entity.id)), scheduled, batchSize, options.signal);
+  return { rows, warnings: [...scheduled.generator.warnings] };
 }

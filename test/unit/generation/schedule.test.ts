@@ -93,3 +93,24 @@ describe('ScheduledRows.rows', () => {
     expect(compared).toBeGreaterThan(0);
   });
 });
+
+describe('ScheduledRows.textChunks and batches', () => {
+  it('give a range of an entity made in ranges as its rows, another thread or task having made the entities before it (declareMade)', () => {
+    const given = example('blog');
+    const plan = planGeneration(given, OPTIONS);
+    const whole = generate(given, OPTIONS).rows.get('posts')!;
+    const schedule = scheduleGeneration(given, plan);
+    const range = { from: 7, to: 31 };
+    const encode = (row: readonly unknown[]) => `${JSON.stringify(row)}\n`;
+    const rows = new ScheduledRows(new DataGenerator(given, plan), () => schedule);
+    rows.declareMade('users');
+    const chunks = [...rows.textChunks('posts', 10, encode, range)];
+    expect(chunks.map((chunk) => chunk.batchRows)).toEqual([10, 10, 4]);
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(whole.slice(7, 31).map(encode).join(''));
+    expect([...rows.batches('posts', 10, range)].flat()).toEqual(whole.slice(7, 31));
+    // An entity made in order has no ranges.
+    const inOrder = inOrderPeople(50);
+    const ordered = ScheduledRows.of(inOrder, planGeneration(inOrder, OPTIONS));
+    expect(() => ordered.batches('people', 10, range)).toThrow('the schedule makes "people" in order, not in ranges');
+  });
+});
