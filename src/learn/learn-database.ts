@@ -133,9 +133,10 @@ async function learnTables(
   const report: PrivacyReport = { minCount, scale, lookups, tables: [], columns: [] };
   const byEntity = new Map(tables.map((table) => [table.entity.id, table]));
   const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
-  const texts = new TextProfiler(connection, profiler.namespace);
+  const texts = new TextProfiler(connection, profiler);
   const rowsOf = new Map<string, number>();
-  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table)));
+  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table), referenceColumns(table)));
+  const fanOuts = startFanOuts(profiler, tables, byEntity, rowsOf);
 
   for (const table of tables) {
     const rows = rowsOf.get(table.entity.id)!;
@@ -161,7 +162,7 @@ async function learnTables(
       const profile: ColumnProfile = { rows: stats.rows, ...counted };
       const kind = kinds.get(column);
       if (field.references) {
-        await learnReference(profiler, table, field, column, profile, byEntity, rows, tableReport, report);
+        await learnReference(fanOuts, table, field, column, profile, byEntity, rows, tableReport, report);
         continue;
       }
       const isLookup = lookup && (field.type === 'string' || field.type === 'text' || field.type === 'enum') && kind !== 'person' && kind !== 'contact';
@@ -217,6 +218,47 @@ async function profileStats(profiler: TableProfiler, table: string, rows: number
   }
 }
 
+/** The table's single-column references to another table (its sample's joins to parents use them). */
+function referenceColumns(table: MappedTable): string[] {
+  return [...table.fields].flatMap(([column, field]) => (field.references && field.references.entity !== table.entity.id ? [column] : []));
+}
+
+type FanOut = { children: number; weight: number }[];
+
+/**
+ * Children per parent of every reference that may get a fan-out, read one after the other on a
+ * pooled session of their own while the profiling session reads the samples: each reads its whole
+ * child table, the rest of learning reads samples. Keyed by `table.column`; a failure is kept for
+ * the reference's turn (and never left unhandled).
+ */
+function startFanOuts(profiler: TableProfiler, tables: MappedTable[], byEntity: Map<string, MappedTable>, rowsOf: Map<string, number>): Map<string, Promise<FanOut>> {
+  const fanOuts = new Map<string, Promise<FanOut>>();
+  let chain: Promise<unknown> = Promise.resolve();
+  for (const table of tables) {
+    if (!(rowsOf.get(table.entity.id)! > 0)) continue;
+    const keys = new Set(table.entity.primaryKey ?? []);
+    for (const [column, field] of table.fields) {
+      // The references learnTables profiles (and so asks for).
+      const target = !keys.has(field.id) && PROFILED.has(field.type) ? fanOutTarget(table, field, byEntity) : undefined;
+      if (!target) continue;
+      const read = chain.then(() => profiler.childrenPerParent(target.parent.table.name, target.parentColumn, table.table.name, column));
+      chain = read.catch(() => {});
+      read.catch(() => {});
+      fanOuts.set(`${table.table.name}.${column}`, read);
+    }
+  }
+  return fanOuts;
+}
+
+/** The parent of a reference whose children per parent are learned: to another table, not one-to-one, not sequential. */
+function fanOutTarget(table: MappedTable, field: Field, byEntity: Map<string, MappedTable>): { parent: MappedTable; parentColumn: string } | undefined {
+  const references = field.references;
+  if (!references || references.entity === table.entity.id || references.relation === 'one-to-one' || references.pick === 'sequential') return undefined;
+  const parent = byEntity.get(references.entity);
+  const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
+  return parent && parentColumn ? { parent, parentColumn } : undefined;
+}
+
 /** The table's primary key column when it is a single integer column (a MySQL sample is read in ranges of it). */
 function integerKey(table: MappedTable): string | undefined {
   const key = table.table.primaryKey?.columns;
@@ -260,7 +302,7 @@ function applyGeneration(field: Field, generation: Field['generation']): void {
  * are not taken out of the parents' children.
  */
 async function learnReference(
-  profiler: TableProfiler,
+  fanOuts: Map<string, Promise<FanOut>>,
   table: MappedTable,
   field: Field,
   column: string,
@@ -271,14 +313,12 @@ async function learnReference(
   report: PrivacyReport,
 ): Promise<void> {
   const references = field.references!;
-  const parent = byEntity.get(references.entity);
-  const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
   const nullShare = profile.rows > 0 ? Math.round((1 - profile.nonNull / profile.rows) * 1e4) / 1e4 : 0;
   const emptyRate = field.nullable && nullShare > 0 ? nullShare : 0;
   const entry: ColumnReport = { table: table.table.name, column, learned: `reference to ${references.entity}`, rule: 'aggregates', ...(nullShare > 0 && { nullShare }) };
   report.columns.push(entry);
-  const fanOutPossible = parent && parentColumn && references.entity !== table.entity.id && references.relation !== 'one-to-one' && references.pick !== 'sequential';
-  const histogram = fanOutPossible && rows > 0 && profile.nonNull > 0 ? await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column) : [];
+  const started = fanOutTarget(table, field, byEntity) && fanOuts.get(`${table.table.name}.${column}`);
+  const histogram = started && rows > 0 && profile.nonNull > 0 ? await started : [];
   if (histogram.length === 0) {
     if (emptyRate > 0) field.generation = { ...field.generation, emptyRate };
     entry.learned += nullShare > 0 ? ': share of nulls' : '';

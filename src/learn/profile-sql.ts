@@ -33,8 +33,8 @@ interface SampleTables {
   create: (name: string, sampled: string) => string[];
   /** Whether a table with an integer key is sampled by key ranges (KEY_RANGES) instead of SAMPLED. */
   keyRanges: boolean;
-  /** Run once it exists (statistics for the planner). */
-  after?: (name: string) => string;
+  /** Run once it exists: statistics for the planner of the columns given (the references its joins to parents use), none when none. */
+  after?: (name: string, columns: string[]) => string | undefined;
   /** Drops it: after a failed create (which may leave it behind) and at `close`; absent where it goes with the transaction. */
   drop?: (name: string) => string;
 }
@@ -44,7 +44,8 @@ const SAMPLE_TABLES: Record<SourceKind, SampleTables> = {
     name: (bare) => `pg_temp.${bare}`,
     create: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ON COMMIT DROP AS SELECT * FROM ${sampled}`],
     keyRanges: false,
-    after: (name) => `ANALYZE ${name}`,
+    // Only the references: a whole-sample ANALYZE cost as much as the joins it improved.
+    after: (name, columns) => (columns.length > 0 ? `ANALYZE ${name} (${columns.join(', ')})` : undefined),
   },
   mysql: {
     name: (bare, namespace) => `${namespace}.${bare}`,
@@ -139,6 +140,16 @@ export class TableProfiler {
     return this.#executor.query<Record<string, unknown>>(sql, []);
   }
 
+  /** The table's sample (kept or sampled at each read) when it has more rows than the profiler reads, else the table: a FROM item for `read`. */
+  from(table: string): string {
+    return this.#source(table, this.#fractions.has(table));
+  }
+
+  /** Runs an aggregate statement on the profiling session (where kept samples live). */
+  async read(sql: string): Promise<Record<string, unknown>[]> {
+    return this.#query(sql);
+  }
+
   /**
    * Runs `sql` so that its failure leaves the session usable: inside a savepoint when profiling runs
    * in a transaction (a PostgreSQL transaction refuses every statement after a failed one).
@@ -157,13 +168,13 @@ export class TableProfiler {
   }
 
   /** The exact row count; a table with more rows than the profiler reads gets its sample, kept for the next reads when the session allows. */
-  async count(table: string, integerKey?: string): Promise<number> {
+  async count(table: string, integerKey?: string, references: string[] = []): Promise<number> {
     const rows = await this.#countOnly(table);
     this.#rows.set(table, rows);
     if (rows > this.#sampleRows) {
       const fraction = this.#sampleRows / rows;
       this.#fractions.set(table, fraction);
-      if (this.#executor !== this.#connection) await this.#keepSample(table, fraction, integerKey);
+      if (this.#executor !== this.#connection) await this.#keepSample(table, fraction, integerKey, references);
     }
     return rows;
   }
@@ -174,7 +185,7 @@ export class TableProfiler {
   }
 
   /** Reads the table's sample once into a temporary table; without the right to create one, every read samples the table. */
-  async #keepSample(table: string, fraction: number, integerKey?: string): Promise<void> {
+  async #keepSample(table: string, fraction: number, integerKey: string | undefined, references: string[]): Promise<void> {
     const kind = this.#connection.dialect.kind;
     const engine = SAMPLE_TABLES[kind];
     const name = engine.name(this.#quote(`sds_learn_sample_${this.#samples.size + 1}`), this.#quote(this.#namespace));
@@ -188,7 +199,8 @@ export class TableProfiler {
           if (engine.drop) await this.#query(engine.drop(name)).catch(() => {});
           continue;
         }
-        if (engine.after) await this.#guarded(engine.after(name));
+        const after = engine.after?.(name, references.map((column) => this.#quote(column)));
+        if (after) await this.#guarded(after);
         this.#samples.set(table, name);
         return;
       }
@@ -376,14 +388,16 @@ export class TableProfiler {
    * How many parents have each number of children (parents without children included), from the
    * child table alone: its references grouped, and the parents no child names are the parent's
    * rows less the parents named (the reference is a declared foreign key, so every value names one).
+   * It reads the whole child table and no sample, so it runs on a pooled session of its own (`count`
+   * of the parent first), beside the profiling session's statements.
    */
   async childrenPerParent(parentTable: string, parentColumn: string, childTable: string, childColumn: string): Promise<{ children: number; weight: number }[]> {
     const fk = this.#quote(childColumn);
     const sql =
       `SELECT n, count(*) AS parents FROM (SELECT ${fk} AS k, count(*) AS n FROM ${this.#table(childTable)} ` +
       `WHERE ${fk} IS NOT NULL GROUP BY ${fk}) per_parent GROUP BY n ORDER BY n`;
-    const named = (await this.#query(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
-    const parents = this.#rows.get(parentTable) ?? (await this.#countOnly(parentTable));
+    const named = (await this.#connection.query<Record<string, unknown>>(sql, [])).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
+    const parents = this.#rows.get(parentTable) ?? Number((await this.#connection.query<Record<string, unknown>>(`SELECT count(*) AS n FROM ${this.#table(parentTable)}`, []))[0]?.n ?? 0);
     const childless = parents - named.reduce((sum, bin) => sum + bin.weight, 0);
     let bins = childless > 0 ? [{ children: 0, weight: childless }, ...named] : named;
     // A very long tail: merge neighbours until the histogram fits the contract.
