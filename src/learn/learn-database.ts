@@ -12,7 +12,7 @@ import { IntrospectionError, introspectionErrors } from '../introspection/intros
 import { validateConfig } from '../config/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
-import { learnDateOrder, type OrderRule } from './learn-order.ts';
+import { learnDateOrder, startParentOrders, type OrderRule, type ParentOrders } from './learn-order.ts';
 import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
 import { learnCorrelations, type CorrelationRule } from './learn-correlations.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
@@ -137,6 +137,7 @@ async function learnTables(
   const rowsOf = new Map<string, number>();
   for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table), referenceColumns(table)));
   const fanOuts = startFanOuts(profiler, tables, byEntity, rowsOf);
+  const parentOrders = new Map<string, ParentOrders[]>();
 
   for (const table of tables) {
     const rows = rowsOf.get(table.entity.id)!;
@@ -182,10 +183,11 @@ async function learnTables(
       const styled = (field.type === 'string' || field.type === 'text') && !fitted.generation?.strategy && profile.nonNull >= minCount;
       if (styled) await learnTextStyle(texts, table, field, column, identifying, profile.nonNull, minCount, entry);
     }
+    parentOrders.set(table.entity.id, startParentOrders(profiler, table, byEntity));
   }
   for (const table of tables) {
     const tableReport = report.tables.find((entry) => entry.table === table.table.name);
-    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns);
+    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns, parentOrders.get(table.entity.id));
     if (rules.length > 0 && tableReport) tableReport.orderRules = rules;
     // Person and contact columns keep sds's generators, whatever they add up to.
     const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
@@ -226,14 +228,13 @@ function referenceColumns(table: MappedTable): string[] {
 type FanOut = { children: number; weight: number }[];
 
 /**
- * Children per parent of every reference that may get a fan-out, read one after the other on a
- * pooled session of their own while the profiling session reads the samples: each reads its whole
- * child table, the rest of learning reads samples. Keyed by `table.column`; a failure is kept for
- * the reference's turn (and never left unhandled).
+ * Starts reading the children per parent of every reference that may get a fan-out: each reads its
+ * whole child table, so they run beside the profiling session's statements on the samples
+ * (TableProfiler.childrenPerParent). Keyed by `table.column`; a failure is kept for the reference's
+ * turn (and never left unhandled).
  */
 function startFanOuts(profiler: TableProfiler, tables: MappedTable[], byEntity: Map<string, MappedTable>, rowsOf: Map<string, number>): Map<string, Promise<FanOut>> {
   const fanOuts = new Map<string, Promise<FanOut>>();
-  let chain: Promise<unknown> = Promise.resolve();
   for (const table of tables) {
     if (!(rowsOf.get(table.entity.id)! > 0)) continue;
     const keys = new Set(table.entity.primaryKey ?? []);
@@ -241,8 +242,7 @@ function startFanOuts(profiler: TableProfiler, tables: MappedTable[], byEntity: 
       // The references learnTables profiles (and so asks for).
       const target = !keys.has(field.id) && PROFILED.has(field.type) ? fanOutTarget(table, field, byEntity) : undefined;
       if (!target) continue;
-      const read = chain.then(() => profiler.childrenPerParent(target.parent.table.name, target.parentColumn, table.table.name, column));
-      chain = read.catch(() => {});
+      const read = profiler.childrenPerParent(target.parent.table.name, target.parentColumn, table.table.name, column);
       read.catch(() => {});
       fanOuts.set(`${table.table.name}.${column}`, read);
     }

@@ -102,6 +102,11 @@ export class TableProfiler {
   readonly #rows = new Map<string, number>();
   /** Temporary tables holding a sampled table's sample, by table. */
   readonly #samples = new Map<string, string>();
+  /** A MySQL table's sample as key ranges (the WHERE condition its temporary table was read with), by table. */
+  readonly #ranges = new Map<string, string>();
+  /** The last statement run beside the profiling session (#beside). */
+  #besides: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  #queued = 0;
 
   /**
    * `executor` runs the statements (default: the connection's pool); a transaction's executor keeps
@@ -134,6 +139,30 @@ export class TableProfiler {
     const kept = this.#samples.get(table);
     if (kept) return alias ? `${kept} ${alias}` : kept;
     return SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
+  }
+
+  /**
+   * The table's sample read again from the table itself (the rows its temporary table holds: the
+   * same key ranges, or the same seeded TABLESAMPLE pages), for a statement on another session,
+   * where this session's temporary tables are not seen; the table when it is not sampled.
+   */
+  #reread(table: string, alias: string): string {
+    const fraction = this.#fractions.get(table);
+    if (fraction === undefined) return `${this.#table(table)} ${alias}`;
+    const ranges = this.#ranges.get(table);
+    return ranges ? `(SELECT * FROM ${this.#table(table)} WHERE ${ranges}) AS ${alias}` : SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
+  }
+
+  /**
+   * Runs a statement that reads whole tables and no kept sample on a pooled session beside the
+   * profiling one, after the ones queued before it: one such statement at a time, so learning takes
+   * two of the database's sessions (and cores) at most.
+   */
+  #beside(sql: string): Promise<Record<string, unknown>[]> {
+    const lane = this.#queued++ % this.#besides.length;
+    const run = this.#besides[lane]!.then(() => this.#connection.query<Record<string, unknown>>(sql, []));
+    this.#besides[lane] = run.catch(() => {});
+    return run;
   }
 
   async #query(sql: string): Promise<Record<string, unknown>[]> {
@@ -202,6 +231,7 @@ export class TableProfiler {
         const after = engine.after?.(name, references.map((column) => this.#quote(column)));
         if (after) await this.#guarded(after);
         this.#samples.set(table, name);
+        if (ranges) this.#ranges.set(table, ranges);
         return;
       }
     } catch {
@@ -227,8 +257,10 @@ export class TableProfiler {
     return starts.map((start) => `${k} BETWEEN ${start} AND ${start + width - 1}`).join(' OR ');
   }
 
-  /** Drops the temporary tables of samples (MySQL keeps them until the session ends, and pooled sessions do not end). */
+  /** Waits for the statements beside the profiling session, and drops the temporary tables of samples (MySQL keeps them until the session ends, and pooled sessions do not end). */
   async close(): Promise<void> {
+    // Statements beside it no one awaited (a reference left unprofiled) end before the connection does.
+    await Promise.all(this.#besides);
     const { drop } = SAMPLE_TABLES[this.#connection.dialect.kind];
     if (!drop) return;
     for (const name of this.#samples.values()) await this.#query(drop(name)).catch(() => {});
@@ -288,7 +320,9 @@ export class TableProfiler {
 
   /**
    * How the pairs of date columns of a table (or its sample) compare, in one scan. With `join`, `a`
-   * is a column of the parent each row references (alias p) and `b` one of the row (alias c).
+   * is a column of the parent each row references (alias p) and `b` one of the row (alias c); such a
+   * join reads the whole parent, so it runs beside the profiling session's statements (#beside, the
+   * sample read again).
    */
   async pairOrders(table: string, pairs: DatePair[], join?: { parentTable: string; parentColumn: string; childColumn: string }): Promise<PairOrder[]> {
     if (pairs.length === 0) return [];
@@ -305,9 +339,10 @@ export class TableProfiler {
       ];
     });
     const from = join
-      ? `${this.#source(table, sampled, 'c')} JOIN ${this.#table(join.parentTable)} p ON p.${this.#quote(join.parentColumn)} = c.${this.#quote(join.childColumn)}`
+      ? `${this.#reread(table, 'c')} JOIN ${this.#table(join.parentTable)} p ON p.${this.#quote(join.parentColumn)} = c.${this.#quote(join.childColumn)}`
       : this.#source(table, sampled);
-    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${from}`);
+    const sql = `SELECT ${parts.join(', ')} FROM ${from}`;
+    const [row = {}] = join ? await this.#beside(sql) : await this.#query(sql);
     return pairs.map((_, i) => ({ both: Number(row[`n${i}`] ?? 0), notAfter: Number(row[`le${i}`] ?? 0), before: Number(row[`lt${i}`] ?? 0), meanGap: Number(row[`g${i}`] ?? 0) }));
   }
 
@@ -388,16 +423,16 @@ export class TableProfiler {
    * How many parents have each number of children (parents without children included), from the
    * child table alone: its references grouped, and the parents no child names are the parent's
    * rows less the parents named (the reference is a declared foreign key, so every value names one).
-   * It reads the whole child table and no sample, so it runs on a pooled session of its own (`count`
-   * of the parent first), beside the profiling session's statements.
+   * It reads the whole child table and no sample, so it runs beside the profiling session's
+   * statements (#beside).
    */
   async childrenPerParent(parentTable: string, parentColumn: string, childTable: string, childColumn: string): Promise<{ children: number; weight: number }[]> {
     const fk = this.#quote(childColumn);
     const sql =
       `SELECT n, count(*) AS parents FROM (SELECT ${fk} AS k, count(*) AS n FROM ${this.#table(childTable)} ` +
       `WHERE ${fk} IS NOT NULL GROUP BY ${fk}) per_parent GROUP BY n ORDER BY n`;
-    const named = (await this.#connection.query<Record<string, unknown>>(sql, [])).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
-    const parents = this.#rows.get(parentTable) ?? Number((await this.#connection.query<Record<string, unknown>>(`SELECT count(*) AS n FROM ${this.#table(parentTable)}`, []))[0]?.n ?? 0);
+    const named = (await this.#beside(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
+    const parents = this.#rows.get(parentTable) ?? Number((await this.#beside(`SELECT count(*) AS n FROM ${this.#table(parentTable)}`))[0]?.n ?? 0);
     const childless = parents - named.reduce((sum, bin) => sum + bin.weight, 0);
     let bins = childless > 0 ? [{ children: 0, weight: childless }, ...named] : named;
     // A very long tail: merge neighbours until the histogram fits the contract.
