@@ -135,7 +135,9 @@ async function learnTables(
   const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
   const texts = new TextProfiler(connection, profiler);
   const rowsOf = new Map<string, number>();
-  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table), referenceColumns(table)));
+  const counting = tables.map((table) => profiler.countBeside(table.table.name));
+  for (const promise of counting) promise.catch(() => {});
+  for (const [i, table] of tables.entries()) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table), referenceColumns(table), counting[i]));
   const fanOuts = startFanOuts(profiler, tables, byEntity, rowsOf);
   const parentOrders = new Map<string, ParentOrders[]>();
 

@@ -196,9 +196,9 @@ export class TableProfiler {
     }
   }
 
-  /** The exact row count; a table with more rows than the profiler reads gets its sample, kept for the next reads when the session allows. */
-  async count(table: string, integerKey?: string, references: string[] = []): Promise<number> {
-    const rows = await this.#countOnly(table);
+  /** The exact row count (`counting`: as started by countBeside); a table with more rows than the profiler reads gets its sample, kept for the next reads when the session allows. */
+  async count(table: string, integerKey?: string, references: string[] = [], counting?: Promise<number>): Promise<number> {
+    const rows = await (counting ?? this.#countOnly(table));
     this.#rows.set(table, rows);
     if (rows > this.#sampleRows) {
       const fraction = this.#sampleRows / rows;
@@ -206,6 +206,14 @@ export class TableProfiler {
       if (this.#executor !== this.#connection) await this.#keepSample(table, fraction, integerKey, references);
     }
     return rows;
+  }
+
+  /**
+   * Starts counting the table's rows beside the profiling session (#beside), for `count`: the counts
+   * of the next tables overlap the reading of this one's sample.
+   */
+  countBeside(table: string): Promise<number> {
+    return this.#beside(`SELECT count(*) AS n FROM ${this.#table(table)}`).then(([row]) => Number(row?.n ?? 0));
   }
 
   async #countOnly(table: string): Promise<number> {
