@@ -104,7 +104,7 @@ export class TableProfiler {
   readonly #samples = new Map<string, string>();
   /** A MySQL table's sample as key ranges (the WHERE condition its temporary table was read with), by table. */
   readonly #ranges = new Map<string, string>();
-  /** The last statement run beside the profiling session (#beside). */
+  /** The last statement of each of the two lanes beside the profiling session (#beside). */
   #besides: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
   #queued = 0;
 
@@ -155,8 +155,8 @@ export class TableProfiler {
 
   /**
    * Runs a statement that reads whole tables and no kept sample on a pooled session beside the
-   * profiling one, after the ones queued before it: one such statement at a time, so learning takes
-   * two of the database's sessions (and cores) at most.
+   * profiling one, in the next of two lanes, after the statements queued before it in that lane: two
+   * such statements at a time, so learning takes three of the database's sessions (and cores) at most.
    */
   #beside(sql: string): Promise<Record<string, unknown>[]> {
     const lane = this.#queued++ % this.#besides.length;
