@@ -12,7 +12,7 @@ import { IntrospectionError, introspectionErrors } from '../introspection/intros
 import { validateConfig } from '../config/validate-config.ts';
 import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type ColumnReport } from './fit-column.ts';
 import { identifyingKind } from './identifying.ts';
-import { learnDateOrder, type OrderRule } from './learn-order.ts';
+import { learnDateOrder, startParentOrders, type OrderRule, type ParentOrders } from './learn-order.ts';
 import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
 import { learnCorrelations, type CorrelationRule } from './learn-correlations.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
@@ -133,9 +133,13 @@ async function learnTables(
   const report: PrivacyReport = { minCount, scale, lookups, tables: [], columns: [] };
   const byEntity = new Map(tables.map((table) => [table.entity.id, table]));
   const referenced = new Set(tables.flatMap((table) => table.entity.fields.flatMap((field) => (field.references && field.references.entity !== table.entity.id ? [field.references.entity] : []))));
-  const texts = new TextProfiler(connection, profiler.namespace);
+  const texts = new TextProfiler(connection, profiler);
   const rowsOf = new Map<string, number>();
-  for (const table of tables) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table)));
+  const counting = tables.map((table) => profiler.countBeside(table.table.name));
+  for (const promise of counting) promise.catch(() => {});
+  for (const [i, table] of tables.entries()) rowsOf.set(table.entity.id, await profiler.count(table.table.name, integerKey(table), referenceColumns(table), counting[i]));
+  const fanOuts = startFanOuts(profiler, tables, byEntity, rowsOf);
+  const parentOrders = new Map<string, ParentOrders[]>();
 
   for (const table of tables) {
     const rows = rowsOf.get(table.entity.id)!;
@@ -161,7 +165,7 @@ async function learnTables(
       const profile: ColumnProfile = { rows: stats.rows, ...counted };
       const kind = kinds.get(column);
       if (field.references) {
-        await learnReference(profiler, table, field, column, profile, byEntity, rows, tableReport, report);
+        await learnReference(fanOuts, table, field, column, profile, byEntity, rows, tableReport, report);
         continue;
       }
       const isLookup = lookup && (field.type === 'string' || field.type === 'text' || field.type === 'enum') && kind !== 'person' && kind !== 'contact';
@@ -181,10 +185,11 @@ async function learnTables(
       const styled = (field.type === 'string' || field.type === 'text') && !fitted.generation?.strategy && profile.nonNull >= minCount;
       if (styled) await learnTextStyle(texts, table, field, column, identifying, profile.nonNull, minCount, entry);
     }
+    parentOrders.set(table.entity.id, startParentOrders(profiler, table, byEntity));
   }
   for (const table of tables) {
     const tableReport = report.tables.find((entry) => entry.table === table.table.name);
-    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns);
+    const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns, parentOrders.get(table.entity.id));
     if (rules.length > 0 && tableReport) tableReport.orderRules = rules;
     // Person and contact columns keep sds's generators, whatever they add up to.
     const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
@@ -215,6 +220,45 @@ async function profileStats(profiler: TableProfiler, table: string, rows: number
     if (!first && columns.length > 0) throw error;
     return { rows: first?.rows ?? rows, ...(first?.sampled !== undefined && { sampled: first.sampled }), columns: each.map((stats) => stats?.columns[0]) };
   }
+}
+
+/** The table's single-column references to another table (its sample's joins to parents use them). */
+function referenceColumns(table: MappedTable): string[] {
+  return [...table.fields].flatMap(([column, field]) => (field.references && field.references.entity !== table.entity.id ? [column] : []));
+}
+
+type FanOut = { children: number; weight: number }[];
+
+/**
+ * Starts reading the children per parent of every reference that may get a fan-out: each reads its
+ * whole child table, so they run beside the profiling session's statements on the samples
+ * (TableProfiler.childrenPerParent). Keyed by `table.column`; a failure is kept for the reference's
+ * turn (and never left unhandled).
+ */
+function startFanOuts(profiler: TableProfiler, tables: MappedTable[], byEntity: Map<string, MappedTable>, rowsOf: Map<string, number>): Map<string, Promise<FanOut>> {
+  const fanOuts = new Map<string, Promise<FanOut>>();
+  for (const table of tables) {
+    if (!(rowsOf.get(table.entity.id)! > 0)) continue;
+    const keys = new Set(table.entity.primaryKey ?? []);
+    for (const [column, field] of table.fields) {
+      // The references learnTables profiles (and so asks for).
+      const target = !keys.has(field.id) && PROFILED.has(field.type) ? fanOutTarget(table, field, byEntity) : undefined;
+      if (!target) continue;
+      const read = profiler.childrenPerParent(target.parent.table.name, target.parentColumn, table.table.name, column);
+      read.catch(() => {});
+      fanOuts.set(`${table.table.name}.${column}`, read);
+    }
+  }
+  return fanOuts;
+}
+
+/** The parent of a reference whose children per parent are learned: to another table, not one-to-one, not sequential. */
+function fanOutTarget(table: MappedTable, field: Field, byEntity: Map<string, MappedTable>): { parent: MappedTable; parentColumn: string } | undefined {
+  const references = field.references;
+  if (!references || references.entity === table.entity.id || references.relation === 'one-to-one' || references.pick === 'sequential') return undefined;
+  const parent = byEntity.get(references.entity);
+  const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
+  return parent && parentColumn ? { parent, parentColumn } : undefined;
 }
 
 /** The table's primary key column when it is a single integer column (a MySQL sample is read in ranges of it). */
@@ -260,7 +304,7 @@ function applyGeneration(field: Field, generation: Field['generation']): void {
  * are not taken out of the parents' children.
  */
 async function learnReference(
-  profiler: TableProfiler,
+  fanOuts: Map<string, Promise<FanOut>>,
   table: MappedTable,
   field: Field,
   column: string,
@@ -271,14 +315,12 @@ async function learnReference(
   report: PrivacyReport,
 ): Promise<void> {
   const references = field.references!;
-  const parent = byEntity.get(references.entity);
-  const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
   const nullShare = profile.rows > 0 ? Math.round((1 - profile.nonNull / profile.rows) * 1e4) / 1e4 : 0;
   const emptyRate = field.nullable && nullShare > 0 ? nullShare : 0;
   const entry: ColumnReport = { table: table.table.name, column, learned: `reference to ${references.entity}`, rule: 'aggregates', ...(nullShare > 0 && { nullShare }) };
   report.columns.push(entry);
-  const fanOutPossible = parent && parentColumn && references.entity !== table.entity.id && references.relation !== 'one-to-one' && references.pick !== 'sequential';
-  const histogram = fanOutPossible && rows > 0 && profile.nonNull > 0 ? await profiler.childrenPerParent(parent.table.name, parentColumn, table.table.name, column) : [];
+  const started = fanOutTarget(table, field, byEntity) && fanOuts.get(`${table.table.name}.${column}`);
+  const histogram = started && rows > 0 && profile.nonNull > 0 ? await started : [];
   if (histogram.length === 0) {
     if (emptyRate > 0) field.generation = { ...field.generation, emptyRate };
     entry.learned += nullShare > 0 ? ': share of nulls' : '';

@@ -37,8 +37,49 @@ function holds(order: PairOrder, minCount: number): boolean {
   return order.both >= Math.max(10, 2 * minCount) && order.notAfter === order.both && order.before > 0;
 }
 
+/** The comparisons of a table's learned dates with its parents' dates, under way (see startParentOrders). */
+export interface ParentOrders {
+  reference: string;
+  parent: MappedTable;
+  join: { parentTable: string; parentColumn: string; childColumn: string };
+  pairs: DatePair[];
+  orders: Promise<PairOrder[]>;
+}
+
+/**
+ * Starts comparing the table's learned date columns with the dates of each table it references
+ * (single-column references to another table): each comparison joins the whole parent, and runs
+ * beside the rest of learning (pairOrders), so it starts once the table's own columns are fitted.
+ */
+export function startParentOrders(profiler: TableProfiler, table: MappedTable, byEntity: Map<string, MappedTable>): ParentOrders[] {
+  const targets = [...table.fields].filter(([, field]) => isDate(field) && !field.references).slice(0, MAX_DATES).filter(([, field]) => learnedDates(field));
+  if (targets.length === 0) return [];
+  const started: ParentOrders[] = [];
+  for (const [childColumn, reference] of [...table.fields].filter(([, field]) => field.references && field.references.entity !== table.entity.id)) {
+    const parent = byEntity.get(reference.references!.entity);
+    const parentColumn = parent && [...parent.fields].find(([, field]) => field.id === reference.references!.field)?.[0];
+    if (!parent || !parentColumn) continue;
+    const parentDates = [...parent.fields].filter(([, field]) => isDate(field) && !field.references).slice(0, MAX_DATES);
+    const pairs: DatePair[] = [];
+    for (const [b, fieldB] of targets) for (const [a, fieldA] of parentDates) if (fieldA.type === fieldB.type) pairs.push({ a, b, date: fieldB.type === 'date' });
+    const join = { parentTable: parent.table.name, parentColumn, childColumn };
+    const orders = profiler.pairOrders(table.table.name, pairs, join);
+    // Awaited by learnDateOrder; a failure there, never unhandled here.
+    orders.catch(() => {});
+    started.push({ reference: reference.id, parent, join, pairs, orders });
+  }
+  return started;
+}
+
 /** Learns the order rules of one table into its fields' strategies; returns them for the report. */
-export async function learnDateOrder(profiler: TableProfiler, table: MappedTable, byEntity: Map<string, MappedTable>, minCount: number, columns: ColumnReport[]): Promise<OrderRule[]> {
+export async function learnDateOrder(
+  profiler: TableProfiler,
+  table: MappedTable,
+  byEntity: Map<string, MappedTable>,
+  minCount: number,
+  columns: ColumnReport[],
+  parentOrders: ParentOrders[] = startParentOrders(profiler, table, byEntity),
+): Promise<OrderRule[]> {
   const fields = [...table.fields].filter(([, field]) => isDate(field) && !field.references).slice(0, MAX_DATES);
   const targets = fields.filter(([, field]) => learnedDates(field));
   if (targets.length === 0) return [];
@@ -55,18 +96,11 @@ export async function learnDateOrder(profiler: TableProfiler, table: MappedTable
     if (holds(orders[i]!, minCount)) add(pair.b, { after: table.fields.get(pair.a)!.id, pair, order: orders[i]! });
   }
 
-  // After the parent: dates of each referenced table (single-column references to another table).
-  for (const [childColumn, reference] of [...table.fields].filter(([, field]) => field.references && field.references.entity !== table.entity.id)) {
-    const parent = byEntity.get(reference.references!.entity);
-    const parentColumn = parent && [...parent.fields].find(([, field]) => field.id === reference.references!.field)?.[0];
-    if (!parent || !parentColumn) continue;
-    const parentDates = [...parent.fields].filter(([, field]) => isDate(field) && !field.references).slice(0, MAX_DATES);
-    const joined: DatePair[] = [];
-    for (const [b, fieldB] of targets) for (const [a, fieldA] of parentDates) if (fieldA.type === fieldB.type) joined.push({ a, b, date: fieldB.type === 'date' });
-    const join = { parentTable: parent.table.name, parentColumn, childColumn };
-    const parentOrders = await profiler.pairOrders(table.table.name, joined, join);
+  // After the parent: dates of each referenced table, compared since the table's columns were fitted.
+  for (const { reference, parent, join, pairs: joined, orders } of parentOrders) {
+    const compared = await orders;
     for (const [i, pair] of joined.entries()) {
-      if (holds(parentOrders[i]!, minCount)) add(pair.b, { after: `${reference.id}.${parent.fields.get(pair.a)!.id}`, pair, order: parentOrders[i]!, join });
+      if (holds(compared[i]!, minCount)) add(pair.b, { after: `${reference}.${parent.fields.get(pair.a)!.id}`, pair, order: compared[i]!, join });
     }
   }
 

@@ -33,8 +33,8 @@ interface SampleTables {
   create: (name: string, sampled: string) => string[];
   /** Whether a table with an integer key is sampled by key ranges (KEY_RANGES) instead of SAMPLED. */
   keyRanges: boolean;
-  /** Run once it exists (statistics for the planner). */
-  after?: (name: string) => string;
+  /** Run once it exists: statistics for the planner of the columns given (the references its joins to parents use), none when none. */
+  after?: (name: string, columns: string[]) => string | undefined;
   /** Drops it: after a failed create (which may leave it behind) and at `close`; absent where it goes with the transaction. */
   drop?: (name: string) => string;
 }
@@ -44,7 +44,8 @@ const SAMPLE_TABLES: Record<SourceKind, SampleTables> = {
     name: (bare) => `pg_temp.${bare}`,
     create: (name, sampled) => [`CREATE TEMPORARY TABLE ${name} ON COMMIT DROP AS SELECT * FROM ${sampled}`],
     keyRanges: false,
-    after: (name) => `ANALYZE ${name}`,
+    // Only the references: a whole-sample ANALYZE cost as much as the joins it improved.
+    after: (name, columns) => (columns.length > 0 ? `ANALYZE ${name} (${columns.join(', ')})` : undefined),
   },
   mysql: {
     name: (bare, namespace) => `${namespace}.${bare}`,
@@ -101,6 +102,11 @@ export class TableProfiler {
   readonly #rows = new Map<string, number>();
   /** Temporary tables holding a sampled table's sample, by table. */
   readonly #samples = new Map<string, string>();
+  /** A MySQL table's sample as key ranges (the WHERE condition its temporary table was read with), by table. */
+  readonly #ranges = new Map<string, string>();
+  /** The last statement of each of the two lanes beside the profiling session (#beside). */
+  #besides: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  #queued = 0;
 
   /**
    * `executor` runs the statements (default: the connection's pool); a transaction's executor keeps
@@ -135,8 +141,42 @@ export class TableProfiler {
     return SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
   }
 
+  /**
+   * The table's sample read again from the table itself (the rows its temporary table holds: the
+   * same key ranges, or the same seeded TABLESAMPLE pages), for a statement on another session,
+   * where this session's temporary tables are not seen; the table when it is not sampled.
+   */
+  #reread(table: string, alias: string): string {
+    const fraction = this.#fractions.get(table);
+    if (fraction === undefined) return `${this.#table(table)} ${alias}`;
+    const ranges = this.#ranges.get(table);
+    return ranges ? `(SELECT * FROM ${this.#table(table)} WHERE ${ranges}) AS ${alias}` : SAMPLED[this.#connection.dialect.kind](this.#table(table), fraction, alias);
+  }
+
+  /**
+   * Runs a statement that reads whole tables and no kept sample on a pooled session beside the
+   * profiling one, in the next of two lanes, after the statements queued before it in that lane: two
+   * such statements at a time, so learning takes three of the database's sessions (and cores) at most.
+   */
+  #beside(sql: string): Promise<Record<string, unknown>[]> {
+    const lane = this.#queued++ % this.#besides.length;
+    const run = this.#besides[lane]!.then(() => this.#connection.query<Record<string, unknown>>(sql, []));
+    this.#besides[lane] = run.catch(() => {});
+    return run;
+  }
+
   async #query(sql: string): Promise<Record<string, unknown>[]> {
     return this.#executor.query<Record<string, unknown>>(sql, []);
+  }
+
+  /** The table's sample (kept or sampled at each read) when it has more rows than the profiler reads, else the table: a FROM item for `read`. */
+  from(table: string): string {
+    return this.#source(table, this.#fractions.has(table));
+  }
+
+  /** Runs an aggregate statement on the profiling session (where kept samples live). */
+  async read(sql: string): Promise<Record<string, unknown>[]> {
+    return this.#query(sql);
   }
 
   /**
@@ -156,16 +196,24 @@ export class TableProfiler {
     }
   }
 
-  /** The exact row count; a table with more rows than the profiler reads gets its sample, kept for the next reads when the session allows. */
-  async count(table: string, integerKey?: string): Promise<number> {
-    const rows = await this.#countOnly(table);
+  /** The exact row count (`counting`: as started by countBeside); a table with more rows than the profiler reads gets its sample, kept for the next reads when the session allows. */
+  async count(table: string, integerKey?: string, references: string[] = [], counting?: Promise<number>): Promise<number> {
+    const rows = await (counting ?? this.#countOnly(table));
     this.#rows.set(table, rows);
     if (rows > this.#sampleRows) {
       const fraction = this.#sampleRows / rows;
       this.#fractions.set(table, fraction);
-      if (this.#executor !== this.#connection) await this.#keepSample(table, fraction, integerKey);
+      if (this.#executor !== this.#connection) await this.#keepSample(table, fraction, integerKey, references);
     }
     return rows;
+  }
+
+  /**
+   * Starts counting the table's rows beside the profiling session (#beside), for `count`: the counts
+   * of the next tables overlap the reading of this one's sample.
+   */
+  countBeside(table: string): Promise<number> {
+    return this.#beside(`SELECT count(*) AS n FROM ${this.#table(table)}`).then(([row]) => Number(row?.n ?? 0));
   }
 
   async #countOnly(table: string): Promise<number> {
@@ -174,7 +222,7 @@ export class TableProfiler {
   }
 
   /** Reads the table's sample once into a temporary table; without the right to create one, every read samples the table. */
-  async #keepSample(table: string, fraction: number, integerKey?: string): Promise<void> {
+  async #keepSample(table: string, fraction: number, integerKey: string | undefined, references: string[]): Promise<void> {
     const kind = this.#connection.dialect.kind;
     const engine = SAMPLE_TABLES[kind];
     const name = engine.name(this.#quote(`sds_learn_sample_${this.#samples.size + 1}`), this.#quote(this.#namespace));
@@ -188,8 +236,10 @@ export class TableProfiler {
           if (engine.drop) await this.#query(engine.drop(name)).catch(() => {});
           continue;
         }
-        if (engine.after) await this.#guarded(engine.after(name));
+        const after = engine.after?.(name, references.map((column) => this.#quote(column)));
+        if (after) await this.#guarded(after);
         this.#samples.set(table, name);
+        if (ranges) this.#ranges.set(table, ranges);
         return;
       }
     } catch {
@@ -215,8 +265,10 @@ export class TableProfiler {
     return starts.map((start) => `${k} BETWEEN ${start} AND ${start + width - 1}`).join(' OR ');
   }
 
-  /** Drops the temporary tables of samples (MySQL keeps them until the session ends, and pooled sessions do not end). */
+  /** Waits for the statements beside the profiling session, and drops the temporary tables of samples (MySQL keeps them until the session ends, and pooled sessions do not end). */
   async close(): Promise<void> {
+    // Statements beside it no one awaited (a reference left unprofiled) end before the connection does.
+    await Promise.all(this.#besides);
     const { drop } = SAMPLE_TABLES[this.#connection.dialect.kind];
     if (!drop) return;
     for (const name of this.#samples.values()) await this.#query(drop(name)).catch(() => {});
@@ -276,7 +328,9 @@ export class TableProfiler {
 
   /**
    * How the pairs of date columns of a table (or its sample) compare, in one scan. With `join`, `a`
-   * is a column of the parent each row references (alias p) and `b` one of the row (alias c).
+   * is a column of the parent each row references (alias p) and `b` one of the row (alias c); such a
+   * join reads the whole parent, so it runs beside the profiling session's statements (#beside, the
+   * sample read again).
    */
   async pairOrders(table: string, pairs: DatePair[], join?: { parentTable: string; parentColumn: string; childColumn: string }): Promise<PairOrder[]> {
     if (pairs.length === 0) return [];
@@ -293,9 +347,10 @@ export class TableProfiler {
       ];
     });
     const from = join
-      ? `${this.#source(table, sampled, 'c')} JOIN ${this.#table(join.parentTable)} p ON p.${this.#quote(join.parentColumn)} = c.${this.#quote(join.childColumn)}`
+      ? `${this.#reread(table, 'c')} JOIN ${this.#table(join.parentTable)} p ON p.${this.#quote(join.parentColumn)} = c.${this.#quote(join.childColumn)}`
       : this.#source(table, sampled);
-    const [row = {}] = await this.#query(`SELECT ${parts.join(', ')} FROM ${from}`);
+    const sql = `SELECT ${parts.join(', ')} FROM ${from}`;
+    const [row = {}] = join ? await this.#beside(sql) : await this.#query(sql);
     return pairs.map((_, i) => ({ both: Number(row[`n${i}`] ?? 0), notAfter: Number(row[`le${i}`] ?? 0), before: Number(row[`lt${i}`] ?? 0), meanGap: Number(row[`g${i}`] ?? 0) }));
   }
 
@@ -376,14 +431,16 @@ export class TableProfiler {
    * How many parents have each number of children (parents without children included), from the
    * child table alone: its references grouped, and the parents no child names are the parent's
    * rows less the parents named (the reference is a declared foreign key, so every value names one).
+   * It reads the whole child table and no sample, so it runs beside the profiling session's
+   * statements (#beside).
    */
   async childrenPerParent(parentTable: string, parentColumn: string, childTable: string, childColumn: string): Promise<{ children: number; weight: number }[]> {
     const fk = this.#quote(childColumn);
     const sql =
       `SELECT n, count(*) AS parents FROM (SELECT ${fk} AS k, count(*) AS n FROM ${this.#table(childTable)} ` +
       `WHERE ${fk} IS NOT NULL GROUP BY ${fk}) per_parent GROUP BY n ORDER BY n`;
-    const named = (await this.#query(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
-    const parents = this.#rows.get(parentTable) ?? (await this.#countOnly(parentTable));
+    const named = (await this.#beside(sql)).map((row) => ({ children: Number(row.n), weight: Number(row.parents) }));
+    const parents = this.#rows.get(parentTable) ?? Number((await this.#beside(`SELECT count(*) AS n FROM ${this.#table(parentTable)}`))[0]?.n ?? 0);
     const childless = parents - named.reduce((sum, bin) => sum + bin.weight, 0);
     let bins = childless > 0 ? [{ children: 0, weight: childless }, ...named] : named;
     // A very long tail: merge neighbours until the histogram fits the contract.

@@ -2,8 +2,10 @@
 // values: the share of rows in each case, order statistics of the lengths, and for emails the
 // domains held by at least k rows (HAVING count(*) >= k), counts of local-part formats and of
 // trailing digits. The same SQL on PostgreSQL and MySQL/MariaDB but for case-sensitive comparison.
+// A table bigger than the profiler reads is read through its sample, like every other profile.
 import type { SourceKind } from '../contract.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
+import type { TableProfiler } from './profile-sql.ts';
 import { QUANTILES } from './fit-column.ts';
 
 /** Most domains read per email column. */
@@ -34,11 +36,12 @@ export interface EmailCounts {
 
 export class TextProfiler {
   readonly #connection: TargetConnection;
-  readonly #namespace: string;
+  readonly #profiler: TableProfiler;
 
-  constructor(connection: TargetConnection, namespace: string) {
+  /** Reads through `profiler`: its session, and the sample of a table it samples (the counts it gives, such as `nonNull`, are the sample's). */
+  constructor(connection: TargetConnection, profiler: TableProfiler) {
     this.#connection = connection;
-    this.#namespace = namespace;
+    this.#profiler = profiler;
   }
 
   #quote(name: string): string {
@@ -46,11 +49,11 @@ export class TextProfiler {
   }
 
   #table(table: string): string {
-    return `${this.#quote(this.#namespace)}.${this.#quote(table)}`;
+    return this.#profiler.from(table);
   }
 
   async #query(sql: string): Promise<Record<string, unknown>[]> {
-    return this.#connection.query<Record<string, unknown>>(sql, []);
+    return this.#profiler.read(sql);
   }
 
   /** How many rows are lower case, upper case, or start with a capital, of those holding a letter. */
@@ -78,7 +81,9 @@ export class TextProfiler {
       `SELECT v, r FROM (SELECT CHAR_LENGTH(${c}) AS v, ROW_NUMBER() OVER (ORDER BY CHAR_LENGTH(${c})) AS r FROM ${this.#table(table)} WHERE ${c} IS NOT NULL) ranked ` +
       `WHERE r IN (${[...new Set(ranks)].join(', ')})`;
     const byRank = new Map((await this.#query(sql)).map((row) => [Number(row.r), Number(row.v)]));
-    const values = ranks.map((rank) => byRank.get(rank));
+    // A sample read again (without a kept one) may differ from its count: fall back to the highest rank read.
+    const highest = Math.max(0, ...byRank.keys());
+    const values = ranks.map((rank) => byRank.get(Math.min(rank, highest)));
     return values.some((value) => value === undefined || !Number.isFinite(value)) ? [] : (values as number[]);
   }
 

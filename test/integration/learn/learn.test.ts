@@ -236,6 +236,10 @@ for (const target of targets) {
       expect(products.sampled).toBeGreaterThan(0);
       expect(products.sampled).toBeLessThan(400);
       expect(JSON.stringify(sampled.config)).not.toContain('recalled');
+      // A sampled child's dates are compared with its parent's on another session, over the same sample read again.
+      const sampledOrders = sampled.report.tables.find((table) => table.table === 'orders')!;
+      expect(sampledOrders.sampled).toBeGreaterThan(0);
+      expect(sampledOrders.orderRules).toContainEqual(expect.objectContaining({ column: 'placed_at', after: 'customer_id.joined_at' }));
 
       // Before: the config of plain init scores well below.
       const plainOut = out.replace(/\.json$/, '-plain.json');
