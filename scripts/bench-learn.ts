@@ -1,6 +1,7 @@
 // Learning benchmark: a generated database of 10 tables (numbers, prices, statuses, dates with an
-// order rule, a derived total, each table referencing the one before) profiled by `sds init --learn`
-// end to end (connect, catalog, profile, fit, order rules, formulas, validate), on PostgreSQL and
+// order rule, a derived total, each table referencing the one before, the sum of a row's children's
+// totals) profiled by `sds init --learn` end to end (connect, catalog, profile, fit, order rules,
+// formulas, sums over children, validate), on PostgreSQL and
 // MariaDB/MySQL; every run printed. Baseline, same run: SELECT count(*) over the same tables, the
 // least any profiling has to read. The issue's target is 2M rows in under 10 s (--rows=2000000).
 // Usage: npm run bench:learn -- [--rows=200000] [--runs=3] [--only=postgres|mysql]
@@ -10,9 +11,9 @@ import { answerHelp } from './bench-usage.ts';
 import { buildTables, dropTables, openSession, type Session } from './bench-learn-tables.ts';
 
 answerHelp(`Usage: npm run bench:learn -- [--rows=200000] [--runs=3] [--only=postgres|mysql]
-Builds 10 tables holding --rows rows in all (9 columns each: an integer, a price, a status, two
-ordered datetimes, a quantity, a derived total, a reference to the table before), learns them into a
-config --runs times per engine, and prints every run beside SELECT count(*) over the same tables.
+Builds 10 tables holding --rows rows in all (10 columns each: an integer, a price, a status, two
+ordered datetimes, a quantity, a derived total, a reference to the table before, the sum of its
+children's totals), learns them into a config --runs times per engine, and prints every run beside SELECT count(*) over the same tables.
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test);
 the tables are created in sds_bench_learn and dropped at the end.
   --help  this text`);
@@ -52,9 +53,10 @@ for (const engine of ['postgres', 'mysql'] as const) {
       const learning = performance.now() - started;
       const orders = learned.report.tables.reduce((sum, table) => sum + (table.orderRules?.length ?? 0), 0);
       const formulas = learned.report.tables.reduce((sum, table) => sum + (table.formulas?.length ?? 0), 0);
+      const childrenSums = learned.report.tables.reduce((sum, table) => sum + (table.childrenSums?.length ?? 0), 0);
       console.log(
         `${engine} run ${run}: learn ${(learning / 1000).toFixed(2)} s, SELECT count(*) over the same tables ${(baseline / 1000).toFixed(3)} s ` +
-          `(×${(learning / baseline).toFixed(1)}); ${learned.report.columns.length} columns, ${orders} order rules, ${formulas} formulas, ` +
+          `(×${(learning / baseline).toFixed(1)}); ${learned.report.columns.length} columns, ${orders} order rules, ${formulas} formulas, ${childrenSums} sums over children, ` +
           `${learned.report.tables.filter((table) => table.sampled !== undefined).length} tables sampled; load ${loadavg()[0]!.toFixed(1)}`,
       );
     }
