@@ -137,7 +137,7 @@ async function learnConfig(engine: Engine): Promise<string> {
     const count = (pick: (table: (typeof learned.report.tables)[number]) => unknown[] | undefined) => learned.report.tables.reduce((sum, table) => sum + (pick(table)?.length ?? 0), 0);
     console.log(
       `learned config: ${LEARNED_TABLES} tables of ${fmtInt(LEARNED_ROWS)} rows on ${engine} built in ${built.toFixed(1)} s, learned in ${learning.toFixed(2)} s ` +
-        `(${count((table) => table.formulas)} formulas, ${count((table) => table.orderRules)} order rules, ${count((table) => table.fanOut)} fan-outs, ${count((table) => table.correlations)} correlations)`,
+        `(${count((table) => table.formulas)} formulas, ${count((table) => table.childrenSums)} sums over children, ${count((table) => table.orderRules)} order rules, ${count((table) => table.fanOut)} fan-outs, ${count((table) => table.correlations)} correlations)`,
     );
     const file = `${os.tmpdir()}/sds-bench-learned-${process.pid}.json`;
     writeFileSync(file, JSON.stringify(learned.config));
