@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RowValue } from '../../../src/model/row-value.ts';
 import type { Field, SchemaConfig } from '../../../src/model/config-types.ts';
-import { config, entity, generate } from '../../helpers/generate-in-memory.ts';
+import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';
+import { previewRows } from '../../../src/generation/preview.ts';
 import { validateConfig } from '../../../src/config/validate-config.ts';
 import { GENERATOR_VERSIONS } from '../../../src/generation/plan.ts';
 
@@ -40,6 +41,12 @@ describe('childrenSum', () => {
     }
     expect(bills.filter((bill) => Number(bill.charged) > 0).length).toBeGreaterThan(30);
     expect(generated.warnings).toEqual([]);
+  });
+
+  it('holds in a preview of the parent alone', () => {
+    const generated = generate(ledger(), { generatorVersion: 4 });
+    const preview = previewRows(ledger(), 'bills', 8, { referenceDate: REFERENCE_DATE, generatorVersion: 4 });
+    expect(preview.map((bill) => [bill.charged, bill.tally])).toEqual(generated.objects('bills').slice(0, 8).map((bill) => [bill.charged, bill.tally]));
   });
 
   it('validates: an unknown child, a child that does not reference the row, a text field, a fillAfterInsert reference', () => {
