@@ -15,7 +15,7 @@ Builds 10 tables holding --rows rows in all (10 columns each: an integer, a pric
 ordered datetimes, a quantity, a derived total, a reference to the table before, the sum of its
 children's totals), learns them into a config --runs times per engine, and prints every run beside SELECT count(*) over the same tables.
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test);
-the tables are created in sds_bench_learn and dropped at the end.
+the tables are created in sds_bench_learn (BENCH_NAMESPACE: another name) and dropped at the end.
   --help  this text`);
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
 for (const name of Object.keys(args)) {
@@ -29,7 +29,8 @@ const RUNS = Number(args.runs ?? 3);
 const TABLES = 10;
 const PG_URL = process.env.PG_TARGET_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
-const NAMESPACE = 'sds_bench_learn';
+/** BENCH_NAMESPACE: another name, for benchmarks run at once on one server (another run's DROP would take these tables away). */
+const NAMESPACE = process.env.BENCH_NAMESPACE ?? 'sds_bench_learn';
 
 async function countAll(session: Session): Promise<number> {
   const started = performance.now();
