@@ -1877,7 +1877,7 @@ export interface components {
                     reference: string;
                     /** @description The children's column summed, or the two whose product is summed, e.g. `quantity`, `unit_price`. */
                     fields: string[];
-                    /** @description Rows holding the column, over which the sum held. */
+                    /** @description Rows holding the column, over which the sum held (of a big table, those with the lowest keys, up to the sample size). */
                     rows: number;
                 }[];
                 /**
