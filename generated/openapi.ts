@@ -1864,6 +1864,23 @@ export interface components {
                     rows: number;
                 }[];
                 /**
+                 * @description Numeric columns that every row keeps equal to the sum over its children (the
+                 *     rows of a table that references it) of one of their columns, or of the product
+                 *     of two (to half a cent; 0 without children): the config makes them with a
+                 *     `childrenSum` strategy.
+                 */
+                childrenSums?: {
+                    column: string;
+                    /** @description The children's table, e.g. `invoice_lines`. */
+                    entity: string;
+                    /** @description The children's column that references the row, e.g. `invoice_id`. */
+                    reference: string;
+                    /** @description The children's column summed, or the two whose product is summed, e.g. `quantity`, `unit_price`. */
+                    fields: string[];
+                    /** @description Rows holding the column, over which the sum held (of a big table, those with the lowest keys, up to the sample size). */
+                    rows: number;
+                }[];
+                /**
                  * @description Numeric columns whose rank correlation with another column of the row is at
                  *     least 0.5 in size: the config moves them with it by a Gaussian copula (the
                  *     `correlation` of their empirical distribution), each keeping its own quantiles.
@@ -2815,10 +2832,29 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * Strategy
-         * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`, `styledText`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+         * ChildrenSumStrategy
+         * @description The sum over the row's children (the rows of another entity that reference it) of one of their numeric fields, or of the product of two (an invoice's `total` = the sum of its lines' `unit_price` × `quantity`), to the cent; 0 for a row without children, and a child's null field counts 0. The children are made as they will be generated, first, so the parent's value always agrees with its rows. Written by `sds init --learn` for a column every row keeps equal to such a sum. Properties other than those listed are allowed and ignored.
          */
-        strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"] | components["schemas"]["formulaStrategy"] | components["schemas"]["styledTextStrategy"];
+        childrenSumStrategy: {
+            /**
+             * @description Strategy kind: `childrenSum`.
+             * @constant
+             */
+            kind: "childrenSum";
+            /** @description Id of the child entity, e.g. `invoice_lines`: another entity with a field that references this one. */
+            entity: string;
+            /** @description Id of the child's field that references this entity's row (its one-field key), e.g. `invoice_id`. Required when the child has more than one such field; left out: its only one. */
+            reference?: string;
+            /** @description One numeric field of the child, whose values are summed (`["line_total"]`), or two, whose product is summed (`["quantity", "unit_price"]`: each line is worth the first times the second, the second rounded to the cent). */
+            fields: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Strategy
+         * @description The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`, `styledText`, `childrenSum`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+         */
+        strategy: components["schemas"]["literalStrategy"] | components["schemas"]["sequenceStrategy"] | components["schemas"]["randomIntStrategy"] | components["schemas"]["randomFloatStrategy"] | components["schemas"]["randomBooleanStrategy"] | components["schemas"]["weightedChoiceStrategy"] | components["schemas"]["fakerStrategy"] | components["schemas"]["templateStrategy"] | components["schemas"]["dateRangeStrategy"] | components["schemas"]["referenceStrategy"] | components["schemas"]["formulaStrategy"] | components["schemas"]["styledTextStrategy"] | components["schemas"]["childrenSumStrategy"];
         /**
          * FieldGeneration
          * @description How the values of a field are generated; without it, defaults come from type, format, constraints and the field id.

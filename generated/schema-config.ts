@@ -32,7 +32,7 @@ export type FieldDefault =
  */
 export type FanOut = UniformFanOut | ZipfFanOut | ParetoFanOut | BoundedFanOut | EmpiricalFanOut;
 /**
- * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`, `styledText`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
+ * The value strategy, discriminated by `kind`: one of `literal`, `sequence`, `randomInt`, `randomFloat`, `randomBoolean`, `weightedChoice`, `faker`, `template`, `dateRange`, `reference`, `formula`, `styledText`, `childrenSum`. Additional properties are allowed. Without a strategy, a default is chosen from type, format, constraints and the field id.
  *
  * This interface was referenced by `SchemaConfig`'s JSON-Schema
  * via the `definition` "strategy".
@@ -49,7 +49,8 @@ export type Strategy =
   | DateRangeStrategy
   | ReferenceStrategy
   | FormulaStrategy
-  | StyledTextStrategy;
+  | StyledTextStrategy
+  | ChildrenSumStrategy;
 /**
  * Shape of the values of `randomInt` and `randomFloat`, discriminated by `kind`: `uniform` (default), `normal`, `lognormal`, `exponential`, `zipf` or `empirical` (observed quantiles). Values are always clamped to the strategy's min and max (a value drawn outside becomes the nearer bound), then rounded as the strategy rounds.
  *
@@ -943,6 +944,34 @@ export interface StyledTextStrategy {
      */
     digits?: number;
   };
+  [k: string]: unknown;
+}
+/**
+ * The sum over the row's children (the rows of another entity that reference it) of one of their numeric fields, or of the product of two (an invoice's `total` = the sum of its lines' `unit_price` × `quantity`), to the cent; 0 for a row without children, and a child's null field counts 0. The children are made as they will be generated, first, so the parent's value always agrees with its rows. Written by `sds init --learn` for a column every row keeps equal to such a sum. Properties other than those listed are allowed and ignored.
+ *
+ * This interface was referenced by `SchemaConfig`'s JSON-Schema
+ * via the `definition` "childrenSumStrategy".
+ */
+export interface ChildrenSumStrategy {
+  /**
+   * Strategy kind: `childrenSum`.
+   */
+  kind: 'childrenSum';
+  /**
+   * Id of the child entity, e.g. `invoice_lines`: another entity with a field that references this one.
+   */
+  entity: string;
+  /**
+   * Id of the child's field that references this entity's row (its one-field key), e.g. `invoice_id`. Required when the child has more than one such field; left out: its only one.
+   */
+  reference?: string;
+  /**
+   * One numeric field of the child, whose values are summed (`["line_total"]`), or two, whose product is summed (`["quantity", "unit_price"]`: each line is worth the first times the second, the second rounded to the cent).
+   *
+   * @minItems 1
+   * @maxItems 2
+   */
+  fields: [string] | [string, string];
   [k: string]: unknown;
 }
 /**

@@ -8,6 +8,7 @@
 //
 // Usage: see USAGE below, or npm run bench:generation -- --help
 import { execFile } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,6 +31,8 @@ import { validateConfig } from '../src/config/validate-config.ts';
 import { coherentBenchConfig, generationBenchConfig, optionsBenchConfig } from './bench-configs.ts';
 import { prebuild } from './bench-text.ts';
 import { answerHelp } from './bench-usage.ts';
+import { buildTables, dropTables, openSession, type Engine } from './bench-learn-tables.ts';
+import { learnDatabase } from '../src/learn/learn-database.ts';
 
 const PG_URL = process.env.PG_TARGET_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -49,7 +52,7 @@ let streams: number | undefined;
 /** Generator version of the engine and the raw loads' rows (--generator-version; default the newest, as new sources get). */
 let generatorVersion: GeneratorVersion = LATEST_GENERATOR_VERSION;
 
-const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3|4] [--config default|coherent|options] [--workers N] [--streams N]
+const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|mysql] [--runs 1] [--no-baseline] [--insert] [--binary] [--generator-version 1|2|3|4] [--config default|coherent|options|learned] [--workers N] [--streams N]
   --scale N      multiply every row count (users 100k, products 10k, orders 500k at 1×)
   --runs N       runs per case, interleaved, best kept (default 3 at 1×, else 1)
   --only DB      postgres or mysql alone
@@ -61,6 +64,8 @@ const USAGE = `Usage: npm run bench:generation -- [--scale 10] [--only postgres|
   --generator-version N  ${GENERATOR_VERSIONS.join(', ')} (default ${LATEST_GENERATOR_VERSION}: coherent defaults)
   --config coherent      customers 100k and orders 500k whose fields have no strategy (coherent under version 2)
   --config options       the default tables with skewed fan-out, distributions, formulas and shaped dates
+  --config learned       a config learned (sds init --learn) from bench:learn's 10 tables of 60k rows (×scale),
+                         built and learned first on the first database benchmarked, then dropped
   --help         this text
 Targets: PG_TARGET_URL (default postgres://postgres@127.0.0.1:5432/test), MYSQL_URL (default mysql://root@127.0.0.1:3306/test).
 Peak RSS is judged against ${RSS_LIMIT_MB} MB at --scale 10; client CPU is also shown per 1,000 rows.`;
@@ -88,7 +93,7 @@ interface CaseResult {
   warnings: string[];
 }
 
-type ConfigName = 'default' | 'coherent' | 'options';
+type ConfigName = 'default' | 'coherent' | 'options' | 'learned';
 /**
  * --config: the default 610k-row config, `coherent` (fields without strategies: version 2's coherent
  * defaults) or `options` (the default tables with issue 14's strategy options).
@@ -98,7 +103,53 @@ const BENCH_CONFIGS: Record<ConfigName, (scale: number, seed: string) => SchemaC
   default: generationBenchConfig,
   coherent: coherentBenchConfig,
   options: optionsBenchConfig,
+  learned: learnedBenchConfig,
 };
+
+/** Rows of the database the learned config is learned from (bench:learn's tables). */
+const LEARNED_ROWS = 600_000;
+const LEARNED_TABLES = 10;
+/** The file the parent writes the learned config to, for its children (an environment variable). */
+const LEARNED_CONFIG_ENV = 'SDS_BENCH_LEARNED_CONFIG';
+
+/** The config learned by the parent (learnConfig), its row counts × scale, the benchmark's seed. */
+function learnedBenchConfig(scale: number, seed: string): SchemaConfig {
+  const file = process.env[LEARNED_CONFIG_ENV];
+  if (!file) throw new Error(`--config learned: ${LEARNED_CONFIG_ENV} names no learned config (the parent writes it)`);
+  const config = JSON.parse(readFileSync(file, 'utf8')) as SchemaConfig;
+  for (const entity of config.entities) entity.generation = { ...entity.generation, rowCount: Math.round((entity.generation!.rowCount as number) * scale) };
+  config.generationDefaults = { ...config.generationDefaults, seed };
+  return config;
+}
+
+/**
+ * Builds bench:learn's tables on `engine`, learns them as `sds init --learn` does, writes the config
+ * to a file the children read, and drops the tables. Returns the file.
+ */
+async function learnConfig(engine: Engine): Promise<string> {
+  const url = engine === 'postgres' ? PG_URL : MYSQL_URL;
+  const namespace = `${ENGINE_NAMESPACE}_source`;
+  const session = await openSession(engine, url);
+  try {
+    let started = performance.now();
+    await buildTables(engine, session, namespace, LEARNED_ROWS, LEARNED_TABLES);
+    const built = (performance.now() - started) / 1000;
+    started = performance.now();
+    const learned = await learnDatabase(url, { namespace });
+    const learning = (performance.now() - started) / 1000;
+    const count = (pick: (table: (typeof learned.report.tables)[number]) => unknown[] | undefined) => learned.report.tables.reduce((sum, table) => sum + (pick(table)?.length ?? 0), 0);
+    console.log(
+      `learned config: ${LEARNED_TABLES} tables of ${fmtInt(LEARNED_ROWS)} rows on ${engine} built in ${built.toFixed(1)} s, learned in ${learning.toFixed(2)} s ` +
+        `(${count((table) => table.formulas)} formulas, ${count((table) => table.childrenSums)} sums over children, ${count((table) => table.orderRules)} order rules, ${count((table) => table.fanOut)} fan-outs, ${count((table) => table.correlations)} correlations)`,
+    );
+    const file = `${os.tmpdir()}/sds-bench-learned-${process.pid}.json`;
+    writeFileSync(file, JSON.stringify(learned.config));
+    return file;
+  } finally {
+    await dropTables(engine, session, namespace).catch(() => {});
+    await session.close();
+  }
+}
 const benchConfig = (scale: number) => BENCH_CONFIGS[configName](scale, SEED);
 
 // ---------------------------------------------------------------------------------------------
@@ -320,7 +371,7 @@ function parseOptions(argv: string[]): Options {
   const version = Number(value('generator-version') ?? LATEST_GENERATOR_VERSION) as GeneratorVersion;
   if (!GENERATOR_VERSIONS.includes(version)) throw new Error(`--generator-version takes ${GENERATOR_VERSIONS.join(' or ')}`);
   const config = (value('config') ?? 'default') as ConfigName;
-  if (!(config in BENCH_CONFIGS)) throw new Error('--config takes default, coherent or options');
+  if (!(config in BENCH_CONFIGS)) throw new Error('--config takes default, coherent, options or learned');
   const workers = value('workers') === undefined ? undefined : Number(value('workers'));
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new Error('--workers takes a positive integer');
   const streams = value('streams') === undefined ? undefined : Number(value('streams'));
@@ -473,6 +524,16 @@ async function main(): Promise<void> {
   }
 
   const databases = (['postgres', 'mysql'] as const).filter((database) => !options.only || options.only === database);
+  let learnedFile: string | undefined;
+  if (options.config === 'learned') process.env[LEARNED_CONFIG_ENV] = learnedFile = await learnConfig(databases[0]!);
+  try {
+    await benchmark(options, databases);
+  } finally {
+    if (learnedFile) rmSync(learnedFile, { force: true });
+  }
+}
+
+async function benchmark(options: Options, databases: Database[]): Promise<void> {
   const config = benchConfig(options.scale);
   const validation = validateConfig(config);
   if (!validation.valid || validation.warnings.length > 0) {

@@ -12,6 +12,7 @@ import { FAKER_MODULES, fakerMethods } from '../generation/faker-methods.ts';
 import { parseDateBound, resolveDateBound } from '../generation/date-bounds.ts';
 import { parseFormula } from '../generation/formulas/parse-formula.ts';
 import { checkFormula } from '../generation/formulas/check-formula.ts';
+import { resolveChildrenSum } from '../generation/children-sum.ts';
 import { resolveRowReference } from '../generation/row-references.ts';
 import { entityOrder } from '../model/config-graph.ts';
 import { referenceTarget } from '../model/table-spec.ts';
@@ -35,6 +36,7 @@ export const KIND_FIELD_TYPES: Record<StrategyKind, readonly FieldType[]> = {
   reference: ALL_TYPES,
   formula: ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime'],
   styledText: ['string', 'text'],
+  childrenSum: ['integer', 'number'],
 };
 
 /** Defaults of dateRange bounds, as the JSON Schema describes them. */
@@ -125,6 +127,8 @@ export function checkStrategy(context: CheckContext, site: FieldSite, strategy: 
       if (descending > 0) error(`/lengths/${descending}`, `lengths of ${site.name} must ascend, but item ${descending} is smaller than item ${descending - 1}; sort them`);
       return;
     }
+    case 'childrenSum':
+      return checkChildrenSum(context, site, strategy, path);
   }
 }
 
@@ -441,5 +445,24 @@ function checkDateOrder(context: CheckContext, site: FieldSite, strategy: Strate
     seen.add(at.id);
     const next: string | undefined = at.generation?.strategy?.kind === 'dateRange' ? at.generation.strategy.afterField : undefined;
     at = next === undefined ? undefined : site.entity.fields.find((other) => other.id === next);
+  }
+}
+
+/** A childrenSum names a child entity that references the row, its reference and one or two of its numeric fields. */
+function checkChildrenSum(context: CheckContext, site: FieldSite, strategy: StrategyOf<'childrenSum'>, path: string): void {
+  if (context.opaqueEntityIds.has(strategy.entity)) return;
+  const entities = [...context.entities.values()].map((entry) => entry.entity);
+  const resolved = resolveChildrenSum(site.entity, strategy, entities);
+  if (!resolved.ok) {
+    context.errors.push({ path: path + resolved.at, message: `childrenSum of ${site.name}: ${resolved.message}` });
+    return;
+  }
+  const child = context.entities.get(resolved.sum.child)!.entity;
+  const reference = child.fields[resolved.sum.reference]!;
+  if (reference.references?.fillAfterInsert) {
+    context.errors.push({
+      path: path + (strategy.reference === undefined ? '' : '/reference'),
+      message: `childrenSum of ${site.name}: ${child.id}.${reference.id} is filled after every row is inserted (fillAfterInsert), so the children cannot be summed before ${site.entity.id} is made; sum over another reference or drop fillAfterInsert`,
+    });
   }
 }

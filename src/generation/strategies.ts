@@ -13,6 +13,7 @@ import { referenceProgram, referenceSpec } from './references.ts';
 import { templateProgram } from './templates.ts';
 import { styledTextProgram } from './values/styled-text.ts';
 import { formulaProgram } from './formulas/formula-program.ts';
+import { childrenSumProgram } from './children-sum.ts';
 import { constantProgram, randomFloatProgram, randomIntProgram, rangeWithinDigits, sequenceProgram } from './values/numbers.ts';
 import { booleanProgram, choiceProgram } from './values/choices.ts';
 import { dateRangeProgram, quantileDateProgram } from './values/date-programs.ts';
@@ -114,6 +115,8 @@ function strategyProgram(context: EntityContext, field: Field, strategy: Strateg
       return formulaProgram(context, field, strategy.expression);
     case 'styledText':
       return styledTextProgram(context, strategy, defaultProgram(context, field, stream), stream);
+    case 'childrenSum':
+      return childrenSumProgram(context, field, strategy);
   }
 }
 

@@ -14,6 +14,7 @@ import { fitColumn, NUMERIC_CHOICES_MAX, CATEGORY_MAX, type ColumnProfile, type 
 import { identifyingKind } from './identifying.ts';
 import { learnDateOrder, startParentOrders, type OrderRule, type ParentOrders } from './learn-order.ts';
 import { learnFormulas, type FormulaRule } from './learn-formulas.ts';
+import { learnChildrenSums, type ChildrenSumRule } from './learn-children-sums.ts';
 import { learnCorrelations, type CorrelationRule } from './learn-correlations.ts';
 import { TableProfiler, type TableStats } from './profile-sql.ts';
 import { TextProfiler } from './profile-text.ts';
@@ -60,6 +61,8 @@ export interface TableReport {
   orderRules?: OrderRule[];
   /** Numeric columns every row keeps equal to a sum or product of two others. */
   formulas?: FormulaRule[];
+  /** Numeric columns every row keeps equal to the sum over its children of a column, or of the product of two. */
+  childrenSums?: ChildrenSumRule[];
   /** Numeric columns that follow another by a Gaussian copula at its rank correlation. */
   correlations?: CorrelationRule[];
 }
@@ -195,6 +198,13 @@ async function learnTables(
     const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
     const formulas = await learnFormulas(profiler, table, minCount, report.columns, identifying);
     if (formulas.length > 0 && tableReport) tableReport.formulas = formulas;
+  }
+  // Sums over children once every table's same-row formulas are known (a parent's total may be its subtotal plus tax).
+  for (const table of tables) {
+    const tableReport = report.tables.find((entry) => entry.table === table.table.name);
+    const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
+    const sums = await learnChildrenSums(profiler, table, tables, minCount, report.columns, identifying);
+    if (sums.length > 0 && tableReport) tableReport.childrenSums = sums;
     const correlations = await learnCorrelations(profiler, table, minCount, report.columns);
     if (correlations.length > 0 && tableReport) tableReport.correlations = correlations;
   }

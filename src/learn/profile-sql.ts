@@ -379,6 +379,48 @@ export class TableProfiler {
   }
 
   /**
+   * For each parent column and each sum over the children (one child column, or the product of
+   * two), the parent rows holding the column and those where it is within `tolerance` of its
+   * children's sum (0 without children; a null part adds nothing). First over the parents with the
+   * FORMULA_HEAD_ROWS lowest keys; the pairs that hold there are counted again over the parents with
+   * the sampleRows lowest keys (every parent of a table no bigger), each with all its children: a
+   * bounded read, as every other statement of a big table reads its sample.
+   */
+  async childrenSumCounts(
+    parent: { table: string; key: string; columns: string[] },
+    child: { table: string; reference: string; sums: string[][] },
+    tolerance: number,
+  ): Promise<{ rows: number; holds: number }[][]> {
+    const q = (name: string) => this.#quote(name);
+    const key = q(parent.key);
+    const sums = child.sums.map((fields, j) => `sum(${fields.map((field, i) => (i === 0 ? `(c.${q(field)} * 1.0)` : `c.${q(field)}`)).join(' * ')}) AS s${j}`);
+    const counts = (pairs: [number, number][]) =>
+      pairs.flatMap(([i, j]) => {
+        const t = `p.${q(parent.columns[i]!)}`;
+        return [`sum(CASE WHEN ${t} IS NOT NULL THEN 1 ELSE 0 END) AS n${i}_${j}`, `sum(CASE WHEN abs(${t} - COALESCE(s.s${j}, 0)) <= ${tolerance} THEN 1 ELSE 0 END) AS h${i}_${j}`];
+      });
+    const columns = [key, ...parent.columns.map(q)].join(', ');
+    const statement = (pairs: [number, number][], limit: number) => {
+      const parents = `(SELECT ${columns} FROM ${this.#table(parent.table)} ORDER BY ${key} LIMIT ${limit})`;
+      const children = `${this.#table(child.table)} c JOIN (SELECT ${key} AS k FROM ${this.#table(parent.table)} ORDER BY ${key} LIMIT ${limit}) hk ON c.${q(child.reference)} = hk.k`;
+      return `SELECT ${counts(pairs).join(', ')} FROM ${parents} p LEFT JOIN (SELECT c.${q(child.reference)} AS k, ${sums.join(', ')} FROM ${children} GROUP BY c.${q(child.reference)}) s ON s.k = p.${key}`;
+    };
+    const all = parent.columns.flatMap((_, i) => child.sums.map((__, j) => [i, j] as [number, number]));
+    const counted = parent.columns.map(() => child.sums.map(() => ({ rows: 0, holds: -1 })));
+    if (all.length === 0) return counted;
+    const read = (row: Record<string, unknown>, pairs: [number, number][]) => {
+      for (const [i, j] of pairs) counted[i]![j] = { rows: Number(row[`n${i}_${j}`] ?? 0), holds: Number(row[`h${i}_${j}`] ?? 0) };
+    };
+    const [head = {}] = await this.#query(statement(all, FORMULA_HEAD_ROWS));
+    read(head, all);
+    const open = all.filter(([i, j]) => counted[i]![j]!.rows > 0 && counted[i]![j]!.holds === counted[i]![j]!.rows);
+    if (open.length === 0) return counted;
+    const [row = {}] = await this.#query(statement(open, Math.max(FORMULA_HEAD_ROWS, this.#sampleRows)));
+    read(row, open);
+    return counted;
+  }
+
+  /**
    * QUANTILES order statistics of the seconds from `a` to `b` over the rows holding both (of the
    * table's sample, and joined to the parent like pairOrders), trimmed by `minCount` at each end as
    * `quantiles` is.

@@ -142,6 +142,7 @@ export function integerFieldIsBig(entity: Entity, field: Field, rowCount: number
     case 'randomInt':
       return outside(strategy.min ?? field.min ?? 0, strategy.max ?? field.max ?? 1000);
     case 'formula':
+    case 'childrenSum':
       // Products and sums of other fields can leave the 32-bit range: bounded by min and max only.
       return true;
     case 'literal':

@@ -1,6 +1,7 @@
 // Version 4's lines sums loaded into each database and checked in SQL: every invoice's total is the
 // sum of its lines' quantity × unit price, every order's subtotal the sum of its items' line totals
-// (and its total still subtotal + tax + shipping), and the report counts both by rule id.
+// (and its total still subtotal + tax + shipping), and the report counts both by rule id. A
+// childrenSum strategy does the same for names no rule knows (a bill's charge, its rows' pieces × each).
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { type GenerationSummary } from '../../../src/generation/run.ts';
@@ -49,6 +50,26 @@ const schema = (): SchemaConfig => ({
         { id: 'line_total', type: 'number', precision: 2 },
       ],
     },
+    {
+      id: 'bills',
+      primaryKey: ['id'],
+      generation: { rowCount: 60 },
+      fields: [
+        { id: 'id', type: 'integer' },
+        { id: 'charged', type: 'number', precision: 2, generation: { strategy: { kind: 'childrenSum', entity: 'bill_rows', fields: ['pieces', 'each'] } } },
+      ],
+    },
+    {
+      id: 'bill_rows',
+      primaryKey: ['id'],
+      generation: { rowCount: 200 },
+      fields: [
+        { id: 'id', type: 'integer' },
+        { id: 'bill', type: 'integer', references: { entity: 'bills', field: 'id' } },
+        { id: 'pieces', type: 'integer', min: 1, max: 9 },
+        { id: 'each', type: 'number', precision: 2, min: 0, max: 50 },
+      ],
+    },
   ],
 });
 
@@ -71,6 +92,13 @@ for (const target of DIALECTS) {
       const wrong = `SELECT count(*) FROM ${t('orders')} o WHERE o.${q('subtotal')} <> COALESCE((SELECT SUM(l.${q('line_total')}) FROM ${t('order_items')} l WHERE l.${q('order_id')} = o.${q('id')}), 0)`;
       expect(await catalog.count(wrong)).toBe(0);
       expect(await catalog.count(`SELECT count(*) FROM ${t('orders')} WHERE ${q('total')} <> ${q('subtotal')} + ${q('tax')}`)).toBe(0);
+    });
+
+    it("childrenSum: a bill's charge is the sum of its rows' pieces × each (0 without rows)", async () => {
+      const { q, t } = catalog;
+      const wrong = `SELECT count(*) FROM ${t('bills')} b WHERE b.${q('charged')} <> COALESCE((SELECT SUM(r.${q('pieces')} * r.${q('each')}) FROM ${t('bill_rows')} r WHERE r.${q('bill')} = b.${q('id')}), 0)`;
+      expect(await catalog.count(wrong)).toBe(0);
+      expect(await catalog.count(`SELECT count(*) FROM ${t('bills')} WHERE ${q('charged')} > 0`)).toBeGreaterThan(40);
     });
 
     it('the report counts both sums by their rule id', () => {

@@ -77,6 +77,10 @@ function fixture(): Fixture {
       orders.push([orders.length + 1, customer, quantity, stamp(placedMs), shipped, unitPrice, subtotal, shipping, Math.round((subtotal + shipping) * 100) / 100]);
     }
   }
+  // Derived across tables: what a customer spent is the sum of their orders' totals (0 without orders).
+  const spent = new Map<unknown, number>();
+  for (const order of orders) spent.set(order[1], (spent.get(order[1]) ?? 0) + Math.round(Number(order[8]) * 100));
+  for (const customer of customers) customer.push((spent.get(customer[0]) ?? 0) / 100);
   return { customers, products, orders };
 }
 
@@ -100,7 +104,7 @@ async function createShop(target: DialectTarget, data: Fixture): Promise<{ names
   const q = (name: string) => `${target.dialect.quoteIdentifier(namespace)}.${target.dialect.quoteIdentifier(name)}`;
   const [double, timestamp] = target.name === 'postgres' ? ['DOUBLE PRECISION', 'TIMESTAMP'] : ['DOUBLE', 'DATETIME'];
   await inspector.query(`CREATE TABLE ${q('genres')} (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL)`);
-  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL, joined_at ${timestamp} NOT NULL)`);
+  await inspector.query(`CREATE TABLE ${q('customers')} (id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, email VARCHAR(80) NOT NULL, country VARCHAR(2) NOT NULL, joined_at ${timestamp} NOT NULL, spent NUMERIC(10,2) NOT NULL)`);
   await inspector.query(
     `CREATE TABLE ${q('products')} (id INTEGER PRIMARY KEY, genre_id INTEGER NOT NULL REFERENCES ${q('genres')} (id), price NUMERIC(8,2) NOT NULL, ` +
       `weight ${double} NULL, status VARCHAR(20) NOT NULL, released DATE NOT NULL)`,
@@ -176,6 +180,13 @@ for (const target of targets) {
         { column: 'total', expression: 'subtotal + shipping', rows: data.orders.length },
       ]);
       const cents = (value: unknown) => Math.round(Number(value) * 100);
+      // Across tables: a customer's spending is the sum of their orders' totals, in the real rows and the generated ones.
+      expect(report.tables.find((entry) => entry.table === 'customers')?.childrenSums).toEqual([{ column: 'spent', entity: 'orders', reference: 'customer_id', fields: ['total'], rows: 300 }]);
+      const madeSpent = new Map<unknown, number>();
+      for (const order of madeOrders) madeSpent.set(order.customer_id, (madeSpent.get(order.customer_id) ?? 0) + cents(order.total));
+      const madeCustomers = run.objects('customers');
+      expect(madeCustomers.filter((row) => cents(row.spent) !== (madeSpent.get(row.id) ?? 0))).toEqual([]);
+      expect(madeCustomers.filter((row) => cents(row.spent) > 0).length).toBeGreaterThan(100);
       expect(madeOrders.filter((row) => cents(row.total) !== cents(row.subtotal) + cents(row.shipping) || cents(row.subtotal) !== Math.round(Number(row.quantity) * cents(row.unit_price)))).toEqual([]);
       const joinedOf = new Map(run.objects('customers').map((row) => [row.id, row.joined_at as string]));
       expect(madeOrders.filter((row) => row.shipped_at !== null && (row.shipped_at as string) < (row.placed_at as string))).toEqual([]);

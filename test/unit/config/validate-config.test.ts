@@ -97,7 +97,7 @@ function edit(change: (config: Loose) => void): unknown {
 const teams = (c: Loose) => c.entities[0];
 const users = (c: Loose) => c.entities[1];
 const posts = (c: Loose) => c.entities[2];
-const KINDS = '"literal", "sequence", "randomInt", "randomFloat", "randomBoolean", "weightedChoice", "faker", "template", "dateRange", "reference", "formula", "styledText"';
+const KINDS = '"literal", "sequence", "randomInt", "randomFloat", "randomBoolean", "weightedChoice", "faker", "template", "dateRange", "reference", "formula", "styledText", "childrenSum"';
 
 type Want = { errors?: Issue[]; warnings?: Issue[] };
 const cases: [string, { given: unknown; want: Want }][] = [
@@ -742,7 +742,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/1/fields/5/generation/strategy/kind',
             message:
-              'strategy "randomBoolean" cannot fill integer field users.age; it fills boolean fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference, formula',
+              'strategy "randomBoolean" cannot fill integer field users.age; it fills boolean fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference, formula, childrenSum',
           },
         ],
       },
@@ -760,7 +760,7 @@ const cases: [string, { given: unknown; want: Want }][] = [
           {
             path: '/entities/1/fields/5/generation/strategy/kind',
             message:
-              'strategy "template" cannot fill integer field users.age; it fills string, text fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference, formula',
+              'strategy "template" cannot fill integer field users.age; it fills string, text fields. Change the type, or use one of: literal, sequence, randomInt, weightedChoice, faker, reference, formula, childrenSum',
           },
           {
             path: '/entities/2/fields/3/generation/strategy/kind',

@@ -1,0 +1,68 @@
+// The childrenSum strategy: a parent's value is the sum of its children's field (or of the product of
+// two), for any names and every generator version, 0 without children; the validator names what is
+// wrong with one.
+import { describe, expect, it } from 'vitest';
+import type { RowValue } from '../../../src/model/row-value.ts';
+import type { Field, SchemaConfig } from '../../../src/model/config-types.ts';
+import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';
+import { previewRows } from '../../../src/generation/preview.ts';
+import { validateConfig } from '../../../src/config/validate-config.ts';
+import { GENERATOR_VERSIONS } from '../../../src/generation/plan.ts';
+
+/** Names no version-4 rule knows: only the strategy relates them. */
+const ledger = (charged: Partial<Field> = {}, tally: Partial<Field> = {}): SchemaConfig =>
+  config(
+    entity('bills', 40, [
+      { id: 'charged', type: 'number', precision: 2, generation: { strategy: { kind: 'childrenSum', entity: 'bill_rows', fields: ['pieces', 'each'] } }, ...charged } as Field,
+      { id: 'tally', type: 'integer', generation: { strategy: { kind: 'childrenSum', entity: 'bill_rows', reference: 'bill', fields: ['pieces'] } }, ...tally } as Field,
+    ]),
+    entity('bill_rows', 150, [
+      { id: 'bill', type: 'integer', references: { entity: 'bills', field: 'id' } },
+      { id: 'pieces', type: 'integer', min: 1, max: 9 },
+      { id: 'each', type: 'number', precision: 2, min: 0, max: 50, nullable: true, generation: { emptyRate: 0.1 } },
+    ]),
+  );
+
+const cents = (value: RowValue | undefined) => Math.round(Number(value ?? 0) * 100);
+
+describe('childrenSum', () => {
+  it.each(GENERATOR_VERSIONS)('version %i: every parent holds the sum of its children (null parts count 0), childless parents 0', (version) => {
+    const generated = generate(ledger(), { generatorVersion: version });
+    const charged = new Map<RowValue, number>();
+    const tally = new Map<RowValue, number>();
+    for (const row of generated.objects('bill_rows')) {
+      charged.set(row.bill!, (charged.get(row.bill!) ?? 0) + Math.round(Number(row.pieces) * cents(row.each)));
+      tally.set(row.bill!, (tally.get(row.bill!) ?? 0) + Number(row.pieces));
+    }
+    const bills = generated.objects('bills');
+    for (const bill of bills) {
+      expect(cents(bill.charged)).toBe(charged.get(bill.id!) ?? 0);
+      expect(bill.tally).toBe(tally.get(bill.id!) ?? 0);
+    }
+    expect(bills.filter((bill) => Number(bill.charged) > 0).length).toBeGreaterThan(30);
+    expect(generated.warnings).toEqual([]);
+  });
+
+  it('holds in a preview of the parent alone', () => {
+    const generated = generate(ledger(), { generatorVersion: 4 });
+    const preview = previewRows(ledger(), 'bills', 8, { referenceDate: REFERENCE_DATE, generatorVersion: 4 });
+    expect(preview.map((bill) => [bill.charged, bill.tally])).toEqual(generated.objects('bills').slice(0, 8).map((bill) => [bill.charged, bill.tally]));
+  });
+
+  it('validates: an unknown child, a child that does not reference the row, a text field, a fillAfterInsert reference', () => {
+    expect(validateConfig(ledger()).errors).toEqual([]);
+    const errors = (schema: SchemaConfig) => validateConfig(schema).errors.map((issue) => `${issue.path} ${issue.message}`);
+    expect(errors(ledger({ generation: { strategy: { kind: 'childrenSum', entity: 'bill_lines', fields: ['pieces'] } } }))).toEqual([
+      expect.stringMatching(/^\/entities\/0\/fields\/1\/generation\/strategy\/entity childrenSum of bills.charged: names no entity "bill_lines".*\(bill_rows\)/),
+    ]);
+    expect(errors(ledger({ generation: { strategy: { kind: 'childrenSum', entity: 'bill_rows', reference: 'pieces', fields: ['pieces'] } } }))).toEqual([
+      expect.stringMatching(/strategy\/reference childrenSum of bills.charged: bill_rows.pieces does not reference bills; name one that does \(bill\)/),
+    ]);
+    expect(errors(ledger({ generation: { strategy: { kind: 'childrenSum', entity: 'bill_rows', fields: ['nope', 'each'] } } }))).toEqual([expect.stringMatching(/strategy\/fields\/0 childrenSum of bills.charged: names no field "nope" of bill_rows/)]);
+    expect(errors(ledger({ type: 'string' }))[0]).toMatch(/charged/);
+    const deferred = ledger();
+    deferred.entities[1]!.fields[1]!.references!.fillAfterInsert = true;
+    deferred.entities[1]!.fields[1]!.nullable = true;
+    expect(errors(deferred).some((error) => /fillAfterInsert/.test(error) && error.startsWith('/entities/0/fields/1/generation/strategy '))).toBe(true);
+  });
+});
