@@ -128,15 +128,16 @@ describe('CHANGELOG.md acknowledgement of breaking changes', () => {
     expect(text).toContain('npm run api:diff -- --changelog CHANGELOG.md HEAD~1');
     const operations = [...readAcknowledgements(text)].filter((key) => /^[A-Z]+ \//.test(key));
     expect(operations).toEqual([
+      // childrenSum, a new strategy kind in answers, and the privacy report's childrenSums (issue 27).
+      'GET /public/v1/projects/{projectId}/schemas/{schemaId}/versions',
+      'POST /public/v1/projects/{projectId}/schemas/{schemaId}/versions',
+      'GET /public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}',
+      'POST /public/v1/schema-config/introspect',
       // styledText's email formats renamed within this release (issue 27), before any user had them;
       // the versions and introspect operations also carry the kinds `sds init --learn` writes.
       'POST /public/v1/projects/{projectId}/schemas',
-      'POST /public/v1/projects/{projectId}/schemas/{schemaId}/versions',
       'POST /public/v1/schema-config/preview',
       'POST /public/v1/schema-config/validate',
-      'POST /public/v1/schema-config/introspect',
-      'GET /public/v1/projects/{projectId}/schemas/{schemaId}/versions',
-      'GET /public/v1/projects/{projectId}/schemas/{schemaId}/versions/{version}',
       // Last-Event-ID became a string header (issue 28): the same values on the wire, a type change for generated clients.
       'GET /public/v1/projects/{projectId}/sources/{sourceId}/generation-events',
       // Generator version 4 (issue 26): a new value of generatorConfig.generatorVersion in answers.
