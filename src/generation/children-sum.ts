@@ -4,10 +4,9 @@
 // `formula.lines-sum` rule infers from names (rules/row-formulas.ts), and it is made the same way:
 // the generator makes the children first, in a second generator, and sums them by parent key
 // (DataGenerator #childLineSums), to the cent.
-import type { Entity, StrategyOf } from '../model/config-types.ts';
+import type { Entity, Field, StrategyOf } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { LinesSum } from './rules/row-formulas.ts';
-import type { Field } from '../model/config-types.ts';
 
 export type ChildrenSumStrategy = StrategyOf<'childrenSum'>;
 

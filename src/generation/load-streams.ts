@@ -7,9 +7,9 @@
 // At most `streams` loads (parts, and the loading thread's own) are in flight at a time.
 import type { SchemaConfig } from '../contract.ts';
 import type { LoadTransaction } from '../dialects/dialect.ts';
-import type { RowValue } from '../model/row-value.ts';
 import { DataGenerator } from './generator.ts';
 import type { EntityPlan, GenerationPlan } from './plan.ts';
+import { abortable } from './row-batches.ts';
 import { ScheduledRows } from './schedule.ts';
 
 /** Loads in flight at once: `streams` as asked, by default 1 (one table at a time, as before). */
@@ -155,33 +155,16 @@ export class LoadStreams {
     const signal = this.signal;
     const textLoader = this.loader.textLoader!;
     const chunks = rows.textChunks(entity.id, this.options.batchSize, textLoader.encoder(entity.table), { from, to });
-    const written = await textLoader.load(this.namespace, entity.table, checked(chunks, signal), onBatch);
+    const written = await textLoader.load(this.namespace, entity.table, abortable(chunks, signal, STREAM_TURN_MS), onBatch);
     if (written !== undefined) return written;
     // Refused as text before any chunk was read (PostgreSQL binary COPY): the same rows as batches.
-    return this.loader.loadRows(this.namespace, entity.table, checked(rows.batches(entity.id, this.options.batchSize, { from, to }), signal), onBatch);
+    return this.loader.loadRows(this.namespace, entity.table, abortable(rows.batches(entity.id, this.options.batchSize, { from, to }), signal, STREAM_TURN_MS), onBatch);
   }
 }
 
 
-/** Longest stretch of one stream's making rows without giving the other streams and the event loop a turn. */
-const TURN_MS = 20;
-
-/**
- * Chunks handed on with a turn of the event loop every TURN_MS: streams are fed by one thread, and a
- * socket that takes every write at once would let one stream make all its rows before the others
- * make any. Stops at the next chunk once `signal` aborts.
- */
-async function* checked<T>(chunks: Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  let turn = performance.now();
-  for (const chunk of chunks) {
-    if (performance.now() - turn >= TURN_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      turn = performance.now();
-    }
-    signal.throwIfAborted();
-    yield chunk;
-  }
-}
+/** A stream's turn: streams are fed by one thread, and a socket that takes every write at once would let one stream make all its rows before the others make any. */
+const STREAM_TURN_MS = 20;
 
 /** A counting semaphore: at most `size` holders at once, waiters served in turn. */
 class Slots {

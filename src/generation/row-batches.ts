@@ -48,3 +48,24 @@ export function* textChunks(next: () => RowValues | undefined, encodeRow: (row: 
   ended?.();
   if (rows > 0) yield { text, batchRows: rows };
 }
+
+/** Longest stretch of generating and loading without giving timers and I/O of the process a turn. */
+const EVENT_LOOP_TURN_MS = 50;
+
+/**
+ * Batches (or chunks) handed to a loader with a turn of the event loop every `turnMs`, stopping at the
+ * next one once `signal` aborts. Loaders pull batches in microtasks, and while the socket takes every
+ * write at once they never reach the event loop: a large table would starve timers and I/O (HTTP
+ * requests, job heartbeats, progress, an abort, the other streams of a load) for its whole load.
+ */
+export async function* abortable<T>(batches: Iterable<T>, signal: AbortSignal | undefined, turnMs = EVENT_LOOP_TURN_MS): AsyncGenerator<T> {
+  let turn = performance.now();
+  for (const batch of batches) {
+    if (performance.now() - turn >= turnMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turn = performance.now();
+    }
+    signal?.throwIfAborted();
+    yield batch;
+  }
+}

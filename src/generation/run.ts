@@ -10,6 +10,7 @@ import { DataGenerator } from './generator.ts';
 import { LoadRanges, loadThreads } from './load-ranges.ts';
 import { LoadStreams, loadStreams } from './load-streams.ts';
 import { planGeneration, type EntityPlan, type GenerationOptions } from './plan.ts';
+import { abortable } from './row-batches.ts';
 import { scheduleGeneration, ScheduledRows } from './schedule.ts';
 import { hasFeature } from './versions.ts';
 import { CoherenceAudit, type CoherenceCount } from './coherence/report.ts';
@@ -278,22 +279,4 @@ async function loadRanges(
   if (written === undefined) return undefined;
   scheduled.prepare(entity.id, signal);
   return written;
-}
-
-/** Longest stretch of generating and loading without giving timers and I/O of the process a turn. */
-const EVENT_LOOP_TURN_MS = 50;
-
-export async function* abortable<T>(batches: Iterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
-  let turn = performance.now();
-  for (const batch of batches) {
-    // Loaders pull batches in microtasks, and while the socket takes every write at once they never
-    // reach the event loop: a large table would starve timers and I/O (HTTP requests, job heartbeats,
-    // progress, an abort) for its whole load. Yield to the event loop every EVENT_LOOP_TURN_MS.
-    if (performance.now() - turn >= EVENT_LOOP_TURN_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      turn = performance.now();
-    }
-    signal?.throwIfAborted();
-    yield batch;
-  }
 }

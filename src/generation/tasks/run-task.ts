@@ -10,7 +10,8 @@ import type { SchemaConfig } from '../../contract.ts';
 import type { LoadTransaction, TargetConnection } from '../../dialects/dialect.ts';
 import { DataGenerator } from '../generator.ts';
 import { ScheduledRows } from '../schedule.ts';
-import { abortable, DEFAULT_BATCH_SIZE, fillDeferred, loadEntity } from '../run.ts';
+import { abortable } from '../row-batches.ts';
+import { DEFAULT_BATCH_SIZE, fillDeferred, loadEntity } from '../run.ts';
 import type { TaskPlan, TaskSpec } from './plan-tasks.ts';
 
 /** What a task wrote: rows per entity, and the warnings its generator raised (exhausted pools). */
