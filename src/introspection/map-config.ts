@@ -35,6 +35,12 @@ export interface MappedTable {
   fields: Map<string, Field>;
 }
 
+/** The column a field of the table was mapped from (a reference's parent key column, found by the field id it names). */
+export function columnOf(table: MappedTable, fieldId: string): string | undefined {
+  for (const [column, field] of table.fields) if (field.id === fieldId) return column;
+  return undefined;
+}
+
 export function mapCatalog(catalog: Catalog, options: MapOptions = {}): IntrospectedConfig {
   const { config, warnings } = mapCatalogTables(catalog, options);
   return { config, warnings };

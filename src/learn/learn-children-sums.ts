@@ -5,7 +5,7 @@
 // always agree with their generated lines, which an empirical distribution of the total would not.
 // Only counts leave the database.
 import type { Field } from '../model/config-types.ts';
-import type { MappedTable } from '../introspection/map-config.ts';
+import { columnOf, type MappedTable } from '../introspection/map-config.ts';
 import type { ColumnReport } from './fit-column.ts';
 import type { TableProfiler } from './profile-sql.ts';
 
@@ -41,7 +41,7 @@ export async function learnChildrenSums(profiler: TableProfiler, table: MappedTa
     if (child === table) continue;
     for (const [referenceColumn, reference] of child.fields) {
       if (reference.references?.entity !== table.entity.id || reference.references.fillAfterInsert) continue;
-      const keyColumn = [...table.fields].find(([, field]) => field.id === reference.references!.field)?.[0];
+      const keyColumn = columnOf(table, reference.references.field);
       if (!keyColumn) continue;
       const parts = [...child.fields]
         .filter(([, field]) => numeric(field) && !(child.entity.primaryKey ?? []).includes(field.id) && field.generation?.strategy?.kind !== 'childrenSum')

@@ -4,9 +4,8 @@
 // least minCount rows (a lookup's labels: all) leave the database.
 import type { Field, SchemaConfig } from '../model/config-types.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
-import type { MappedTable } from '../introspection/map-config.ts';
 import type { IntrospectOptions, IntrospectionWarning } from '../introspection/introspect.ts';
-import { mapCatalogTables } from '../introspection/map-config.ts';
+import { columnOf, mapCatalogTables, type MappedTable } from '../introspection/map-config.ts';
 import { connectionFailure, dialectOfUrl, readNamespace } from '../introspection/read-catalog.ts';
 import { IntrospectionError, introspectionErrors } from '../introspection/introspection-errors.ts';
 import { validateConfig } from '../config/validate-config.ts';
@@ -194,16 +193,13 @@ async function learnTables(
     const tableReport = report.tables.find((entry) => entry.table === table.table.name);
     const rules = await learnDateOrder(profiler, table, byEntity, minCount, report.columns, parentOrders.get(table.entity.id));
     if (rules.length > 0 && tableReport) tableReport.orderRules = rules;
-    // Person and contact columns keep sds's generators, whatever they add up to.
-    const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
-    const formulas = await learnFormulas(profiler, table, minCount, report.columns, identifying);
+    const formulas = await learnFormulas(profiler, table, minCount, report.columns, identifyingColumns(table));
     if (formulas.length > 0 && tableReport) tableReport.formulas = formulas;
   }
   // Sums over children once every table's same-row formulas are known (a parent's total may be its subtotal plus tax).
   for (const table of tables) {
     const tableReport = report.tables.find((entry) => entry.table === table.table.name);
-    const identifying = new Set([...table.fields.keys()].filter((column) => identifyingKind(table.table.name, column, [...table.fields.keys()]) !== undefined));
-    const sums = await learnChildrenSums(profiler, table, tables, minCount, report.columns, identifying);
+    const sums = await learnChildrenSums(profiler, table, tables, minCount, report.columns, identifyingColumns(table));
     if (sums.length > 0 && tableReport) tableReport.childrenSums = sums;
     const correlations = await learnCorrelations(profiler, table, minCount, report.columns);
     if (correlations.length > 0 && tableReport) tableReport.correlations = correlations;
@@ -230,6 +226,12 @@ async function profileStats(profiler: TableProfiler, table: string, rows: number
     if (!first && columns.length > 0) throw error;
     return { rows: first?.rows ?? rows, ...(first?.sampled !== undefined && { sampled: first.sampled }), columns: each.map((stats) => stats?.columns[0]) };
   }
+}
+
+/** Person and contact columns: they keep sds's generators, whatever they add up to (no formula or sum is learned for them). */
+function identifyingColumns(table: MappedTable): Set<string> {
+  const names = [...table.fields.keys()];
+  return new Set(names.filter((column) => identifyingKind(table.table.name, column, names) !== undefined));
 }
 
 /** The table's single-column references to another table (its sample's joins to parents use them). */
@@ -267,7 +269,7 @@ function fanOutTarget(table: MappedTable, field: Field, byEntity: Map<string, Ma
   const references = field.references;
   if (!references || references.entity === table.entity.id || references.relation === 'one-to-one' || references.pick === 'sequential') return undefined;
   const parent = byEntity.get(references.entity);
-  const parentColumn = parent && [...parent.fields].find(([, candidate]) => candidate.id === references.field)?.[0];
+  const parentColumn = parent && columnOf(parent, references.field);
   return parent && parentColumn ? { parent, parentColumn } : undefined;
 }
 

@@ -4,7 +4,7 @@
 // drawn from the observed gaps' quantiles (dateRange `afterField` or `after`, and `gap`). Only
 // counts and trimmed order statistics of the gaps leave the database.
 import type { Field } from '../model/config-types.ts';
-import type { MappedTable } from '../introspection/map-config.ts';
+import { columnOf, type MappedTable } from '../introspection/map-config.ts';
 import type { ColumnReport } from './fit-column.ts';
 import type { DatePair, PairOrder, TableProfiler } from './profile-sql.ts';
 
@@ -57,7 +57,7 @@ export function startParentOrders(profiler: TableProfiler, table: MappedTable, b
   const started: ParentOrders[] = [];
   for (const [childColumn, reference] of [...table.fields].filter(([, field]) => field.references && field.references.entity !== table.entity.id)) {
     const parent = byEntity.get(reference.references!.entity);
-    const parentColumn = parent && [...parent.fields].find(([, field]) => field.id === reference.references!.field)?.[0];
+    const parentColumn = parent && columnOf(parent, reference.references!.field);
     if (!parent || !parentColumn) continue;
     const parentDates = [...parent.fields].filter(([, field]) => isDate(field) && !field.references).slice(0, MAX_DATES);
     const pairs: DatePair[] = [];
