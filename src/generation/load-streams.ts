@@ -35,9 +35,7 @@ export class LoadStreams {
   readonly #work: Promise<void>[] = [];
   readonly #abort = new AbortController();
   #failure: unknown;
-  /** The parts' generator, made with the first part; `#assumed`: the entities it was told of. */
-  #generator: DataGenerator | undefined;
-  /** The parts' rows, read through the schedule like every sink's. */
+  /** The parts' rows (a generator of their own, read through the load's schedule), made with the first part; `#assumed`: the entities it was told of. */
   #rows: ScheduledRows | undefined;
   readonly #assumed = new Set<string>();
 
@@ -88,12 +86,12 @@ export class LoadStreams {
   async start({ entity, onBatch, onDone }: StreamedEntity): Promise<void> {
     // What the parts' generator must assume: every recomputed entity as made so far in plan order
     // (the entity's ancestors among them, all final by now).
-    const generator = (this.#generator ??= new DataGenerator(this.config, this.plan, { draws: this.scheduled.schedule.draws }));
-    const rows = (this.#rows ??= new ScheduledRows(generator, () => this.scheduled.schedule));
+    // Its schedule is the load's (the draws of unique fields with it, adopted before anything is assumed).
+    const rows = (this.#rows ??= new ScheduledRows(new DataGenerator(this.config, this.plan), () => this.scheduled.schedule));
     const produced = this.scheduled.generator.produced;
-    for (const other of this.scheduled.schedule.entities) {
+    for (const other of rows.schedule.entities) {
       if (!other.recomputed || !produced.has(other.id) || this.#assumed.has(other.id)) continue;
-      generator.assumeGenerated(other.id, false, produced.get(other.id));
+      rows.generator.assumeGenerated(other.id, false, produced.get(other.id));
       this.#assumed.add(other.id);
     }
     this.scheduled.prepare(entity.id, this.options.signal);
