@@ -7,8 +7,8 @@ import type { components } from '../contract.ts';
 /** A generator version of the contract (openapi.yaml `GeneratorVersion`). */
 export type GeneratorVersion = components['schemas']['GeneratorVersion'];
 
-/** Rule sets of field meanings (rules/field-rules.ts): `named` is version 1's, `coherent` version 2's, `meaning` version 4's. */
-export type RuleSetName = 'named' | 'coherent' | 'meaning';
+/** Rule sets of field meanings (rules/field-rules.ts): `named` is version 1's, `coherent` version 2's, `meaning` version 4's, `context` version 5's. */
+export type RuleSetName = 'named' | 'coherent' | 'meaning' | 'context';
 
 export interface VersionFeatures {
   /** One line on what the version changes, for help texts and docs. */
@@ -32,6 +32,12 @@ export interface VersionFeatures {
   agreeingReferences: boolean;
   /** Nullable columns made by default are null in a share of rows that fits their meaning (null-shares.ts). */
   nullShares: boolean;
+  /**
+   * Lifecycles know planned and attended stages (rules/lifecycles.ts): a scheduled time, a check-in
+   * and a check-out are stages of their own (scheduled ≤ checked in ≤ started ≤ ended ≤ checked out),
+   * and the stages of one visit follow each other by minutes or hours, not days.
+   */
+  plannedStages: boolean;
 }
 
 /** Every generator version: same version + seed + config → same rows, forever. */
@@ -46,6 +52,7 @@ export const VERSIONS = {
     auditByDefault: false,
     agreeingReferences: false,
     nullShares: false,
+    plannedStages: false,
   },
   2: {
     changes: 'coherent rows: names in emails, places from reference data, ordered time pairs, children after parents',
@@ -57,6 +64,7 @@ export const VERSIONS = {
     auditByDefault: true,
     agreeingReferences: false,
     nullShares: false,
+    plannedStages: false,
   },
   3: {
     changes: "version 2, with text in the locale's language and real postal codes of FR, AU, FI, DE",
@@ -68,6 +76,7 @@ export const VERSIONS = {
     auditByDefault: true,
     agreeingReferences: false,
     nullShares: false,
+    plannedStages: false,
   },
   4: {
     changes: 'version 3, with meanings read from names, types and lengths: money, quantities, flags, durations, codes and identifiers, lifecycles of times, agreeing references, totals that add up',
@@ -79,6 +88,20 @@ export const VERSIONS = {
     auditByDefault: true,
     agreeingReferences: true,
     nullShares: true,
+    plannedStages: false,
+  },
+  5: {
+    changes:
+      "version 4, with columns read by their table's context: genres, categories, tags, media and document types, pet, product and company names, websites, domains and work emails from the row's company, scheduled times before check-in, start, end and check-out",
+    rules: ['context', 'meaning', 'coherent', 'named'],
+    coherentRows: true,
+    childrenAfterParents: true,
+    localeText: true,
+    postalCodesAbroad: true,
+    auditByDefault: true,
+    agreeingReferences: true,
+    nullShares: true,
+    plannedStages: true,
   },
 } as const satisfies Record<GeneratorVersion, VersionFeatures>;
 

@@ -2018,14 +2018,18 @@ export interface components {
          *     type and length (docs/field-rules.md): prices with cents, amounts and salaries of plausible size,
          *     small quantities, 0/1 and Y/N flags, durations by the unit in the name, ISO country and state codes
          *     by length, identifiers in their formats, lifecycles of date columns, past-tense times never in the
-         *     future, agreeing references and totals that add up. A new source records version 4 unless given
-         *     one (`generatorVersion: 3` keeps version 3); a source keeps the version it stored, and one created
+         *     future, agreeing references and totals that add up. Version 5 also reads a column by its
+         *     table's context: genres, categories, tags, media and document types are real words of their
+         *     kind, names are pet, product or company names where the table is not about people, websites,
+         *     domains and work emails come from the row's company, and a visit's scheduled time comes before
+         *     its check-in, start, end and check-out. A new source records version 5 unless given one
+         *     (`generatorVersion: 4` keeps version 4); a source keeps the version it stored, and one created
          *     before versions existed has none stored and generates with version 1 until its owner sets
-         *     `generatorConfig.generatorVersion`. Previews use version 4 unless given one. Updating
+         *     `generatorConfig.generatorVersion`. Previews use version 5 unless given one. Updating
          *     `generatorConfig` without it keeps the source's version.
          * @enum {integer}
          */
-        GeneratorVersion: 1 | 2 | 3 | 4;
+        GeneratorVersion: 1 | 2 | 3 | 4 | 5;
         /** @description Record of a successful generation. */
         GenerationAudit: {
             /** Format: uuid */
@@ -2063,9 +2067,13 @@ export interface components {
              *     `status-implies-time`: a nullable time is set exactly on the rows whose status names its
              *     stage or a later one (`paid_at` on `paid` rows); `not-in-future`: a time that is a fact
              *     is not after the reference date; `in-window`: a birth or founding date lies in its window.
+             *     Version 5 also: `in-vocabulary`: a genre, category, tag, media or document type, pet,
+             *     product or company name is one of the words of its kind (`against` names the kind);
+             *     `from-company`: a website, domain or work email holds the slug of its row's company name
+             *     (or its company's, through a reference).
              * @enum {string}
              */
-            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree" | "null-share" | "status-implies-time" | "not-in-future" | "in-window";
+            rule: "names-in-email" | "place-in-reference" | "time-pair-ordered" | "child-after-parent" | "row-formula" | "references-agree" | "null-share" | "status-implies-time" | "not-in-future" | "in-window" | "in-vocabulary" | "from-company";
             /**
              * @description Id of the field rule that made the field (`person.email`, `place.city`, `time.pair-end`; the
              *     table of rules is docs/field-rules.md), or for version 4's lifecycle checks the rule the

@@ -8,7 +8,7 @@ import type { GeneratorVersion, RuleSetName } from '../versions.ts';
 import type { Place } from '../coherence/places.ts';
 
 /** Rule sets in the order they were introduced: a rule's `also` takes effect from its set on. */
-export const RULE_SETS: readonly RuleSetName[] = ['named', 'coherent', 'meaning'];
+export const RULE_SETS: readonly RuleSetName[] = ['named', 'coherent', 'meaning', 'context'];
 
 /**
  * Makes the program of a field. `next` makes the program the field would get without this rule's
