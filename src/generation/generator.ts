@@ -19,7 +19,7 @@ import { referenceTarget } from '../model/table-spec.ts';
 import { compositeReferences } from '../model/composite-keys.ts';
 import { hasFeature } from './versions.ts';
 import { parentTimeLink } from './coherence/time.ts';
-import { lifecycleParents } from './rules/lifecycle-parents.ts';
+import { companyReads, lifecycleParents } from './rules/lifecycle-parents.ts';
 import type { CoherenceAudit } from './coherence/report.ts';
 import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
@@ -126,6 +126,11 @@ export class DataGenerator {
       for (const read of parentReads(entity, (id) => this.#entities.get(id)?.entity)) {
         rowNeed(read.reference.target.entity, read.reference.target.field);
         rowNeed(read.reference.target.entity, read.field);
+      }
+      // Version 5: a person's work email reads the name of the company their row references.
+      for (const read of companyReads(entity, config.entities, entityPlan.deferredColumns, plan.version)) {
+        rowNeed(read.parent, read.parentKey);
+        rowNeed(read.parent, read.name.id);
       }
       // Version 4: agreeing references read their parents' references up to the shared ancestor.
       if (hasFeature(plan.version, 'agreeingReferences')) {

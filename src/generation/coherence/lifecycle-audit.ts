@@ -10,7 +10,7 @@ import type { ParentTimeLink } from './time.ts';
 import type { CoherenceRuleName } from './report.ts';
 import { dayOfText, instantOf } from './time.ts';
 import { formatDay, formatInstant, localDay } from '../values/dates.ts';
-import { statusImplies, type Lifecycle } from '../rules/lifecycles.ts';
+import type { Lifecycle } from '../rules/lifecycles.ts';
 import { windowBack } from '../rules/lifecycle-makers.ts';
 
 export interface LifecycleCheck {
@@ -67,7 +67,7 @@ export function lifecycleChecks(options: {
       test: (values) => {
         const value = values[status.index];
         if (value === null || value === undefined) return undefined;
-        return (values[index] !== null) === statusImplies(status.stages.get(String(value)), stage);
+        return (values[index] !== null) === status.implying.has(String(value));
       },
     });
   }

@@ -22,6 +22,7 @@ import { referenceAgreements } from '../reference-agreement.ts';
 import { NULL_SHARE, REFERENCES_AGREE } from '../rules/row-rules.ts';
 import { defaultNullShare } from '../null-shares.ts';
 import { ParentColumns, agreementCheck } from './agreement-audit.ts';
+import { companyDomain, companySource } from '../rules/context-makers.ts';
 
 export type CoherenceRuleName =
   | 'names-in-email'
@@ -33,7 +34,9 @@ export type CoherenceRuleName =
   | 'null-share'
   | 'status-implies-time'
   | 'not-in-future'
-  | 'in-window';
+  | 'in-window'
+  | 'in-vocabulary'
+  | 'from-company';
 
 export interface CoherenceCount {
   /** The check run. */
@@ -172,11 +175,35 @@ export class CoherenceAudit {
         return;
       }
       if (rule?.audit?.kind === 'lifecycle') {
-        const life = lifecycleOf(entity, field, config.entities, deferred)!;
+        const life = lifecycleOf(entity, field, config.entities, deferred, scope.version)!;
         const parentTimes = (link: ParentTimeLink) => this.#parentTimesOf(config, link, rowsOf);
         for (const check of lifecycleChecks({ entity, index, rule: rule.id, life, zone, referenceMs: Date.parse(plan.referenceDate), compare: compareTimes, parentTimes })) {
           add(check.rule, check.ruleId, field.id, check.against, check.test);
         }
+        return;
+      }
+      if (rule?.audit?.kind === 'in-vocabulary') {
+        const check = rule.audit.check(entity, config.entities, field);
+        if (check) add('in-vocabulary', rule.id, field.id, check.against, (values) => (typeof values[index] === 'string' ? check.holds(values[index]) : undefined));
+        return;
+      }
+      if (rule?.audit?.kind === 'from-company') {
+        const source = companySource(entity, config.entities, field);
+        if (!source) return;
+        const name =
+          source.kind === 'row'
+            ? (values: readonly RowValue[]) => values[source.index]
+            : ((up) => (values: readonly RowValue[]) => up(values[source.reference]!))(
+                this.#parentColumns.follow([{ entity: source.parent, key: source.parentKey, field: source.name }]),
+              );
+        const against = source.kind === 'row' ? entity.fields[source.index]!.id : `${source.parent}.${source.name.id}`;
+        // The value ends in the domain of the company's name (a website, a domain, an email at it).
+        add('from-company', rule.id, field.id, against, (values) => {
+          const value = values[index];
+          const company = name(values);
+          if (typeof value !== 'string' || typeof company !== 'string') return undefined;
+          return value.endsWith(companyDomain(company));
+        });
         return;
       }
       if (rule?.audit?.kind !== 'child-after-parent') return;

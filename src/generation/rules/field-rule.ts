@@ -39,7 +39,11 @@ export type RuleAudit =
   /** A parent's field equals the sum of its children's lines (row-formulas.ts linesSumOf), to the cent. */
   | { kind: 'lines-sum' }
   /** Version 4's lifecycle of a date column (rules/lifecycles.ts): its earlier columns, status, parents, window and the reference date. */
-  | { kind: 'lifecycle' };
+  | { kind: 'lifecycle' }
+  /** Version 5: the value is a word of its kind (context-makers.ts `check`: a genre, a pet name, a name ending as its organisation's). */
+  | { kind: 'in-vocabulary'; check: (entity: Entity, entities: readonly Entity[], field: Field) => { against: string; holds: (value: string) => boolean } | undefined }
+  /** Version 5: a website, domain or email holds the domain of its row's company name, or of the company its reference points at. */
+  | { kind: 'from-company' };
 
 export interface FieldRule {
   /** Stable id, counted by the report and listed in docs/field-rules.md (`person.email`, `place.city`). */

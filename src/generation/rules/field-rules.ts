@@ -17,6 +17,7 @@ import { hasFeature } from '../versions.ts';
 import { CODE_LENGTH, roomOf } from './room.ts';
 import * as v4 from './meaning-makers.ts';
 import * as ids from './identifier-makers.ts';
+import * as ctx from './context-makers.ts';
 import { lineTotal, linesSum, linesSumOf, productFormula, sumFormula, sumTotal, taxFormula, taxOfSubtotal } from './row-formulas.ts';
 import { LIFECYCLE_RULES } from './lifecycle-rules.ts';
 import { STATUS_SETS, statusSetOf } from './status-values.ts';
@@ -31,7 +32,52 @@ const plain = (make: v1.Make | v2.Make): RuleMaker => (context, field, stream) =
 const description: v1.Make = (context, field, stream) =>
   cursorProgram(stream, (cursor) => (field.type === 'text' ? paragraphText(context.words.loremWords, cursor, cursor.int(2, 5)) : sentenceText(context.words.loremWords, cursor)));
 
+/** Version 5's rule of a vocabulary kind: a context rule on text columns whose name or table is of the kind. */
+const kindRule = (id: ctx.VocabularyKindId, what: string): FieldRule => ({
+  id,
+  what,
+  types: TEXT,
+  when: (scope, field) => ctx.vocabularyOf(scope.entity, scope.entities, field, id) !== undefined,
+  make: { context: ctx.vocabularyMaker(id) },
+  audit: { kind: 'in-vocabulary', check: (entity, entities, field) => ctx.vocabularyCheck(entity, entities, field, id) },
+});
+
 export const FIELD_RULES: readonly FieldRule[] = [
+  // Meanings of version 5 by the table's context (context-makers.ts): kinds of things by their
+  // column or table name, names by what the table's rows are, the web of the row's company.
+  kindRule('kind.mime-type', 'a MIME type (`mime_type`, `content_type`): `application/pdf`, `image/png`…'),
+  kindRule('kind.media-type', 'a media type (`media_type`, `media_types.name`): `MPEG audio file`, `Protected AAC audio file`, `JPEG image file`…'),
+  kindRule('kind.document-type', 'a document type (`document_type`, `doc_type`, `document_types.name`): `Invoice`, `Contract`, `Lab Result`…'),
+  kindRule('kind.genre', "a genre (`genre`, `genres.name`): the config's domain by its tables' names: music (`Rock`, `Jazz`; the default), film (`Comedy`, `Horror`), book or game genres"),
+  kindRule('kind.category', "a category (`category`, `product_category`, `categories.name`): product departments (`Electronics`, `Garden`), or film, music, book, game genres or blog topics by the config's domain"),
+  kindRule('kind.species', "an animal's species (`species`, `animal_type`): `Dog` 45%, `Cat` 35%, then rabbits, birds and other small pets"),
+  kindRule('kind.tag', 'a tag (`tag`, `tag_name`, `tags.name`): a lower-case word such as `featured`, `follow-up`, `vip`'),
+  kindRule('name.pet', "a pet's name (`pets.name`, `animals.name`, `pet_name`; a `patients.name` beside a `species` or `breed`): `Bella`, `Max`, `Luna`…"),
+  // (a unique column takes each word of its list once, then the words again with a number: `Rock 2`)
+  {
+    id: 'name.organisation',
+    what: "the name of an organisation or place of business (`companies.name`, `vendors.name`, `clinics.name`, `hotels.hotel_name`): a surname or a place-like word and what it is (`Hughes Group`, `Riverside Hotel`; `Oakwood Veterinary Clinic` where the config has pets)",
+    types: TEXT,
+    when: (scope, field) => ctx.organisationName(scope.entity, scope.entities, field) !== undefined,
+    make: { context: ctx.organisationMaker },
+    audit: { kind: 'in-vocabulary', check: ctx.organisationCheck },
+  },
+  {
+    id: 'web.of-company',
+    what: "a website (`https://www.hughesgroup.com`), domain (`hughesgroup.com`) or email (`info@…`, or `first.last@…` beside a person's names) of a row with a company name (its own, or an organisation's row's `name`); a person's work email at the company their row references (`employees.company_id`) — not a free mail provider",
+    types: TEXT,
+    when: (scope, field) => ctx.webKindOf(scope, field) !== undefined,
+    make: { context: ctx.webOfCompany },
+    audit: { kind: 'from-company' },
+  },
+  {
+    id: 'name.by-table',
+    what: "any other bare `name` (or `<table>_name`): a person's full name only on tables of people (`customers`, `employees`…) or rows with first or last name, gender or birth columns; a product name on product tables; else two words",
+    types: TEXT,
+    when: (scope, field) => ctx.nameKindOf(scope.entity, field) !== undefined,
+    make: { context: ctx.nameByTable },
+    audit: { kind: 'in-vocabulary', check: (entity, _entities, field) => ctx.nameByTableCheck(entity, field) },
+  },
   // Meanings of version 4: arithmetic that names state, where the row has every part of it (by
   // context: the names are row-formulas.ts's, and a total without its parts stays money.amount).
   {

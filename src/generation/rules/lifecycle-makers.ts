@@ -12,7 +12,7 @@ import type { RuleMaker } from './field-rule.ts';
 import { dayOfText, instantOf } from '../coherence/time.ts';
 import { rowIndexOf } from '../parent-lookups.ts';
 import { DAY_MS, formatDay, formatInstant, localDay, wallToInstant } from '../values/dates.ts';
-import { lifecycleOf, peopleLike, statusImplies, type Lifecycle } from './lifecycles.ts';
+import { lifecycleOf, peopleLike, type Lifecycle } from './lifecycles.ts';
 
 const YEAR_MS = 365.25 * DAY_MS;
 /** Draws per uniqueness attempt (a few per value). */
@@ -116,7 +116,7 @@ export function lifecycleApplies(life: Lifecycle | undefined): life is Lifecycle
 /** The program of a date column by its lifecycle; declines columns the rules say nothing of. */
 export const lifecycleTime: RuleMaker = (context, field, stream, next) => {
   if (field.weekdaysOnly) return undefined;
-  const life = lifecycleOf(context.entity, field, context.entities, context.plan.deferredColumns);
+  const life = lifecycleOf(context.entity, field, context.entities, context.plan.deferredColumns, context.version);
   if (!lifecycleApplies(life)) return undefined;
   return lifecycleProgram(context, field, stream, life, next);
 };
@@ -134,7 +134,6 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
     return keys && times ? [{ reference: anchor.reference, time: parentInstants(keys, times, zone) }] : [];
   });
   const status = life.status;
-  const stageId = life.stage?.id ?? '';
   // What the value reads: earlier times, references, the status, and whatever the program it falls back to reads.
   const deps = [...new Set([...life.earlier, ...parents.map((parent) => parent.reference), ...(status ? [status.index] : []), ...(own?.deps ?? [])])];
   let made = madeTimes.get(context);
@@ -157,7 +156,7 @@ function lifecycleProgram(context: EntityContext, field: Field, stream: RandomSt
 
   return {
     at: (row, values, attempt) => {
-      if (status && !statusImplies(status.stages.get(String(values[status.index])), stageId)) return null;
+      if (status && !status.implying.has(String(values[status.index]))) return null;
       const draw = attempt * DRAWS;
       // The latest earlier time of the row or of a parent: the value is not before it.
       let lower = Number.NEGATIVE_INFINITY;

@@ -11,7 +11,7 @@ import { lifecycleOf, type Lifecycle, type ParentAnchor } from './lifecycles.ts'
 
 /** The lifecycle of a field where the lifecycle rules apply to it. */
 function lifeOf(scope: RuleScope, field: Field): Lifecycle | undefined {
-  const life = lifecycleOf(scope.entity, field, scope.entities, scope.deferred);
+  const life = lifecycleOf(scope.entity, field, scope.entities, scope.deferred, scope.version);
   return lifecycleApplies(life) ? life : undefined;
 }
 

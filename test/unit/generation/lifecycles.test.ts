@@ -63,7 +63,7 @@ describe('the stage vocabulary', () => {
     const byId = (id: string) => schema.entities.find((candidate) => candidate.id === id)!;
     const life = (entityId: string, fieldId: string) => {
       const owner = byId(entityId);
-      return lifecycleOf(owner, owner.fields.find((field) => field.id === fieldId)!, schema.entities, []);
+      return lifecycleOf(owner, owner.fields.find((field) => field.id === fieldId)!, schema.entities, [], 4);
     };
     const invoices = byId('invoices');
     const index = (owner: Entity, id: string) => owner.fields.findIndex((field) => field.id === id);
@@ -77,12 +77,12 @@ describe('the stage vocabulary', () => {
     // A status column with no value of the stage links nothing; a NOT NULL time is left to its window.
     expect(life('rentals', 'due_date')!.status).toBeUndefined();
     const notNull: Field = { id: 'paid_at', type: 'datetime' };
-    expect(lifecycleOf({ ...invoices, fields: [...invoices.fields.filter((field) => field.id !== 'paid_at'), notNull] }, notNull, schema.entities, [])!.status).toBeUndefined();
+    expect(lifecycleOf({ ...invoices, fields: [...invoices.fields.filter((field) => field.id !== 'paid_at'), notNull] }, notNull, schema.entities, [], 4)!.status).toBeUndefined();
     // A plan is not a fact: an active licence has an expiry date too.
     const expires: Field = { id: 'expires_on', type: 'date', nullable: true };
     const licences = entity('licences', 1, [{ id: 'status', type: 'enum', values: ['active', 'expired'] }, { id: 'issued_on', type: 'date' }, expires]);
-    expect(lifecycleOf(licences, expires, [licences], [])).toMatchObject({ earlier: [2], past: false });
-    expect(lifecycleOf(licences, expires, [licences], [])!.status).toBeUndefined();
+    expect(lifecycleOf(licences, expires, [licences], [], 4)).toMatchObject({ earlier: [2], past: false });
+    expect(lifecycleOf(licences, expires, [licences], [], 4)!.status).toBeUndefined();
   });
 });
 
