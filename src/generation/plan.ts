@@ -14,7 +14,7 @@ import { GENERATOR_VERSIONS, type GeneratorVersion } from './versions.ts';
  */
 export { GENERATOR_VERSIONS, type GeneratorVersion } from './versions.ts';
 /** What new sources, previews and the CLI use unless told otherwise. */
-export const LATEST_GENERATOR_VERSION: GeneratorVersion = 4;
+export const LATEST_GENERATOR_VERSION: GeneratorVersion = 5;
 
 /** The full name of a generator version, recorded in each job and audit (faker's version is part of it). */
 export function generatorVersionName(version: GeneratorVersion): string {

@@ -1,4 +1,4 @@
-// Generator versions of sources: a new source records the newest version (4) unless told one, keeps
+// Generator versions of sources: a new source records the newest version (5) unless told one, keeps
 // it through updates of its generatorConfig, and its audit names it; a source that stored version 3
 // (the default before version 4) keeps it; a source stored before versions
 // existed (no generatorVersion) regenerates with version 1, byte for byte what version 1 gives.
@@ -39,11 +39,11 @@ async function digests(namespace: string): Promise<Record<string, string>> {
 }
 
 describe('generator versions of sources', () => {
-  it('a new source records version 4 and its audit and job name it; version 1 on request gives other data', async () => {
+  it('a new source records version 5 and its audit and job name it; version 1 on request gives other data', async () => {
     const latest = await createSource('Latest', { rowCounts: ROWS });
-    expect(latest.source.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 4 });
-    expect(latest.job.generatorVersion).toBe(generatorVersionName(4));
-    expect(latest.source.generationAudit!.generatorVersion).toBe(generatorVersionName(4));
+    expect(latest.source.generatorConfig).toEqual({ rowCounts: ROWS, generatorVersion: 5 });
+    expect(latest.job.generatorVersion).toBe(generatorVersionName(5));
+    expect(latest.source.generationAudit!.generatorVersion).toBe(generatorVersionName(5));
 
     const first = await createSource('First', { rowCounts: ROWS, generatorVersion: 1 });
     expect(first.source.generatorConfig.generatorVersion).toBe(1);
@@ -85,7 +85,7 @@ describe('generator versions of sources', () => {
     expect(kept.data!.generatorConfig).toEqual({ rowCounts: ROWS, batchSize: 9, generatorVersion: 3 });
     const regenerated = await api.POST('/public/v1/projects/{projectId}/sources/{sourceId}/regenerate', { params: { path, query: { wait: true } } });
     expect(regenerated.data!.generatorVersion).toBe(generatorVersionName(3));
-    const latest = await createSource('Default v4', { rowCounts: ROWS });
+    const latest = await createSource('Default v5', { rowCounts: ROWS });
     expect((await digests(before.source.config.schema!)).users).not.toBe((await digests(latest.source.config.schema!)).users);
   });
 
@@ -93,7 +93,7 @@ describe('generator versions of sources', () => {
     const api = t.client(t.teamKey);
     const { response } = await api.POST('/public/v1/projects/{projectId}/sources', {
       params: { path: { projectId } },
-      body: { name: 'Future', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { generatorVersion: 5 as never } },
+      body: { name: 'Future', kind: 'postgres', schemaVersionId: versionId, generatorConfig: { generatorVersion: 6 as never } },
     });
     expect(response.status).toBe(400);
   });

@@ -85,7 +85,7 @@ describe('preview', () => {
     expect(data!.entities).toHaveLength(1);
     const [users] = data!.entities;
     expect(users).toMatchObject({ id: 'users', seed: 'blog', rowsPlanned: 20 });
-    expect(users!.rows).toEqual(previewRows(blogConfig(), 'users', 100, { generatorVersion: 4 }));
+    expect(users!.rows).toEqual(previewRows(blogConfig(), 'users', 100, { generatorVersion: 5 }));
     // Ten rows when `rows` is left out, a new seed gives new rows, and row counts are honoured.
     const ten = (await preview({ schema: blogConfig(), entity: 'users' })).data!;
     expect(ten.entities[0]!.rows).toEqual(users!.rows.slice(0, 10));

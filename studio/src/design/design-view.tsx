@@ -66,7 +66,7 @@ export function DesignView({ api, project, open }: { api: ManagementClient; proj
         schema: config as SchemaConfig,
         rows: next.rows,
         ...(seed ? { seed } : {}),
-        ...(next.generatorVersion ? { generatorVersion: Number(next.generatorVersion) as 1 | 2 | 3 | 4 } : {}),
+        ...(next.generatorVersion ? { generatorVersion: Number(next.generatorVersion) as 1 | 2 | 3 | 4 | 5 } : {}),
       },
     });
     if (run !== previewRun.current) return;

@@ -9,7 +9,7 @@ export interface PreviewSettings {
   seed: string;
   rows: number;
   /** Generator version to preview with ('' for the service's default). */
-  generatorVersion: '' | '1' | '2' | '3' | '4';
+  generatorVersion: '' | '1' | '2' | '3' | '4' | '5';
 }
 
 const VERSIONS = [
@@ -18,6 +18,7 @@ const VERSIONS = [
   { value: '2', label: '2' },
   { value: '3', label: '3' },
   { value: '4', label: '4' },
+  { value: '5', label: '5' },
 ];
 
 export function PreviewPanel({

@@ -99,7 +99,7 @@ export function ImportView({
         schema: config,
         rows: next.rows,
         ...(seed ? { seed } : {}),
-        ...(next.generatorVersion ? { generatorVersion: Number(next.generatorVersion) as 1 | 2 | 3 | 4 } : {}),
+        ...(next.generatorVersion ? { generatorVersion: Number(next.generatorVersion) as 1 | 2 | 3 | 4 | 5 } : {}),
       },
     });
     if (run !== previewRun.current) return;

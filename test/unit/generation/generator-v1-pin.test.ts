@@ -1,9 +1,9 @@
 // Generator version 1 is frozen: these digests of the example configs and the every-option config,
 // made in memory with a fixed reference date, must never change. A change here means an existing
 // source would regenerate different data after an upgrade: put new behaviour behind a new version.
-// Versions 2, 3 and 4 are pinned too, against dependency upgrades that would change their data.
+// Versions 2 to 5 are pinned too, against dependency upgrades that would change their data.
 import { describe, expect, it } from 'vitest';
-import { inMemoryDigests, pinnedConfigs, v3PinnedConfigs, v4PinnedConfigs, V1_PINS, V2_PINS, V3_PINS, V4_PINS } from '../../fixtures/generator-v1-pins.ts';
+import { inMemoryDigests, pinnedConfigs, v3PinnedConfigs, v4PinnedConfigs, v5PinnedConfigs, V1_PINS, V2_PINS, V3_PINS, V4_PINS, V5_PINS } from '../../fixtures/generator-v1-pins.ts';
 import { coherentConfig } from '../../fixtures/coherent-config.ts';
 
 describe('generator version 1 is pinned', () => {
@@ -66,5 +66,25 @@ describe('generator version 4 is pinned', () => {
   it('differs from version 3 where its meanings apply, and keeps version 3’s rows where none do (the every-option config’s tags)', () => {
     expect(V4_PINS.coherent!.customers).not.toBe(V3_PINS.coherent!.customers);
     expect(V4_PINS['every-option']!.tags).toBe(V3_PINS['every-option']!.tags);
+  });
+});
+
+describe('generator version 5 is pinned', () => {
+  const configs = v5PinnedConfigs();
+
+  it('pins version 4’s configs and the schemas of its rules by table context', () => {
+    expect(Object.keys(V5_PINS).sort()).toEqual(Object.keys(configs).sort());
+  });
+
+  for (const [name, config] of Object.entries(configs)) {
+    it(`${name}: version 5 gives the pinned rows`, () => {
+      expect(inMemoryDigests(config, { generatorVersion: 5 })).toEqual(V5_PINS[name]);
+    });
+  }
+
+  it('differs from version 4 where its rules by context apply, and keeps version 4’s rows where none do', () => {
+    expect(V5_PINS['clinic-billing']!.clinics).not.toBe(V4_PINS['clinic-billing']!.clinics);
+    expect(V5_PINS['clinic-billing']!.owners).toBe(V4_PINS['clinic-billing']!.owners);
+    expect(V5_PINS.coherent).toEqual(V4_PINS.coherent);
   });
 });
