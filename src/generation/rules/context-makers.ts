@@ -92,7 +92,7 @@ function nameLike(entity: Entity, field: Field): boolean {
 function fitting(field: Field, list: readonly string[]): readonly string[] | undefined {
   if (!TEXT.has(field.type) || (field.format !== undefined && field.format !== 'plain')) return undefined;
   const room = roomOf(field);
-  const fit = room === Number.POSITIVE_INFINITY ? list : list.filter((word) => word.length <= room);
+  const fit = list.every((word) => word.length <= room) ? list : list.filter((word) => word.length <= room);
   return fit.length >= 3 ? fit : undefined;
 }
 

@@ -103,7 +103,7 @@ const PLANNED_STAGES: readonly Stage[] = STAGES.flatMap((stage): Stage[] => {
       { ...stage, words: stage.words.filter((word) => word !== 'checkin') },
     ];
   }
-  if (stage.id === 'ended') return [{ ...stage, words: stage.words.filter((word) => word !== 'checkout') }, { id: 'checkedout', words: ['checkout', 'checkedout'], window: 'activity' }];
+  if (stage.id === 'ended') return [{ ...stage, words: stage.words.filter((word) => word !== 'checkout') }, { id: 'checkedout', words: ['checkout', 'checkedout'], window: 'future' }];
   return [stage];
 });
 
@@ -328,7 +328,8 @@ export function lifecycleOf(entity: Entity, field: Field, entities: readonly Ent
   const words = lifeWords(version);
   const stage = words.in(entity, field.id);
   // An end that has happened (`ended_at`, `closed_on`) is activity; one that may lie ahead (`end_date`, `due_date`) is not.
-  const past = pastTime(field);
+  // Version 5: so is a check-out named in the present (a hotel's `check_out` may lie ahead; `checked_out_at` has happened).
+  const past = pastTime(field) && !(stage?.id === 'checkedout' && !idWords(field.id).includes('checked'));
   const earlier: number[] = [];
   let birth = -1;
   if (stage) {
