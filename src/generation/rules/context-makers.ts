@@ -22,6 +22,8 @@ import { toAsciiWord } from '../values/words.ts';
 import { normalizeId } from './field-rule.ts';
 import { roomOf } from './room.ts';
 import * as words from './context-words.ts';
+import { LANGUAGE_NAMES } from './identifier-makers.ts';
+import { mergedDefinitions } from '../faker-locales.ts';
 
 const TEXT = new Set(['string', 'text']);
 
@@ -66,6 +68,7 @@ export const VOCABULARY_KINDS = {
     words: (entities) => words.categoriesOf(words.domainOf(entities)),
   },
   'kind.species': { id: 'kind.species', what: 'species', columns: ['species', 'animaltype', 'pettype'], words: () => words.SPECIES },
+  'kind.language': { id: 'kind.language', what: 'languages', columns: [], table: lastWordIs('language'), words: () => LANGUAGE_NAMES },
   'kind.tag': { id: 'kind.tag', what: 'tags', columns: ['tag', 'tagname'], table: lastWordIs('tag'), words: () => words.TAGS },
   'name.pet': {
     id: 'name.pet',
@@ -380,4 +383,21 @@ export const webOfCompany: RuleMaker = (context, field, stream, next) => {
 function localPart(person: { firstAscii: string; lastAscii: string }, attempt: number): string {
   const base = person.firstAscii && person.lastAscii ? `${person.firstAscii}.${person.lastAscii}` : person.lastAscii || person.firstAscii || 'team';
   return attempt === 0 ? base : `${base}${attempt + 1}`;
+}
+
+// Staff's titles.
+
+/** Whether a field is a staff member's `title` (`employees.title`): their job, not a headline. */
+export function staffTitle(entity: Entity, field: Field): boolean {
+  return TEXT.has(field.type) && normalizeId(field.id) === 'title' && roomOf(field) >= 12 && words.singularWords(entity.id).some((word) => STAFF_WORDS.has(word));
+}
+
+let jobTypes: Set<string> | undefined;
+
+/** The report's check of a staff title: it ends in a job of faker's English list (`… Officer`, `… Engineer`). */
+export function staffTitleCheck(entity: Entity, _entities: readonly Entity[], field: Field): { against: string; holds: (value: string) => boolean } | undefined {
+  if (!staffTitle(entity, field)) return undefined;
+  jobTypes ??= new Set((mergedDefinitions('en').person?.job_type ?? []) as string[]);
+  const known = jobTypes;
+  return { against: 'job titles', holds: (value) => known.has(value.slice(value.lastIndexOf(' ') + 1)) };
 }

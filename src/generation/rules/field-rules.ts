@@ -51,6 +51,7 @@ export const FIELD_RULES: readonly FieldRule[] = [
   kindRule('kind.genre', "a genre (`genre`, `genres.name`): the config's domain by its tables' names: music (`Rock`, `Jazz`; the default), film (`Comedy`, `Horror`), book or game genres"),
   kindRule('kind.category', "a category (`category`, `product_category`, `categories.name`): product departments (`Electronics`, `Garden`), or film, music, book, game genres or blog topics by the config's domain"),
   kindRule('kind.species', "an animal's species (`species`, `animal_type`): `Dog` 45%, `Cat` 35%, then rabbits, birds and other small pets"),
+  kindRule('kind.language', "a language's name (`languages.name`): `English`, `Spanish`, `Japanese`…"),
   kindRule('kind.tag', 'a tag (`tag`, `tag_name`, `tags.name`): a lower-case word such as `featured`, `follow-up`, `vip`'),
   kindRule('name.pet', "a pet's name (`pets.name`, `animals.name`, `pet_name`; a `patients.name` beside a `species` or `breed`): `Bella`, `Max`, `Luna`…"),
   // (a unique column takes each word of its list once, then the words again with a number: `Rock 2`)
@@ -69,6 +70,14 @@ export const FIELD_RULES: readonly FieldRule[] = [
     when: (scope, field) => ctx.webKindOf(scope, field) !== undefined,
     make: { context: ctx.webOfCompany },
     audit: { kind: 'from-company' },
+  },
+  {
+    id: 'person.title-of-staff',
+    what: "a staff member's `title` (`employees.title`, `staff.title`): a job title (`Senior Data Officer`), not a headline",
+    types: TEXT,
+    when: (scope, field) => ctx.staffTitle(scope.entity, field),
+    make: { context: plain(v1.composed('person.jobTitle')) },
+    audit: { kind: 'in-vocabulary', check: ctx.staffTitleCheck },
   },
   {
     id: 'name.by-table',

@@ -123,6 +123,8 @@ const LANGUAGES: readonly [string, string, string][] = [
   ['pl', 'pol', 'Polish'],
   ['tr', 'tur', 'Turkish'],
 ];
+/** The English names of the languages (version 5's `languages.name`). */
+export const LANGUAGE_NAMES: readonly string[] = LANGUAGES.map(([, , name]) => name);
 /** Half the rows in English, the rest spread over the others. */
 const language = (cursor: RandomCursor) => (cursor.float() < 0.5 ? LANGUAGES[0]! : LANGUAGES[1 + cursor.index(LANGUAGES.length - 1)]!);
 

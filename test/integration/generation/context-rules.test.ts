@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { type GenerationSummary } from '../../../src/generation/run.ts';
 import { DOCUMENT_TYPES, MEDIA_TYPES, MIME_TYPES, MUSIC_GENRES, PET_NAMES, SPECIES, TAGS } from '../../../src/generation/rules/context-words.ts';
+import { LANGUAGE_NAMES } from '../../../src/generation/rules/identifier-makers.ts';
 import { dialectTargets, uniqueNamespace } from '../../helpers/dialect-targets.ts';
 import { generateBeforeAll } from '../../helpers/generated-namespace.ts';
 import { Catalog } from '../../helpers/catalog.ts';
@@ -36,12 +37,13 @@ for (const target of DIALECTS) {
       for (const [table, count] of Object.entries(CONTEXT_ROWS)) expect(await rows(table, '1 = 1'), table).toBe(count);
     });
 
-    it('genres, media types, categories, tags, document and MIME types are words of their kind (a music store: music genres)', async () => {
+    it('genres, media types, categories, tags, languages, document and MIME types are words of their kind (a music store: music genres)', async () => {
       expect(await rows('genres', `${c('name')} IN ${list(MUSIC_GENRES)}`)).toBe(CONTEXT_ROWS.genres);
       expect(await catalog.count(`SELECT count(DISTINCT ${catalog.q('name')}) FROM ${catalog.t('genres')}`)).toBe(CONTEXT_ROWS.genres);
       expect(await rows('media_types', `${c('name')} IN ${list(MEDIA_TYPES)}`)).toBe(CONTEXT_ROWS.media_types);
       expect(await rows('categories', `${c('name')} IN ${list(MUSIC_GENRES)}`)).toBe(CONTEXT_ROWS.categories);
       expect(await rows('tags', `${c('name')} IN ${list(TAGS)}`)).toBe(CONTEXT_ROWS.tags);
+      expect(await rows('languages', `${c('name')} IN ${list(LANGUAGE_NAMES)}`)).toBe(CONTEXT_ROWS.languages);
       expect(await rows('documents', `${c('document_type')} IN ${list(DOCUMENT_TYPES)} AND ${c('mime_type')} IN ${list(MIME_TYPES)}`)).toBe(CONTEXT_ROWS.documents);
     });
 
@@ -98,6 +100,8 @@ for (const target of DIALECTS) {
         ['name.pet', 'pets', 'name'],
         ['name.organisation', 'clinics', 'name'],
         ['name.by-table', 'users', 'name'],
+        ['kind.language', 'languages', 'name'],
+        ['person.title-of-staff', 'vets', 'title'],
       ] as const) {
         expect(counted(ruleId, field, table), ruleId).toMatchObject({ rule: 'in-vocabulary', entity: table, rows: CONTEXT_ROWS[table], holding: CONTEXT_ROWS[table] });
       }

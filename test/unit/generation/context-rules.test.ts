@@ -32,6 +32,8 @@ describe('version 5 chooses a column’s rule by its table', () => {
     entity('teams', 5, [text('name'), text('email', 120)]),
     entity('products', 5, [text('name'), text('email', 120)]),
     entity('documents', 5, [text('doc_type'), text('content_type', 120), text('title')]),
+    entity('language', 5, [text('name', 20)]),
+    entity('Employee', 5, [text('FirstName'), text('Title', 30)]),
   ];
   const cases: [string, { given: [string, string]; want: [string | undefined, string | undefined] }][] = [
     ['a genres table’s name is a genre', { given: ['genres', 'name'], want: ['kind.genre', 'entity.name'] }],
@@ -51,6 +53,8 @@ describe('version 5 chooses a column’s rule by its table', () => {
     ['a document type is one', { given: ['documents', 'doc_type'], want: ['kind.document-type', 'text.words'] }],
     ['a content type is a MIME type', { given: ['documents', 'content_type'], want: ['kind.mime-type', 'text.words'] }],
     ['a title stays a title', { given: ['documents', 'title'], want: ['text.title', 'text.title'] }],
+    ['a languages table’s name is a language', { given: ['language', 'name'], want: ['kind.language', 'entity.name'] }],
+    ['an employee’s title is a job title, not a headline', { given: ['Employee', 'Title'], want: ['person.title-of-staff', 'text.title'] }],
   ];
   const ruleIn = (version: GeneratorVersion, [table, field]: [string, string]) => {
     const owner = tables.find((candidate) => candidate.id === table)!;
