@@ -198,12 +198,18 @@ export const organisationMaker: RuleMaker = (context, field, stream) => {
   if (!organisation) return undefined;
   const room = roomOf(field);
   const surnames = context.words.lastNames;
+  const shortest = [...organisation.endings].sort((a, b) => a.length - b.length)[0]!;
   return cursorProgram(stream, (cursor) => {
     const first = cursor.chance(0.5) ? cursor.pick(surnames) : cursor.pick(words.NAME_PREFIXES);
     const name = `${first} ${cursor.pick(organisation.endings)}`;
-    return name.length <= room ? name : cursor.pick(words.NAME_PREFIXES);
+    if (name.length <= room) return name;
+    // A narrow column: the shortest ending, after the shortest word that leaves room for it.
+    const short = `${first} ${shortest}`;
+    return short.length <= room ? short : `${SHORTEST_PREFIX} ${shortest}`;
   });
 };
+
+const SHORTEST_PREFIX = [...words.NAME_PREFIXES].sort((a, b) => a.length - b.length)[0]!;
 
 /** The report's check of an organisation's name: it ends in one of its endings. */
 export function organisationCheck(entity: Entity, entities: readonly Entity[], field: Field): { against: string; holds: (value: string) => boolean } | undefined {
@@ -253,13 +259,13 @@ export const nameByTable: RuleMaker = (context, field, stream) => {
   }
 };
 
-/** The report's check of a bare name: people's tables hold two or more words; other tables no person's name (a name of the locale's first names, then a word). */
+/** The report's check of a bare name, by the kind its table chose (`against`): the value has that kind's two or more words (a shape, not a proof of the kind). */
 export function nameByTableCheck(entity: Entity, field: Field): { against: string; holds: (value: string) => boolean } | undefined {
   const kind = nameKindOf(entity, field);
   if (!kind) return undefined;
-  const words = (value: string) => value.split(' ').length;
-  if (kind === 'person') return { against: "people's names", holds: (value) => words(value) >= 2 };
-  return { against: kind === 'product' ? 'product names' : 'two-word names', holds: (value) => words(value) >= 2 };
+  const wordCount = (value: string) => value.split(' ').length;
+  if (kind === 'person') return { against: "people's names", holds: (value) => wordCount(value) >= 2 };
+  return { against: kind === 'product' ? 'product names' : 'two-word names', holds: (value) => wordCount(value) >= 2 };
 }
 
 // The web of a company: its website, domain and the emails of its people.
