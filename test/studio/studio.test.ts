@@ -258,7 +258,7 @@ describe.skipIf(!executable)('sds Studio in Chromium', () => {
       await expect.poll(async () => (await page.getByTestId('preview-table').locator('caption').textContent()) ?? '').toMatch(/seed studio$/);
       previewed = await tableRows(page.getByTestId('preview-table'));
       // The caption names the generator version, and a column made by a rule names the rule under its name.
-      expect(await page.getByTestId('preview-generator-version').textContent()).toMatch(/^generator 4\./);
+      expect(await page.getByTestId('preview-generator-version').textContent()).toMatch(/^generator 5\./);
       expect(await page.getByTestId('preview-field-rule').allTextContents()).toContain('person.email');
       await page.getByLabel('New schema name').fill('Blog');
       await page.getByRole('button', { name: 'Save schema' }).click();
