@@ -18,6 +18,7 @@ import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
 import { JobTakenOver, TaskWorker, type TaskWorkerOptions } from './task-worker.ts';
 import { IdleSlots } from './idle-slots.ts';
+import { startJobHeartbeat } from './job-heartbeat.ts';
 
 export interface WorkerOptions {
   /** Idle poll interval; a job queued by this process wakes the worker at once. */
@@ -184,14 +185,7 @@ export class GenerationWorker {
     const gone = new Error('the job no longer runs: its source was deleted or it was failed');
     // The swap (and a failed run's drop of its staging namespace) only while the job is still this worker's.
     const hold = holdJob(jobs, job.id, this.id, gone);
-    const heartbeat = setInterval(() => {
-      jobs.heartbeat(job.id, this.id).then(async (alive) => {
-        if (alive) return;
-        // Still running, on another worker: this one's heartbeat had gone stale and the job was taken over.
-        const holder = await jobs.runningWorker(job.id);
-        abort.abort(holder && holder !== this.id ? new JobTakenOver(holder) : gone);
-      }, () => {});
-    }, this.heartbeatMs);
+    const stopHeartbeat = startJobHeartbeat(jobs, job.id, this.id, abort, gone, { everyMs: this.heartbeatMs, staleMs: this.staleMs });
     /** Set while the target database is being worked on: its failures are described as the target's. */
     let targetDialect: Dialect | undefined;
     const started = performance.now();
@@ -276,7 +270,7 @@ export class GenerationWorker {
       const failed = await jobs.fail(job.id, message, this.id).catch(() => undefined);
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
       this.current.delete(abort);
     }
   }
