@@ -46,7 +46,7 @@ describe('a job heartbeat', () => {
     const reason = await failing.reason;
     failing.stop();
     expect((reason as Error).message).toMatch(/could not be renewed/);
-    expect(failing.calls.heartbeat).toBeGreaterThan(1);
+    expect(failing.calls.heartbeat).toBeGreaterThan(0);
   });
 
   it('names the worker that took the job over, or says the job is gone', async () => {
