@@ -22,7 +22,8 @@ const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
 export const INSTANCES_USAGE = `  --instances N  one job split into tasks, by 1 worker process and by N on one control plane, per round
     (with --instances: --scale S (default 0.5), --runs R rounds (default 2), --only postgres|mysql (default postgres),
-     --task-slots K tasks per process at once (default 2), --task-rows T rows per range task (default 25000))`;
+     --task-slots K tasks per process at once (default 2; a list such as 1,2 measures each in every round),
+     --task-rows T rows per range task (default 25000), --configs default,ranged (the default: both))`;
 
 interface Instance {
   child: ChildProcess;
@@ -32,6 +33,7 @@ interface Instance {
 
 interface Round {
   config: string;
+  slots: number;
   instances: number;
   seconds: number;
   /** Per worker pid: tasks and rows it made. */
@@ -49,9 +51,12 @@ export async function benchInstances(argv: string[]): Promise<void> {
   const scale = Number(option(argv, 'scale', '0.5'));
   const rounds = Number(option(argv, 'runs', '2'));
   const kind = option(argv, 'only', 'postgres');
-  const taskSlots = option(argv, 'task-slots', '2');
+  const slotCounts = option(argv, 'task-slots', '2').split(',').map(Number);
   const taskRows = option(argv, 'task-rows', '25000');
+  const configNames = option(argv, 'configs', 'default,ranged').split(',');
   if (!Number.isInteger(instances) || instances < 2) throw new Error('--instances takes a whole number of 2 or more');
+  if (!slotCounts.every((slots) => Number.isInteger(slots) && slots >= 1)) throw new Error('--task-slots takes whole numbers of 1 or more, separated by commas');
+  if (!configNames.every((name) => name === 'default' || name === 'ranged')) throw new Error('--configs takes default, ranged or both');
   if (kind !== 'postgres' && kind !== 'mysql') throw new Error('--only takes postgres or mysql');
   const suffix = randomBytes(3).toString('hex');
   const controlName = `sds_bench_instances_${suffix}`;
@@ -73,14 +78,15 @@ export async function benchInstances(argv: string[]): Promise<void> {
     MYSQL_URL,
     SDS_RUNNING_JOBS_PER_TEAM: '0',
     SDS_GENERATION_SLOTS: '1',
-    SDS_TASK_SLOTS: taskSlots,
     SDS_TASK_ROWS: taskRows,
     SDS_MAX_ROWS_PER_JOB: '0',
     PORT: '0',
   };
   const started: Instance[] = [];
-  const start = async (name: string): Promise<Instance> => {
-    const instance = await startInstance({ ...env, SDS_DATA_DIR: path.join(os.tmpdir(), `sds-bench-instances-${suffix}-${name}`) });
+  // The API instance runs no jobs; worker instances are started per case, with the case's task slots.
+  const start = async (name: string, slots: number | 'api'): Promise<Instance> => {
+    const role = slots === 'api' ? { SDS_WORKER: 'false' } : { SDS_TASK_SLOTS: String(slots) };
+    const instance = await startInstance({ ...env, ...role, SDS_DATA_DIR: path.join(os.tmpdir(), `sds-bench-instances-${suffix}-${name}`) });
     started.push(instance);
     return instance;
   };
@@ -90,15 +96,17 @@ export async function benchInstances(argv: string[]): Promise<void> {
     started.splice(started.indexOf(instance), 1);
   };
   console.log(
-    `bench:generation --instances ${instances}: one job split into tasks (${taskRows} rows a range, ${taskSlots} tasks at once per process), ` +
+    `bench:generation --instances ${instances}: one job split into tasks (${taskRows} rows a range, ${slotCounts.join(' or ')} tasks at once per process), ` +
       `${kind} at ${scale}×, ${rounds} rounds; ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`,
   );
   const results: Round[] = [];
   try {
-    const first = await start('1');
-    const api = client(first.url, teamKey);
+    const front = await start('api', 'api');
+    const api = client(front.url, teamKey);
+    const setup = await start('setup', slotCounts[0]!);
     const project = await api('POST', '/public/v1/projects', { name: `bench ${suffix}` });
-    const configs: Record<string, SchemaConfig> = { default: generationBenchConfig(scale, 'bench-instances'), ranged: withoutUniqueKeys(generationBenchConfig(scale, 'bench-instances')) };
+    const every: Record<string, SchemaConfig> = { default: generationBenchConfig(scale, 'bench-instances'), ranged: withoutUniqueKeys(generationBenchConfig(scale, 'bench-instances')) };
+    const configs = Object.fromEntries(configNames.map((name) => [name, every[name]!]));
     const sources: Record<string, string> = {};
     for (const [name, config] of Object.entries(configs)) {
       const schema = await api('POST', `/public/v1/projects/${project.id}/schemas`, { name, initialVersion: { schema: config } });
@@ -107,18 +115,22 @@ export async function benchInstances(argv: string[]): Promise<void> {
       sources[name] = source.id;
       await waitForJob(api, project.id, source.id, (await api('GET', `/public/v1/projects/${project.id}/sources/${source.id}/generation-jobs`))[0].id);
     }
+    await stop(setup);
     for (let round = 1; round <= rounds; round++) {
       for (const [name, sourceId] of Object.entries(sources)) {
-        // One instance first, then N, in the same round: load from elsewhere falls on both alike.
-        results.push({ config: name, ...(await regenerate(api, control, project.id, sourceId, 1)) });
-        const more = await Promise.all(Array.from({ length: instances - 1 }, (_, i) => start(`${round}-${name}-${i + 2}`)));
-        results.push({ config: name, ...(await regenerate(api, control, project.id, sourceId, instances)) });
-        await Promise.all(more.map(stop));
-        const [alone, together] = results.slice(-2) as [Round, Round];
-        console.log(
-          `round ${round} ${name.padEnd(7)}: 1 instance ${alone.seconds.toFixed(2)} s, ${instances} instances ${together.seconds.toFixed(2)} s ` +
-            `(${(alone.seconds / together.seconds).toFixed(2)}× the one instance's speed); tasks by instance: ${shares(together)}`,
-        );
+        for (const slots of slotCounts) {
+          // One instance first, then N, in the same round: load from elsewhere falls on both alike.
+          const first = await start(`${round}-${name}-${slots}-1`, slots);
+          results.push({ config: name, slots, ...(await regenerate(api, control, project.id, sourceId, 1)) });
+          const more = await Promise.all(Array.from({ length: instances - 1 }, (_, i) => start(`${round}-${name}-${slots}-${i + 2}`, slots)));
+          results.push({ config: name, slots, ...(await regenerate(api, control, project.id, sourceId, instances)) });
+          await Promise.all([first, ...more].map(stop));
+          const [alone, together] = results.slice(-2) as [Round, Round];
+          console.log(
+            `round ${round} ${name.padEnd(7)} ${slots} slot${slots === 1 ? ' ' : 's'}: 1 instance ${alone.seconds.toFixed(2)} s, ${instances} instances ${together.seconds.toFixed(2)} s ` +
+              `(${(alone.seconds / together.seconds).toFixed(2)}× the one instance's speed); tasks by instance: ${shares(together)}; load ${os.loadavg()[0]!.toFixed(1)}`,
+          );
+        }
       }
     }
     await api('DELETE', `/public/v1/projects/${project.id}`);
@@ -143,7 +155,7 @@ function shares(round: Round): string {
     .join(', ');
 }
 
-async function regenerate(api: Api, control: pg.Pool, projectId: string, sourceId: string, instances: number): Promise<Omit<Round, 'config'>> {
+async function regenerate(api: Api, control: pg.Pool, projectId: string, sourceId: string, instances: number): Promise<Omit<Round, 'config' | 'slots'>> {
   const job = await api('POST', `/public/v1/projects/${projectId}/sources/${sourceId}/regenerate`, { seed: 'bench-instances' });
   const ended = await waitForJob(api, projectId, sourceId, job.id);
   const { rows } = await control.query<{ worker: string; tasks: string; rows: string }>(

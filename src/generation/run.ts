@@ -69,7 +69,16 @@ export interface RunOptions extends GenerationOptions {
    * created (management/namespace-ownership.ts).
    */
   claimNamespace?: (namespace: string) => Promise<void>;
+  /**
+   * Runs the swap (with its claim of the live namespace), and a failed atomic run's drop of its
+   * staging namespace, or throws instead of running them. Generation jobs hold their job's row
+   * meanwhile (JobStore.whileHeld): a run whose job was taken over or failed while it was slow never
+   * swaps in, or drops, a staging namespace another run of the source is building. Default: runs them.
+   */
+  hold?: <T>(work: () => Promise<T>) => Promise<T>;
 }
+
+export type HoldJob = NonNullable<RunOptions['hold']>;
 
 /** A generation's totals (model/generation-summary.ts, as a job split into tasks reports them), and its coherence counts. */
 export interface GenerationSummary extends GenerationTotals {
@@ -106,6 +115,7 @@ export async function runGeneration(
     : undefined;
   const indexing = new IndexingWork(connection, building);
   const claim = options.claimNamespace ?? (async () => {});
+  const hold: HoldJob = options.hold ?? ((work) => work());
   // Set once `building` is the run's to replace: a failure before that must not drop it.
   let claimed = false;
 
@@ -157,8 +167,10 @@ export async function runGeneration(
     if (options.atomic) {
       options.signal?.throwIfAborted();
       emit({ type: 'phase', phase: 'swap' });
-      await claim(namespace);
-      await connection.swapNamespaces(building, namespace);
+      await hold(async () => {
+        await claim(namespace);
+        await connection.swapNamespaces(building, namespace);
+      });
     }
 
     return {
@@ -175,7 +187,7 @@ export async function runGeneration(
       await streams?.settled();
       await ranges?.close();
       await indexing.settled();
-      if (options.atomic && claimed) await connection.dropNamespace(building);
+      if (options.atomic && claimed) await hold(() => connection.dropNamespace(building));
     })().catch(() => {});
     await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, CLEANUP_MS).unref())]);
     throw error;

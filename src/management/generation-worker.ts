@@ -18,6 +18,7 @@ import { NamespaceOwnership } from './namespace-ownership.ts';
 import type { Targets } from './targets.ts';
 import { JobTakenOver, TaskWorker, type TaskWorkerOptions } from './task-worker.ts';
 import { IdleSlots } from './idle-slots.ts';
+import { startJobHeartbeat } from './job-heartbeat.ts';
 
 export interface WorkerOptions {
   /** Idle poll interval; a job queued by this process wakes the worker at once. */
@@ -143,26 +144,32 @@ export class GenerationWorker {
     const stale = new Set((await jobs.stale(this.staleMs)).map((job) => job.id));
     const takenOver: (GenerationJob & { worker: string | null })[] = [];
     for (const job of running) {
-      if (!stale.has(job.id) && !isDeadLocalWorker(job.worker)) continue;
+      // A worker of this host whose process is gone is dead at once; any other, only while its
+      // heartbeat is still stale once the job's row is free (a worker swapping holds it: whileHeld).
+      const deadNow = isDeadLocalWorker(job.worker);
+      if (!stale.has(job.id) && !deadNow) continue;
+      const staleMs = deadNow ? undefined : this.staleMs;
       if (this.tasks.enabled && this.running) {
         // Split jobs outlive their worker: tasks recorded are resumed, and a job whose tasks were not
         // recorded yet is planned again (TaskWorker.runJob). Another checker may win it.
-        if (await jobs.takeOver(job.id, job.worker, this.id)) takenOver.push(job);
+        if (await jobs.takeOver(job.id, job.worker, this.id, staleMs)) takenOver.push(job);
         continue;
       }
-      // The half-built staging data goes first, so a job seen as failed has nothing left behind.
+      // The half-built staging data goes first (with the job's row locked), so a job seen as failed has nothing left behind.
       const source = await sources.find(job.sourceId);
-      if (source) {
+      const dropStaging = async () => {
+        if (!source) return;
         const location = toLocation(source);
         await targets
           .connect(location)
           .then((connection) => this.namespaces.dropStaging(source, connection, location.namespace))
           .catch(() => {});
-      }
-      const failed = await jobs.fail(job.id, 'Interrupted: the process running this generation stopped; the previous data still serves');
+      };
+      const failed = await jobs.failAbandoned(job.id, job.worker, staleMs, 'Interrupted: the process running this generation stopped; the previous data still serves', dropStaging);
+      if (!failed) continue;
       // Its tasks stop too: their workers find them cancelled at their next lease renewal.
       await this.taskStore.cancel(job.id);
-      if (failed) await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
+      await jobs.addEvent(failed, 'job.failed', 'Generation interrupted', { error: failed.error });
     }
     for (const job of takenOver) await this.execute(job, job.worker);
   }
@@ -176,14 +183,9 @@ export class GenerationWorker {
     // A job that no longer runs (its source was deleted, or another worker failed it as stale) stops
     // at its next batch instead of swapping data in for nobody.
     const gone = new Error('the job no longer runs: its source was deleted or it was failed');
-    const heartbeat = setInterval(() => {
-      jobs.heartbeat(job.id, this.id).then(async (alive) => {
-        if (alive) return;
-        // Still running, on another worker: this one's heartbeat had gone stale and the job was taken over.
-        const holder = await jobs.runningWorker(job.id);
-        abort.abort(holder && holder !== this.id ? new JobTakenOver(holder) : gone);
-      }, () => {});
-    }, this.heartbeatMs);
+    // The swap (and a failed run's drop of its staging namespace) only while the job is still this worker's.
+    const hold = holdJob(jobs, job.id, this.id, gone);
+    const stopHeartbeat = startJobHeartbeat(jobs, job.id, this.id, abort, gone, { everyMs: this.heartbeatMs, staleMs: this.staleMs });
     /** Set while the target database is being worked on: its failures are described as the target's. */
     let targetDialect: Dialect | undefined;
     const started = performance.now();
@@ -207,7 +209,7 @@ export class GenerationWorker {
       const claimNamespace = (namespace: string) => this.namespaces.claim(source, connection, namespace);
       const { runGeneration } = await generationEngine();
       const summary = this.tasks.enabled
-        ? await this.tasks.runJob(job, source, version.schema, connection, { claimNamespace, signal: abort.signal, onProgress: (event) => progress.record(event), resume })
+        ? await this.tasks.runJob(job, source, version.schema, connection, { claimNamespace, hold, signal: abort.signal, onProgress: (event) => progress.record(event), resume })
         : await runGeneration(connection, toLocation(source).namespace, version.schema, {
             seed: job.seed,
             rowCounts: source.generatorConfig.rowCounts,
@@ -217,6 +219,7 @@ export class GenerationWorker {
             atomic: true,
             streams: this.streams,
             claimNamespace,
+            hold,
             signal: abort.signal,
             onProgress: (event) => progress.record(event),
           });
@@ -251,10 +254,11 @@ export class GenerationWorker {
       this.deps.onGenerated?.(source.id);
       this.deps.onFinished?.({ status: 'succeeded', kind: source.kind, rowsInserted: summary.rowsInserted, durationMs: summary.durationMs });
     } catch (error) {
-      if (abort.signal.reason instanceof JobTakenOver) {
+      const takenOver = error instanceof JobTakenOver ? error : abort.signal.reason instanceof JobTakenOver ? abort.signal.reason : undefined;
+      if (takenOver) {
         // Another worker finishes the job: nothing here is to be failed or dropped.
         await progress.close();
-        logger.warn({ jobId: job.id, worker: abort.signal.reason.worker }, 'generation job taken over by another worker');
+        logger.warn({ jobId: job.id, worker: takenOver.worker }, 'generation job taken over by another worker');
         return;
       }
       if (kind) this.deps.onFinished?.({ status: 'failed', kind, rowsInserted: 0, durationMs: performance.now() - started });
@@ -262,10 +266,11 @@ export class GenerationWorker {
       // Progress events still queued go first: job.failed is the job's last event.
       await progress.close();
       logger.warn({ jobId: job.id, sourceId: job.sourceId, error: message }, 'generation failed');
-      const failed = await jobs.fail(job.id, message).catch(() => undefined);
+      // Only while it is still this worker's: one taken over meanwhile goes on elsewhere.
+      const failed = await jobs.fail(job.id, message, this.id).catch(() => undefined);
       if (failed) await jobs.addEvent(failed, 'job.failed', `Generation failed: ${message}`, { error: message }).catch(() => {});
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
       this.current.delete(abort);
     }
   }
@@ -336,6 +341,18 @@ export class JobProgress {
       generatorVersion,
     });
   }
+}
+
+/**
+ * Runs work on a source's live or staging namespace while `worker` still holds job `jobId`
+ * (JobStore.whileHeld), or throws: JobTakenOver when another worker runs the job now, else `gone`.
+ */
+export function holdJob(jobs: JobStore, jobId: string, worker: string, gone: Error): <T>(work: () => Promise<T>) => Promise<T> {
+  return async (work) => {
+    const outcome = await jobs.whileHeld(jobId, worker, work);
+    if (outcome.held) return outcome.value;
+    throw outcome.holder && outcome.holder !== worker ? new JobTakenOver(outcome.holder) : gone;
+  };
 }
 
 /** Worker ids are `host:pid:random`: a worker of this host whose process is gone is dead. */

@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import type { SchemaConfig } from '../contract.ts';
 import type { TargetConnection } from '../dialects/dialect.ts';
-import type { GenerationSummary, ProgressEvent } from '../generation/run.ts';
+import type { GenerationSummary, HoldJob, ProgressEvent } from '../generation/run.ts';
 import { generationTotals } from '../model/generation-summary.ts';
 import type { TaskPlan, TaskSpec } from '../generation/tasks/plan-tasks.ts';
 import type { GenerationOptions } from '../generation/plan.ts';
@@ -229,6 +229,8 @@ export class TaskWorker {
     connection: TargetConnection,
     run: {
       claimNamespace: (namespace: string) => Promise<void>;
+      /** Runs the swap, and a failed job's clean-up, while the job is still this worker's; throws otherwise (RunOptions.hold). */
+      hold: HoldJob;
       signal: AbortSignal;
       onProgress: (event: ProgressEvent) => void;
       /**
@@ -289,19 +291,29 @@ export class TaskWorker {
       const entities = reportProgress(done, plan.entities, run.onProgress, true);
       run.onProgress({ type: 'phase', phase: 'constraints' });
       run.signal.throwIfAborted();
-      await finishStaging(connection, staging, namespace, taskPlan, async () => {
+      await finishStaging(connection, staging, namespace, taskPlan, async <T>(swap: () => Promise<T>): Promise<T> => {
         if (this.options.diesAt === 'swap') process.kill(process.pid, 'SIGKILL');
         run.signal.throwIfAborted();
         run.onProgress({ type: 'phase', phase: 'swap' });
-        await run.claimNamespace(namespace);
+        return run.hold(async () => {
+          await run.claimNamespace(namespace);
+          return swap();
+        });
       });
       return generationTotals(namespace, plan, entities, [...taskPlan.warnings, ...done.flatMap((task) => task.result?.warnings ?? [])], started);
     } catch (error) {
       // Taken over: the job, its tasks and its staging namespace are another worker's now.
       if (run.signal.reason instanceof JobTakenOver) throw run.signal.reason;
-      await this.deps.tasks.cancel(job.id).catch(() => {});
-      // As runGeneration: the half-built staging goes, but a failure is not held up by a dark target.
-      if (claimed) await Promise.race([connection.dropNamespace(staging).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      if (error instanceof JobTakenOver) throw error;
+      // Still this worker's (held, so no takeover meanwhile): its tasks stop and, as in runGeneration,
+      // the half-built staging goes, but a failure is not held up by a dark target.
+      const cleanUp = async () => {
+        await this.deps.tasks.cancel(job.id).catch(() => {});
+        if (claimed) await Promise.race([connection.dropNamespace(staging).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      };
+      await run.hold(cleanUp).catch((refused: unknown) => {
+        if (refused instanceof JobTakenOver) throw refused;
+      });
       throw error;
     } finally {
       this.coordinated.delete(job.id);

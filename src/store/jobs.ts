@@ -110,6 +110,9 @@ export const JOBS_CHANNEL = 'sds_generation_jobs';
 /** Channel notified with the source id when events are written (live event streams). */
 export const EVENTS_CHANNEL = 'sds_generation_events';
 
+/** A job's heartbeat older than parameter `$n` ms (null: true), evaluated when the statement gets the job's row (after any lock on it). */
+const staleFor = (n: number) => `($${n}::double precision IS NULL OR heartbeat_at < clock_timestamp() - make_interval(secs => $${n}::double precision / 1000))`;
+
 /** Advisory lock key of job claims (any constant shared by every sds process). */
 const CLAIM_LOCK = 0x5d5_c1a1;
 /** First key of the advisory locks that serialise one team's job admissions (the second is the team's hash). */
@@ -208,14 +211,55 @@ export class JobStore {
 
   /**
    * Hands a running job from its worker, which stopped, to `worker`: true for the one worker whose
-   * update found the job still running under `previousWorker` (two takers never both get it).
+   * update found the job still running under `previousWorker` (two takers never both get it) and,
+   * given `staleMs`, still without a heartbeat for that long once its row is free: a worker holding
+   * the job (whileHeld) is waited for, and afterwards found alive.
    */
-  async takeOver(jobId: string, previousWorker: string | null, worker: string): Promise<boolean> {
+  async takeOver(jobId: string, previousWorker: string | null, worker: string, staleMs?: number): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      `UPDATE generation_jobs SET worker = $3, heartbeat_at = now() WHERE id = $1 AND status = 'running' AND worker IS NOT DISTINCT FROM $2`,
-      [jobId, previousWorker, worker],
+      `UPDATE generation_jobs SET worker = $3, heartbeat_at = now()
+       WHERE id = $1 AND status = 'running' AND worker IS NOT DISTINCT FROM $2 AND ${staleFor(4)}`,
+      [jobId, previousWorker, worker, staleMs ?? null],
     );
     return rowCount === 1;
+  }
+
+  /**
+   * Runs `work` while `worker` holds the running job `jobId`, or not at all. The job's row stays
+   * locked until `work` ends and its heartbeat is renewed then, so meanwhile no other worker takes
+   * the job over or fails it as stale: they wait, then find it alive. A source's namespace is only
+   * swapped (and a failed run's staging namespace only dropped) in here: a worker that was slow
+   * while its job was taken over or failed never swaps in, or drops, what another run is building.
+   * `{ held: false }` names the worker running the job now, if it still runs.
+   */
+  async whileHeld<T>(jobId: string, worker: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false; holder?: string }> {
+    const outcome = await this.db.transaction(async (client) => {
+      const { rowCount } = await client.query(`UPDATE generation_jobs SET heartbeat_at = now() WHERE id = $1 AND status = 'running' AND worker = $2`, [jobId, worker]);
+      if (rowCount !== 1) return undefined;
+      const value = await work();
+      await client.query('UPDATE generation_jobs SET heartbeat_at = clock_timestamp() WHERE id = $1', [jobId]);
+      return { held: true as const, value };
+    });
+    return outcome ?? { held: false, holder: await this.runningWorker(jobId) };
+  }
+
+  /**
+   * Fails a running job whose worker stopped (still `worker`'s and, given `staleMs`, still without a
+   * heartbeat for that long once its row is free), after `cleanUp` (the drop of its staging
+   * namespace) ran with the row locked: no worker holding the job sees its staging dropped, and
+   * the job is seen failed only once nothing of it is left. Undefined when the job was not failed.
+   */
+  async failAbandoned(jobId: string, worker: string | null, staleMs: number | undefined, error: string, cleanUp: () => Promise<void>): Promise<GenerationJob | undefined> {
+    return this.db.transaction(async (client) => {
+      const { rows } = await client.query<JobRow>(
+        `UPDATE generation_jobs SET status = 'failed', error = $3, finished_at = clock_timestamp(), heartbeat_at = NULL
+         WHERE id = $1 AND status = 'running' AND worker IS NOT DISTINCT FROM $2 AND ${staleFor(4)} RETURNING *`,
+        [jobId, worker, error, staleMs ?? null],
+      );
+      if (!rows[0]) return undefined;
+      await cleanUp();
+      return toJob(rows[0]);
+    });
   }
 
   async progress(jobId: string, update: { rowsPlanned: number; rowsInserted: number; entities: JobEntity[]; generatorVersion?: string }): Promise<void> {
@@ -235,11 +279,12 @@ export class JobStore {
     return toJob(rows[0]!);
   }
 
-  async fail(jobId: string, error: string): Promise<GenerationJob | undefined> {
+  /** Fails a job queued or running (given `worker`, only while it runs on that worker: not once another took it over). */
+  async fail(jobId: string, error: string, worker?: string): Promise<GenerationJob | undefined> {
     const { rows } = await this.db.query<JobRow>(
       `UPDATE generation_jobs SET status = 'failed', error = $2, finished_at = clock_timestamp(), heartbeat_at = NULL
-       WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
-      [jobId, error],
+       WHERE id = $1 AND status IN ('queued', 'running') AND ($3::text IS NULL OR worker = $3) RETURNING *`,
+      [jobId, error, worker ?? null],
     );
     return rows[0] && toJob(rows[0]);
   }

@@ -11,7 +11,7 @@ import type { LoadTransaction, TargetConnection } from '../../dialects/dialect.t
 import { DataGenerator } from '../generator.ts';
 import { ScheduledRows } from '../schedule.ts';
 import { abortable } from '../row-batches.ts';
-import { DEFAULT_BATCH_SIZE, fillDeferred, loadEntity } from '../run.ts';
+import { DEFAULT_BATCH_SIZE, fillDeferred, loadEntity, type HoldJob } from '../run.ts';
 import type { TaskPlan, TaskSpec } from './plan-tasks.ts';
 
 /** What a task wrote: rows per entity, and the warnings its generator raised (exhausted pools). */
@@ -36,15 +36,17 @@ export async function prepareStaging(connection: TargetConnection, staging: stri
   await connection.query(`CREATE TABLE ${q(staging)}.${q(markerTable(tasks.plan))} (task integer PRIMARY KEY, result text NOT NULL)`, []);
 }
 
-/** Once every task is done: the marker goes, keys and foreign keys are built, and the namespace swaps in. */
-export async function finishStaging(connection: TargetConnection, staging: string, live: string, tasks: TaskPlan, beforeSwap: () => Promise<void>): Promise<void> {
+/**
+ * Once every task is done: the marker goes, keys and foreign keys are built, and the namespace swaps
+ * in, through `hold` (RunOptions.hold: it runs the swap while the job is still this worker's, or throws).
+ */
+export async function finishStaging(connection: TargetConnection, staging: string, live: string, tasks: TaskPlan, hold: HoldJob): Promise<void> {
   const q = (name: string) => connection.dialect.quoteIdentifier(name);
   await connection.query(`DROP TABLE ${q(staging)}.${q(markerTable(tasks.plan))}`, []);
   // The namespace was created empty and filled only by this generator's tasks, which draw every
   // reference from rows the plan makes: the orphan check can be skipped, as runGeneration does.
   await connection.finalizeTables(staging, tasks.plan.entities.map((entity) => entity.table), { trustedReferences: true });
-  await beforeSwap();
-  await connection.swapNamespaces(staging, live);
+  await hold(() => connection.swapNamespaces(staging, live));
 }
 
 export interface RunTaskOptions {

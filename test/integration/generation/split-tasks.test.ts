@@ -62,7 +62,7 @@ describe.each(targets)('a generation split into tasks on $name', (target) => {
     }
     const again = await Promise.all(numbered.map(({ task, seq }) => runTask(connection, staging, config, tasks, seq, task)));
     expect(again).toEqual([...results].reverse());
-    await finishStaging(connection, staging, split, tasks, async () => {});
+    await finishStaging(connection, staging, split, tasks, (swap) => swap());
 
     const rows: Record<string, number> = {};
     for (const result of results) for (const [entity, count] of Object.entries(result.rows)) rows[entity] = (rows[entity] ?? 0) + count;
