@@ -15,7 +15,7 @@
 //
 // Usage: npm run bench:runtime -- [--duration 10] [--warmup 2] [--connections 32] [--rounds 1]
 //          [--only list,read,populate,patch] [--users 500000] [--posts 50000] [--no-baseline]
-//          [--compare-ref REV | --compare-dir DIR]
+//          [--compare-ref REV | --compare-dir DIR] [--together] [--profile-dir DIR]
 //   --rounds N  run every case N times (the order of sds and baseline alternates) and keep each
 //               target's best round: useful when other work on the machine adds noise.
 // PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), where a database
@@ -26,9 +26,9 @@
 // A/B against another build (--compare-ref <git rev>, or --compare-dir <checkout>): this checkout and the
 // other each serve the same source (same control-plane and data database, same key) from a child process
 // of its own started alike (`src/main.ts` of its tree, the same environment); the bare baseline is not run.
-// Every round runs each case on both, the order alternating (A B, B A, …), and prints the ratio of that
-// round; the report gives every round's ratio and their median, so that noise on a shared machine falls
-// on both sides of each ratio instead of on one run.
+// Every round runs each case on both, the order alternating (A B, B A, …) or both at once (--together),
+// and prints the ratio of that round; the report gives every round's ratio and their median, so that
+// noise on a shared machine falls on both sides of each ratio instead of on one run.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -124,13 +124,15 @@ interface Options {
   compareDir?: string;
   /** A/B: where both services write a CPU profile (`sds/`, `compare/`) when they stop. */
   profileDir?: string;
+  /** A/B: both builds under load at once (each by a driver of its own) instead of one after the other. */
+  together: boolean;
 }
 
 /** Rounds of an A/B when --rounds is not given: one ratio says nothing about noise. */
 const COMPARE_ROUNDS = 5;
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { duration: 10, warmup: 2, connections: 32, rounds: 1, only: CASES, users: 500_000, posts: 50_000, baseline: true };
+  const options: Options = { duration: 10, warmup: 2, connections: 32, rounds: 1, only: CASES, users: 500_000, posts: 50_000, baseline: true, together: false };
   let roundsGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -153,6 +155,7 @@ function parseArgs(argv: string[]): Options {
     } else if (arg === '--compare-ref') options.compareRef = value();
     else if (arg === '--compare-dir') options.compareDir = path.resolve(value());
     else if (arg === '--profile-dir') options.profileDir = path.resolve(value());
+    else if (arg === '--together') options.together = true;
     else if (arg === '--users') options.users = Math.floor(number());
     else if (arg === '--posts') options.posts = Math.floor(number());
     else if (arg === '--no-baseline') options.baseline = false;
@@ -163,6 +166,7 @@ function parseArgs(argv: string[]): Options {
     } else throw new Error(`unknown argument ${arg} (see --help)`);
   }
   if (options.compareRef !== undefined && options.compareDir !== undefined) throw new Error('--compare-ref and --compare-dir: give one of them');
+  if (options.together && options.compareRef === undefined && options.compareDir === undefined) throw new Error('--together runs the two services of an A/B (--compare-ref, --compare-dir) at once');
   if (options.profileDir !== undefined && options.compareRef === undefined && options.compareDir === undefined) {
     throw new Error('--profile-dir profiles the two services of an A/B (--compare-ref, --compare-dir); without one, run this script under node --cpu-prof');
   }
@@ -523,7 +527,7 @@ const median = (values: number[]) => {
 
 const USAGE = `Usage: npm run bench:runtime -- [--duration 10] [--warmup 2] [--connections 32] [--rounds 1]
          [--only list,read,populate,patch] [--users 500000] [--posts 50000] [--no-baseline]
-         [--compare-ref REV | --compare-dir DIR]
+         [--compare-ref REV | --compare-dir DIR] [--together] [--profile-dir DIR]
 The runtime API (list, read, populate, patch) under autocannon against a bare Express 5 + pg server
 running the same SQL, in the same run.
   --duration S     seconds measured per run (default 10)
@@ -539,6 +543,9 @@ running the same SQL, in the same run.
                    case on both (order alternating) and prints sds ÷ compare; the report gives every
                    round's ratio and the median. No bare baseline; --rounds defaults to ${COMPARE_ROUNDS}.
   --compare-dir DIR  the same against a checkout of your own (with its node_modules), kept between runs
+  --together       with an A/B: both services under load at the same time (each by an autocannon of its
+                   own, --connections each) instead of one after the other: the machine's other work
+                   then falls on both in the same seconds; PostgreSQL's CPU is given per request of both
   --profile-dir DIR  with an A/B: both services write a CPU profile (node --cpu-prof) into DIR/sds and
                    DIR/compare when they stop (profiling slows both alike; measure without it)
   --help           this text
@@ -560,7 +567,7 @@ async function main(): Promise<void> {
   // startBenchService imports the service only when called: the child processes, which load this file, do not.
   // Closing stops the children first, then sds.
   let baseline: ChildProcess | undefined;
-  let driver: ChildProcess | undefined;
+  const drivers: ChildProcess[] = [];
   // A/B: both builds, each in a child process (the in-process sds only sets up the source).
   let sides: { sds: ServerChild; compare: ServerChild } | undefined;
   const children: Array<ServerChild | undefined> = [];
@@ -570,7 +577,7 @@ async function main(): Promise<void> {
     service = await startBenchService('bench', {
       // On SIGINT too: the children, then what the A/B made on disk.
       beforeClose: async () => {
-        await Promise.allSettled([stopChild(driver), stopChild(baseline), ...children.map(stopServerChild)]);
+        await Promise.allSettled([...drivers.map(stopChild), stopChild(baseline), ...children.map(stopServerChild)]);
         tree?.remove();
         if (dataDir) rmSync(dataDir, { recursive: true, force: true });
       },
@@ -623,7 +630,8 @@ async function main(): Promise<void> {
       sides = { sds, compare };
       url = sds.url;
     }
-    driver = spawnChild('--driver');
+    drivers.push(spawnChild('--driver'));
+    if (sides && options.together) drivers.push(spawnChild('--driver'));
 
     const runtime = `/runtime/${source.id}`;
     const sdsHeaders = { 'x-api-key': sourceKey };
@@ -676,39 +684,51 @@ async function main(): Promise<void> {
         if (sides) entries = entries.map((entry) => [entry, { target: 'compare' as const, spec: { ...entry.spec, origin: sides!.compare.url } }]).flat();
         if (round % 2 === 1) entries = [...entries].reverse();
         const thisRound = new Map<TargetName, Measurement>();
-        for (const { target, spec } of entries) {
-          const run = (duration: number) => ask<LoadResult>(driver!, { type: 'run', spec: { ...spec, connections: options.connections, duration } });
+        // Measured one after the other; with --together, the A/B's two builds at once, each by a driver of its own.
+        const groups = sides && options.together ? [entries] : entries.map((entry) => [entry]);
+        for (const group of groups) {
+          const run = (duration: number) =>
+            Promise.all(group.map(({ spec }, i) => ask<LoadResult>(drivers[i]!, { type: 'run', spec: { ...spec, connections: options.connections, duration } })));
           if (options.warmup > 0) await run(options.warmup);
-          const pid = serverPid(target);
-          const snapshot = async (): Promise<CpuSnapshot> => ({
-            serverMicros: pid !== undefined ? (await processTicks(pid)) * CLOCK_TICK_MS * 1000 : target === 'sds' ? cpuMicros() : await ask<number>(baseline!, { type: 'cpu' }),
+          const serverMicros = async (target: TargetName): Promise<number> => {
+            const pid = serverPid(target);
+            if (pid !== undefined) return (await processTicks(pid)) * CLOCK_TICK_MS * 1000;
+            return target === 'sds' ? cpuMicros() : ask<number>(baseline!, { type: 'cpu' });
+          };
+          const snapshot = async (): Promise<{ servers: number[]; backends: Map<number, number> }> => ({
+            servers: await Promise.all(group.map(({ target }) => serverMicros(target))),
             backends: await backendTicks(admin, databaseName),
           });
           const loadBefore = load1();
           const before = await snapshot();
-          const result = await run(options.duration);
+          const measured = await run(options.duration);
           const after = await snapshot();
           let backendTicksUsed = 0;
           for (const [pid, ticks] of after.backends) backendTicksUsed += ticks - (before.backends.get(pid) ?? 0);
-          const requests = Math.max(1, result.requests);
-          const measurement: Measurement = {
-            ...result,
-            target,
-            loadBefore,
-            loadAfter: load1(),
-            serverCpuMs: (after.serverMicros - before.serverMicros) / 1000 / requests,
-            postgresCpuMs: (backendTicksUsed * CLOCK_TICK_MS) / requests,
-          };
-          console.log(
-            `  round ${round + 1} ${name.padEnd(8)} ${target.padEnd(16)} ${fmt(result.rps, 0).padStart(7)} req/s  p50 ${fmt(result.p50, 1)} ms  p99 ${fmt(result.p99, 1)} ms  ` +
-              `non-2xx ${result.non2xx}  errors ${result.errors}  CPU/req ${fmt(measurement.serverCpuMs, 2)} + ${fmt(measurement.postgresCpuMs, 2)} ms  ` +
-              `load ${loadBefore.toFixed(2)}→${measurement.loadAfter.toFixed(2)}`,
-          );
-          const byTarget = results.get(name) ?? new Map<TargetName, Measurement>();
-          results.set(name, byTarget);
-          const best = byTarget.get(target);
-          if (!best || measurement.rps > best.rps) byTarget.set(target, measurement);
-          thisRound.set(target, measurement);
+          // The PostgreSQL backends serve every server of the group: their CPU is per request of them all.
+          const groupRequests = Math.max(1, measured.reduce((sum, result) => sum + result.requests, 0));
+          const loadAfter = load1();
+          group.forEach(({ target }, i) => {
+            const result = measured[i]!;
+            const measurement: Measurement = {
+              ...result,
+              target,
+              loadBefore,
+              loadAfter,
+              serverCpuMs: (after.servers[i]! - before.servers[i]!) / 1000 / Math.max(1, result.requests),
+              postgresCpuMs: (backendTicksUsed * CLOCK_TICK_MS) / groupRequests,
+            };
+            console.log(
+              `  round ${round + 1} ${name.padEnd(8)} ${target.padEnd(16)} ${fmt(result.rps, 0).padStart(7)} req/s  p50 ${fmt(result.p50, 1)} ms  p99 ${fmt(result.p99, 1)} ms  ` +
+                `non-2xx ${result.non2xx}  errors ${result.errors}  CPU/req ${fmt(measurement.serverCpuMs, 2)} + ${fmt(measurement.postgresCpuMs, 2)} ms  ` +
+                `load ${loadBefore.toFixed(2)}→${loadAfter.toFixed(2)}`,
+            );
+            const byTarget = results.get(name) ?? new Map<TargetName, Measurement>();
+            results.set(name, byTarget);
+            const best = byTarget.get(target);
+            if (!best || measurement.rps > best.rps) byTarget.set(target, measurement);
+            thisRound.set(target, measurement);
+          });
         }
         rounds.set(name, [...(rounds.get(name) ?? []), thisRound]);
         if (sides) console.log(`  round ${round + 1} ${name.padEnd(8)} ${abRatios(thisRound)}`);
@@ -733,16 +753,19 @@ function abRatios(round: Map<TargetName, Measurement>): string {
 function reportComparison(rounds: Map<CaseName, Array<Map<TargetName, Measurement>>>, options: Options, startLoad: string): boolean {
   let ok = true;
   console.log('');
-  console.log(`Runtime API A/B, ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up, ${options.rounds} rounds, order alternating`);
+  const how = options.together ? `both at once, ${options.connections} connections each` : `${options.connections} connections, order alternating`;
+  console.log(`Runtime API A/B, ${how}, ${options.duration} s per run after ${options.warmup} s of warm-up, ${options.rounds} rounds`);
   console.log('ratios are sds ÷ compare (above 1: sds serves more requests/s; below 1: sds spends less CPU per request)');
   for (const [name, measured] of rounds) {
     const ratios = measured.map((round) => round.get('sds')!.rps / round.get('compare')!.rps);
+    const cpuRatios = measured.map((round) => round.get('sds')!.serverCpuMs / round.get('compare')!.serverCpuMs);
     const side = (target: TargetName, key: 'rps' | 'serverCpuMs' | 'postgresCpuMs' | 'p99') => median(measured.map((round) => round.get(target)![key]));
     const loads = measured.flatMap((round) => [...round.values()].flatMap((m) => [m.loadBefore, m.loadAfter]));
     const failed = measured.some((round) => [...round.values()].some((m) => m.non2xx > 0 || m.errors > 0));
     ok &&= !failed;
     console.log(`${CASE_TITLES[name]}:`);
-    console.log(`  req/s ratio per round  ${ratios.map((ratio) => fmt(ratio, 3)).join('  ')}  → median ${fmt(median(ratios), 3)}`);
+    console.log(`  req/s ratio per round    ${ratios.map((ratio) => fmt(ratio, 3)).join('  ')}  → median ${fmt(median(ratios), 3)}`);
+    console.log(`  CPU/req ratio per round  ${cpuRatios.map((ratio) => fmt(ratio, 3)).join('  ')}  → median ${fmt(median(cpuRatios), 3)}`);
     console.log(
       `  medians  req/s ${fmt(side('sds', 'rps'), 0)} vs ${fmt(side('compare', 'rps'), 0)}  p99 ${fmt(side('sds', 'p99'), 1)} vs ${fmt(side('compare', 'p99'), 1)} ms  ` +
         `CPU/req ${fmt(side('sds', 'serverCpuMs'), 3)} vs ${fmt(side('compare', 'serverCpuMs'), 3)} ms  PG/req ${fmt(side('sds', 'postgresCpuMs'), 3)} vs ${fmt(side('compare', 'postgresCpuMs'), 3)} ms  ` +
