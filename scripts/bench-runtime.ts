@@ -25,7 +25,8 @@
 //
 // A/B against another build (--compare-ref <git rev>, or --compare-dir <checkout>): this checkout and the
 // other each serve the same source (same control-plane and data database, same key) from a child process
-// of its own started alike (`src/main.ts` of its tree, the same environment); the bare baseline is not run.
+// of its own started alike (`src/main.ts` of its tree, the same environment), both afresh each round; the
+// bare baseline is not run.
 // Every round runs each case on both, the order alternating (A B, B A, …) or both at once (--together),
 // and prints the ratio of that round; the report gives every round's ratio and their median, so that
 // noise on a shared machine falls on both sides of each ratio instead of on one run.
@@ -541,7 +542,9 @@ running the same SQL, in the same run.
                    temporary folder, on this checkout's node_modules, and removed at the end): both
                    builds serve the same source from child processes started alike; each round runs every
                    case on both (order alternating) and prints sds ÷ compare; the report gives every
-                   round's ratio and the median. No bare baseline; --rounds defaults to ${COMPARE_ROUNDS}.
+                   round's ratio and the median. Both services start afresh each round. No bare
+                   baseline; --rounds defaults to ${COMPARE_ROUNDS}. --compare-ref HEAD on a clean checkout
+                   is an A/A: its spread is the noise of the machine at that load.
   --compare-dir DIR  the same against a checkout of your own (with its node_modules), kept between runs
   --together       with an A/B: both services under load at the same time (each by an autocannon of its
                    own, --connections each) instead of one after the other: the machine's other work
@@ -570,6 +573,7 @@ async function main(): Promise<void> {
   const drivers: ChildProcess[] = [];
   // A/B: both builds, each in a child process (the in-process sds only sets up the source).
   let sides: { sds: ServerChild; compare: ServerChild } | undefined;
+  let startSides: ((compareFirst: boolean) => Promise<void>) | undefined;
   const children: Array<ServerChild | undefined> = [];
   const dataDir = tree ? mkdtempSync(path.join(os.tmpdir(), 'sds-bench-data-')) : undefined;
   let service: Awaited<ReturnType<typeof startBenchService>>;
@@ -623,12 +627,18 @@ async function main(): Promise<void> {
         SDS_DATA_DIR: dataDir,
       };
       const profile = (side: TargetName) => options.profileDir && path.join(options.profileDir, side);
-      const sds = await startServerChild(ROOT, env, profile('sds'));
-      children.push(sds);
-      const compare = await startServerChild(tree.dir, env, profile('compare'));
-      children.push(compare);
-      sides = { sds, compare };
-      url = sds.url;
+      // One after the other (loading the service is most of a start's CPU), which first alternating.
+      startSides = async (compareFirst) => {
+        const start = async (side: 'sds' | 'compare') => {
+          const server = await startServerChild(side === 'sds' ? ROOT : tree.dir, env, profile(side));
+          children.push(server);
+          return server;
+        };
+        const [first, second] = compareFirst ? [await start('compare'), await start('sds')] : [await start('sds'), await start('compare')];
+        sides = compareFirst ? { sds: second, compare: first } : { sds: first, compare: second };
+        url = sides.sds.url;
+      };
+      await startSides(false);
     }
     drivers.push(spawnChild('--driver'));
     if (sides && options.together) drivers.push(spawnChild('--driver'));
@@ -679,6 +689,12 @@ async function main(): Promise<void> {
     /** Every round's measurements, by case (the A/B's ratios). */
     const rounds = new Map<CaseName, Array<Map<TargetName, Measurement>>>();
     for (let round = 0; round < options.rounds; round++) {
+      if (sides && round > 0) {
+        // Both services afresh each round: what one process met (its core, its heap, its JIT's choices,
+        // its connections' backends) stays with it for its life, and would favour one side all run long.
+        await Promise.all([stopServerChild(sides.sds), stopServerChild(sides.compare)]);
+        await startSides!(round % 2 === 1);
+      }
       for (const name of options.only) {
         let entries = specs(name);
         if (sides) entries = entries.map((entry) => [entry, { target: 'compare' as const, spec: { ...entry.spec, origin: sides!.compare.url } }]).flat();
@@ -746,7 +762,8 @@ async function main(): Promise<void> {
 function abRatios(round: Map<TargetName, Measurement>): string {
   const a = round.get('sds')!;
   const b = round.get('compare')!;
-  return `sds/compare ${fmt(a.rps / b.rps, 3)} req/s  (CPU/req ${fmt(a.serverCpuMs / b.serverCpuMs, 2)}, PG/req ${fmt(a.postgresCpuMs / b.postgresCpuMs, 2)})`;
+  const ratio = (x: number, y: number, digits: number) => (y > 0 ? fmt(x / y, digits) : '–');
+  return `sds/compare ${ratio(a.rps, b.rps, 3)} req/s  (CPU/req ${ratio(a.serverCpuMs, b.serverCpuMs, 2)}, PG/req ${ratio(a.postgresCpuMs, b.postgresCpuMs, 2)})`;
 }
 
 /** The A/B's report: per case, every round's ratio (sds ÷ compare) and their median; false when a request failed. */
