@@ -15,17 +15,29 @@
 //
 // Usage: npm run bench:runtime -- [--duration 10] [--warmup 2] [--connections 32] [--rounds 1]
 //          [--only list,read,populate,patch] [--users 500000] [--posts 50000] [--no-baseline]
+//          [--compare-ref REV | --compare-dir DIR] [--together] [--profile-dir DIR]
 //   --rounds N  run every case N times (the order of sds and baseline alternates) and keep each
 //               target's best round: useful when other work on the machine adds noise.
 // PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), where a database
 // sds_bench_<random> is created and dropped at the end (bench-service.ts: the schema and the set-up).
 // Profiling sds: node --import tsx --cpu-prof --cpu-prof-dir=/tmp/sds-prof scripts/bench-runtime.ts --only read
 // (the children do not inherit --cpu-prof / --prof).
-import { fork, type ChildProcess } from 'node:child_process';
+//
+// A/B against another build (--compare-ref <git rev>, or --compare-dir <checkout>): this checkout and the
+// other each serve the same source (same control-plane and data database, same key) from a child process
+// of its own started alike (`src/main.ts` of its tree, the same environment), both afresh each round; the
+// bare baseline is not run.
+// Every round runs each case on both, the order alternating (A B, B A, …) or both at once (--together),
+// and prints the ratio of that round; the report gives every round's ratio and their median, so that
+// noise on a shared machine falls on both sides of each ratio instead of on one run.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { answerHelp } from './bench-usage.ts';
@@ -52,7 +64,7 @@ const RATIO_TARGETS: Partial<Record<CaseName, { ratio: number; against: TargetNa
   read: { ratio: 0.8, against: 'baseline' },
 };
 
-type TargetName = 'sds' | 'baseline' | 'baseline-nocount';
+type TargetName = 'sds' | 'baseline' | 'baseline-nocount' | 'compare';
 
 /** What the driver child is asked to run. */
 interface LoadSpec {
@@ -107,10 +119,22 @@ interface Options {
   users: number;
   posts: number;
   baseline: boolean;
+  /** A git revision of this repository to serve the same source with, beside this checkout (A/B). */
+  compareRef?: string;
+  /** A checkout (with its node_modules) to serve the same source with, beside this checkout (A/B). */
+  compareDir?: string;
+  /** A/B: where both services write a CPU profile (`sds/`, `compare/`) when they stop. */
+  profileDir?: string;
+  /** A/B: both builds under load at once (each by a driver of its own) instead of one after the other. */
+  together: boolean;
 }
 
+/** Rounds of an A/B when --rounds is not given: one ratio says nothing about noise. */
+const COMPARE_ROUNDS = 5;
+
 function parseArgs(argv: string[]): Options {
-  const options: Options = { duration: 10, warmup: 2, connections: 32, rounds: 1, only: CASES, users: 500_000, posts: 50_000, baseline: true };
+  const options: Options = { duration: 10, warmup: 2, connections: 32, rounds: 1, only: CASES, users: 500_000, posts: 50_000, baseline: true, together: false };
+  let roundsGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -126,7 +150,13 @@ function parseArgs(argv: string[]): Options {
     if (arg === '--duration') options.duration = number();
     else if (arg === '--warmup') options.warmup = number();
     else if (arg === '--connections') options.connections = number();
-    else if (arg === '--rounds') options.rounds = Math.max(1, Math.floor(number()));
+    else if (arg === '--rounds') {
+      options.rounds = Math.max(1, Math.floor(number()));
+      roundsGiven = true;
+    } else if (arg === '--compare-ref') options.compareRef = value();
+    else if (arg === '--compare-dir') options.compareDir = path.resolve(value());
+    else if (arg === '--profile-dir') options.profileDir = path.resolve(value());
+    else if (arg === '--together') options.together = true;
     else if (arg === '--users') options.users = Math.floor(number());
     else if (arg === '--posts') options.posts = Math.floor(number());
     else if (arg === '--no-baseline') options.baseline = false;
@@ -135,6 +165,15 @@ function parseArgs(argv: string[]): Options {
       for (const name of names) if (!CASES.includes(name as CaseName)) throw new Error(`--only: unknown case "${name}" (cases: ${CASES.join(', ')})`);
       options.only = CASES.filter((name) => names.includes(name));
     } else throw new Error(`unknown argument ${arg} (see --help)`);
+  }
+  if (options.compareRef !== undefined && options.compareDir !== undefined) throw new Error('--compare-ref and --compare-dir: give one of them');
+  if (options.together && options.compareRef === undefined && options.compareDir === undefined) throw new Error('--together runs the two services of an A/B (--compare-ref, --compare-dir) at once');
+  if (options.profileDir !== undefined && options.compareRef === undefined && options.compareDir === undefined) {
+    throw new Error('--profile-dir profiles the two services of an A/B (--compare-ref, --compare-dir); without one, run this script under node --cpu-prof');
+  }
+  if (options.compareRef !== undefined || options.compareDir !== undefined) {
+    options.baseline = false;
+    if (!roundsGiven) options.rounds = COMPARE_ROUNDS;
   }
   return options;
 }
@@ -347,16 +386,21 @@ const cpuMicros = () => {
 };
 const CLOCK_TICK_MS = 10;
 
+/** utime + stime (clock ticks) of a process of this machine; throws when it has ended. */
+async function processTicks(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of proc(5), counted from after the command name (field 3 is index 0).
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** utime + stime (clock ticks) of each PostgreSQL backend connected to `database` (same machine). */
 async function backendTicks(admin: pg.Client, database: string): Promise<Map<number, number>> {
   const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
   const ticks = new Map<number, number>();
   for (const { pid } of rows) {
     try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // Fields 14 and 15 of proc(5), counted from after the command name (field 3 is index 0).
-      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      ticks.set(pid, await processTicks(pid));
     } catch {
       // The backend ended, or PostgreSQL is not on this machine: not counted.
     }
@@ -364,8 +408,127 @@ async function backendTicks(admin: pg.Client, database: string): Promise<Map<num
   return ticks;
 }
 
+// ─── A/B: another build serving the same source ──────────────────────────────────────────────────
+
+const ROOT = path.resolve(path.dirname(SELF), '..');
+
+/** The other build's tree: the checkout given, or a worktree of the revision made for the run (`remove` deletes it). */
+interface CompareTree {
+  dir: string;
+  label: string;
+  remove: () => void;
+}
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** What this checkout is: its commit, and whether it holds changes not committed. */
+function describeTree(dir: string): string {
+  try {
+    return `${git(dir, 'rev-parse', '--short', 'HEAD')}${git(dir, 'status', '--porcelain', '--untracked-files=no') ? ' with changes not committed' : ''}`;
+  } catch {
+    return 'not a git checkout';
+  }
+}
+
+function compareTree(options: Options): CompareTree | undefined {
+  if (options.compareDir !== undefined) {
+    const dir = options.compareDir;
+    for (const needed of ['src/main.ts', 'node_modules']) if (!existsSync(path.join(dir, needed))) throw new Error(`--compare-dir: ${dir} has no ${needed}`);
+    return { dir, label: `${dir} (${describeTree(dir)})`, remove: () => {} };
+  }
+  if (options.compareRef === undefined) return undefined;
+  let commit: string;
+  try {
+    commit = git(ROOT, 'rev-parse', '--verify', '--quiet', `${options.compareRef}^{commit}`);
+  } catch {
+    throw new Error(`--compare-ref: "${options.compareRef}" is not a commit of ${ROOT}`);
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sds-compare-'));
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    try {
+      git(ROOT, 'worktree', 'remove', '--force', dir);
+    } catch (error) {
+      console.error(`removing the worktree ${dir}:`, error instanceof Error ? error.message : error);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    git(ROOT, 'worktree', 'add', '--detach', dir, commit);
+    // The revision runs on this checkout's packages: fine for nearby revisions, which is what an A/B is for.
+    symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { dir, label: `${options.compareRef} (${commit.slice(0, 7)}, worktree ${dir})`, remove };
+}
+
+interface ServerChild {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+}
+
+/**
+ * Starts the service of the tree `dir` (its own `src/main.ts`) in a child process, and waits until it
+ * prints where it listens. Both sides of an A/B start so, with the same environment.
+ */
+function startServerChild(dir: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<ServerChild> {
+  const profile = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const child = fork(SELF, ['--serve', dir], { cwd: dir, env, execArgv: [...childExecArgv(), ...profile], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let printed = '';
+    const timer = setTimeout(() => fail(new Error(`the service of ${dir} did not start within 60 s: ${printed}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      printed += chunk.toString('utf8');
+      const listening = /sds is serving (http:\/\/\S+)/.exec(printed);
+      if (!listening) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({ child, pid: child.pid!, url: listening[1]! });
+    };
+    const onExit = (code: number | null) => fail(new Error(`the service of ${dir} exited (${code}) before listening: ${printed}`));
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    // Read to the end, so that a later line never fills the pipe.
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+/** Stops a service child the way an operator does (SIGTERM: it closes, then exits); killed after 10 s. */
+async function stopServerChild(server: ServerChild | undefined): Promise<void> {
+  const child = server?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The service child's side: runs `dir`'s entry point, and stops it when the benchmark goes away. */
+async function serveTree(dir: string): Promise<void> {
+  process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  await import(pathToFileURL(path.join(dir, 'src/main.ts')).href);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
 const USAGE = `Usage: npm run bench:runtime -- [--duration 10] [--warmup 2] [--connections 32] [--rounds 1]
          [--only list,read,populate,patch] [--users 500000] [--posts 50000] [--no-baseline]
+         [--compare-ref REV | --compare-dir DIR] [--together] [--profile-dir DIR]
 The runtime API (list, read, populate, patch) under autocannon against a bare Express 5 + pg server
 running the same SQL, in the same run.
   --duration S     seconds measured per run (default 10)
@@ -375,6 +538,19 @@ running the same SQL, in the same run.
   --only CASES     some of: list, read, populate, patch
   --users N        rows of users (default 500000); --posts N rows of posts (default 50000)
   --no-baseline    measure sds alone
+  --compare-ref REV  A/B against another revision of this repository (a worktree of it is made in the
+                   temporary folder, on this checkout's node_modules, and removed at the end): both
+                   builds serve the same source from child processes started alike; each round runs every
+                   case on both (order alternating) and prints sds ÷ compare; the report gives every
+                   round's ratio and the median. Both services start afresh each round. No bare
+                   baseline; --rounds defaults to ${COMPARE_ROUNDS}. --compare-ref HEAD on a clean checkout
+                   is an A/A: its spread is the noise of the machine at that load.
+  --compare-dir DIR  the same against a checkout of your own (with its node_modules), kept between runs
+  --together       with an A/B: both services under load at the same time (each by an autocannon of its
+                   own, --connections each) instead of one after the other: the machine's other work
+                   then falls on both in the same seconds; PostgreSQL's CPU is given per request of both
+  --profile-dir DIR  with an A/B: both services write a CPU profile (node --cpu-prof) into DIR/sds and
+                   DIR/compare when they stop (profiling slows both alike; measure without it)
   --help           this text
 PostgreSQL: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres); a database
 sds_bench_<random> is created there and dropped at the end.`;
@@ -388,14 +564,36 @@ async function main(): Promise<void> {
     `users ${options.users.toLocaleString('en')} rows, posts ${options.posts.toLocaleString('en')} rows; autocannon ${options.connections} connections, ` +
       `${options.warmup} s warm-up + ${options.duration} s per run, ${options.rounds} round(s)`,
   );
+  const tree = compareTree(options);
+  if (tree) console.log(`A/B: sds = this checkout (${describeTree(ROOT)}), compare = ${tree.label}; each served by a child process of its own`);
 
   // startBenchService imports the service only when called: the child processes, which load this file, do not.
   // Closing stops the children first, then sds.
   let baseline: ChildProcess | undefined;
-  let driver: ChildProcess | undefined;
-  const service = await startBenchService('bench', { beforeClose: () => Promise.allSettled([stopChild(driver), stopChild(baseline)]) });
+  const drivers: ChildProcess[] = [];
+  // A/B: both builds, each in a child process (the in-process sds only sets up the source).
+  let sides: { sds: ServerChild; compare: ServerChild } | undefined;
+  let startSides: ((compareFirst: boolean) => Promise<void>) | undefined;
+  const children: Array<ServerChild | undefined> = [];
+  const dataDir = tree ? mkdtempSync(path.join(os.tmpdir(), 'sds-bench-data-')) : undefined;
+  let service: Awaited<ReturnType<typeof startBenchService>>;
   try {
-    const { url, admin, databaseName, databaseUrl } = service;
+    service = await startBenchService('bench', {
+      // On SIGINT too: the children, then what the A/B made on disk.
+      beforeClose: async () => {
+        await Promise.allSettled([...drivers.map(stopChild), stopChild(baseline), ...children.map(stopServerChild)]);
+        tree?.remove();
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      },
+    });
+  } catch (error) {
+    tree?.remove();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  try {
+    const { admin, databaseName, databaseUrl } = service;
+    let { url } = service;
     const project = await createBenchProject(service, 'bench-runtime', options.users, options.posts);
     const source = await createGeneratedSource(service, project, { name: 'bench-runtime', kind: 'postgres', seed: 'bench-runtime', pollMs: 2_000, timeoutMinutes: 30 });
     const sourceKey = source.key;
@@ -414,7 +612,36 @@ async function main(): Promise<void> {
       const { port } = await ask<{ port: number }>(baseline, { type: 'start', databaseUrl, namespace });
       baselineUrl = `http://127.0.0.1:${port}`;
     }
-    driver = spawnChild('--driver');
+    if (tree) {
+      // The same control plane (so the same source and key) and the same data for both, the same settings.
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        SDS_WORKER: 'false',
+        SDS_VALIDATE_RESPONSES: 'false',
+        SDS_SECRET_KEY: randomBytes(32).toString('base64url'),
+        SDS_DATA_DIR: dataDir,
+      };
+      const profile = (side: TargetName) => options.profileDir && path.join(options.profileDir, side);
+      // One after the other (loading the service is most of a start's CPU), which first alternating.
+      startSides = async (compareFirst) => {
+        const start = async (side: 'sds' | 'compare') => {
+          const server = await startServerChild(side === 'sds' ? ROOT : tree.dir, env, profile(side));
+          children.push(server);
+          return server;
+        };
+        const [first, second] = compareFirst ? [await start('compare'), await start('sds')] : [await start('sds'), await start('compare')];
+        sides = compareFirst ? { sds: second, compare: first } : { sds: first, compare: second };
+        url = sides.sds.url;
+      };
+      await startSides(false);
+    }
+    drivers.push(spawnChild('--driver'));
+    if (sides && options.together) drivers.push(spawnChild('--driver'));
 
     const runtime = `/runtime/${source.id}`;
     const sdsHeaders = { 'x-api-key': sourceKey };
@@ -455,52 +682,115 @@ async function main(): Promise<void> {
     };
 
     await sanityCheck(url, sourceKey, runtime, baselineUrl);
+    if (sides) await sanityCheck(sides.compare.url, sourceKey, runtime, undefined);
+    const serverPid = (target: TargetName) => (target === 'compare' ? sides?.compare.pid : target === 'sds' ? sides?.sds.pid : undefined);
 
     const results = new Map<CaseName, Map<TargetName, Measurement>>();
+    /** Every round's measurements, by case (the A/B's ratios). */
+    const rounds = new Map<CaseName, Array<Map<TargetName, Measurement>>>();
     for (let round = 0; round < options.rounds; round++) {
+      if (sides && round > 0) {
+        // Both services afresh each round: what one process met (its core, its heap, its JIT's choices,
+        // its connections' backends) stays with it for its life, and would favour one side all run long.
+        await Promise.all([stopServerChild(sides.sds), stopServerChild(sides.compare)]);
+        await startSides!(round % 2 === 1);
+      }
       for (const name of options.only) {
         let entries = specs(name);
+        if (sides) entries = entries.map((entry) => [entry, { target: 'compare' as const, spec: { ...entry.spec, origin: sides!.compare.url } }]).flat();
         if (round % 2 === 1) entries = [...entries].reverse();
-        for (const { target, spec } of entries) {
-          const run = (duration: number) => ask<LoadResult>(driver!, { type: 'run', spec: { ...spec, connections: options.connections, duration } });
+        const thisRound = new Map<TargetName, Measurement>();
+        // Measured one after the other; with --together, the A/B's two builds at once, each by a driver of its own.
+        const groups = sides && options.together ? [entries] : entries.map((entry) => [entry]);
+        for (const group of groups) {
+          const run = (duration: number) =>
+            Promise.all(group.map(({ spec }, i) => ask<LoadResult>(drivers[i]!, { type: 'run', spec: { ...spec, connections: options.connections, duration } })));
           if (options.warmup > 0) await run(options.warmup);
-          const snapshot = async (): Promise<CpuSnapshot> => ({
-            serverMicros: target === 'sds' ? cpuMicros() : await ask<number>(baseline!, { type: 'cpu' }),
+          const serverMicros = async (target: TargetName): Promise<number> => {
+            const pid = serverPid(target);
+            if (pid !== undefined) return (await processTicks(pid)) * CLOCK_TICK_MS * 1000;
+            return target === 'sds' ? cpuMicros() : ask<number>(baseline!, { type: 'cpu' });
+          };
+          const snapshot = async (): Promise<{ servers: number[]; backends: Map<number, number> }> => ({
+            servers: await Promise.all(group.map(({ target }) => serverMicros(target))),
             backends: await backendTicks(admin, databaseName),
           });
           const loadBefore = load1();
           const before = await snapshot();
-          const result = await run(options.duration);
+          const measured = await run(options.duration);
           const after = await snapshot();
           let backendTicksUsed = 0;
           for (const [pid, ticks] of after.backends) backendTicksUsed += ticks - (before.backends.get(pid) ?? 0);
-          const requests = Math.max(1, result.requests);
-          const measurement: Measurement = {
-            ...result,
-            target,
-            loadBefore,
-            loadAfter: load1(),
-            serverCpuMs: (after.serverMicros - before.serverMicros) / 1000 / requests,
-            postgresCpuMs: (backendTicksUsed * CLOCK_TICK_MS) / requests,
-          };
-          console.log(
-            `  round ${round + 1} ${name.padEnd(8)} ${target.padEnd(16)} ${fmt(result.rps, 0).padStart(7)} req/s  p50 ${fmt(result.p50, 1)} ms  p99 ${fmt(result.p99, 1)} ms  ` +
-              `non-2xx ${result.non2xx}  errors ${result.errors}  CPU/req ${fmt(measurement.serverCpuMs, 2)} + ${fmt(measurement.postgresCpuMs, 2)} ms  ` +
-              `load ${loadBefore.toFixed(2)}→${measurement.loadAfter.toFixed(2)}`,
-          );
-          const byTarget = results.get(name) ?? new Map<TargetName, Measurement>();
-          results.set(name, byTarget);
-          const best = byTarget.get(target);
-          if (!best || measurement.rps > best.rps) byTarget.set(target, measurement);
+          // The PostgreSQL backends serve every server of the group: their CPU is per request of them all.
+          const groupRequests = Math.max(1, measured.reduce((sum, result) => sum + result.requests, 0));
+          const loadAfter = load1();
+          group.forEach(({ target }, i) => {
+            const result = measured[i]!;
+            const measurement: Measurement = {
+              ...result,
+              target,
+              loadBefore,
+              loadAfter,
+              serverCpuMs: (after.servers[i]! - before.servers[i]!) / 1000 / Math.max(1, result.requests),
+              postgresCpuMs: (backendTicksUsed * CLOCK_TICK_MS) / groupRequests,
+            };
+            console.log(
+              `  round ${round + 1} ${name.padEnd(8)} ${target.padEnd(16)} ${fmt(result.rps, 0).padStart(7)} req/s  p50 ${fmt(result.p50, 1)} ms  p99 ${fmt(result.p99, 1)} ms  ` +
+                `non-2xx ${result.non2xx}  errors ${result.errors}  CPU/req ${fmt(measurement.serverCpuMs, 2)} + ${fmt(measurement.postgresCpuMs, 2)} ms  ` +
+                `load ${loadBefore.toFixed(2)}→${loadAfter.toFixed(2)}`,
+            );
+            const byTarget = results.get(name) ?? new Map<TargetName, Measurement>();
+            results.set(name, byTarget);
+            const best = byTarget.get(target);
+            if (!best || measurement.rps > best.rps) byTarget.set(target, measurement);
+            thisRound.set(target, measurement);
+          });
         }
+        rounds.set(name, [...(rounds.get(name) ?? []), thisRound]);
+        if (sides) console.log(`  round ${round + 1} ${name.padEnd(8)} ${abRatios(thisRound)}`);
       }
     }
 
-    const ok = report(results, options, startLoad);
+    const ok = sides ? reportComparison(rounds, options, startLoad) : report(results, options, startLoad);
     if (!ok) process.exitCode = 1;
   } finally {
     await service.close();
   }
+}
+
+/** One round's A/B ratios: requests/s, server CPU and PostgreSQL CPU per request, sds ÷ compare. */
+function abRatios(round: Map<TargetName, Measurement>): string {
+  const a = round.get('sds')!;
+  const b = round.get('compare')!;
+  const ratio = (x: number, y: number, digits: number) => (y > 0 ? fmt(x / y, digits) : '–');
+  return `sds/compare ${ratio(a.rps, b.rps, 3)} req/s  (CPU/req ${ratio(a.serverCpuMs, b.serverCpuMs, 2)}, PG/req ${ratio(a.postgresCpuMs, b.postgresCpuMs, 2)})`;
+}
+
+/** The A/B's report: per case, every round's ratio (sds ÷ compare) and their median; false when a request failed. */
+function reportComparison(rounds: Map<CaseName, Array<Map<TargetName, Measurement>>>, options: Options, startLoad: string): boolean {
+  let ok = true;
+  console.log('');
+  const how = options.together ? `both at once, ${options.connections} connections each` : `${options.connections} connections, order alternating`;
+  console.log(`Runtime API A/B, ${how}, ${options.duration} s per run after ${options.warmup} s of warm-up, ${options.rounds} rounds`);
+  console.log('ratios are sds ÷ compare (above 1: sds serves more requests/s; below 1: sds spends less CPU per request)');
+  for (const [name, measured] of rounds) {
+    const ratios = measured.map((round) => round.get('sds')!.rps / round.get('compare')!.rps);
+    const cpuRatios = measured.map((round) => round.get('sds')!.serverCpuMs / round.get('compare')!.serverCpuMs);
+    const side = (target: TargetName, key: 'rps' | 'serverCpuMs' | 'postgresCpuMs' | 'p99') => median(measured.map((round) => round.get(target)![key]));
+    const loads = measured.flatMap((round) => [...round.values()].flatMap((m) => [m.loadBefore, m.loadAfter]));
+    const failed = measured.some((round) => [...round.values()].some((m) => m.non2xx > 0 || m.errors > 0));
+    ok &&= !failed;
+    console.log(`${CASE_TITLES[name]}:`);
+    console.log(`  req/s ratio per round    ${ratios.map((ratio) => fmt(ratio, 3)).join('  ')}  → median ${fmt(median(ratios), 3)}`);
+    console.log(`  CPU/req ratio per round  ${cpuRatios.map((ratio) => fmt(ratio, 3)).join('  ')}  → median ${fmt(median(cpuRatios), 3)}`);
+    console.log(
+      `  medians  req/s ${fmt(side('sds', 'rps'), 0)} vs ${fmt(side('compare', 'rps'), 0)}  p99 ${fmt(side('sds', 'p99'), 1)} vs ${fmt(side('compare', 'p99'), 1)} ms  ` +
+        `CPU/req ${fmt(side('sds', 'serverCpuMs'), 3)} vs ${fmt(side('compare', 'serverCpuMs'), 3)} ms  PG/req ${fmt(side('sds', 'postgresCpuMs'), 3)} vs ${fmt(side('compare', 'postgresCpuMs'), 3)} ms  ` +
+        `load ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)}${failed ? '  FAILED REQUESTS' : ''}`,
+    );
+  }
+  console.log(`Load average (1/5/15 min) at start: ${startLoad}; at end: ${fmtLoad()}.`);
+  return ok;
 }
 
 /** One request of each case against both servers before measuring: 200s, the expected shapes, the same rows. */
@@ -613,4 +903,5 @@ function fmt(value: number, digits: number): string {
 const mode = process.argv[2];
 if (mode === '--baseline') runBaseline();
 else if (mode === '--driver') runDriver();
+else if (mode === '--serve') void serveTree(process.argv[3]!);
 else runMain(main);

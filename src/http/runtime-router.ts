@@ -192,25 +192,32 @@ async function serve(deps: RuntimeRouterDeps, log: ReturnType<typeof accessLog>,
       },
     };
     const reply = await handler(context);
-    await answer(reply);
+    const streaming = answer(reply);
+    if (streaming) await streaming;
   } catch (error) {
     answerError(error);
   }
 
-  async function answer(reply: Reply): Promise<void> {
-    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  /** Writes the reply; a streamed file is written on after it returns (the promise). */
+  function answer(reply: Reply): Promise<void> | undefined {
+    const headers = reply.headers;
+    if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
     if (reply.events) throw new Error(`${route.operation.operationId} answered an event stream, which the runtime router does not serve`);
     if (reply.stream) {
       return streamFile(req, res, reply.status, reply.stream, { shutdown: deps.shutdown, writeTimeoutMs: deps.exportWriteTimeoutMs, failed: (error) => (failure = error) });
     }
     if (validator) {
       const problems = checked(validator, reply.status, reply.body);
-      if (problems.length) return write(contractViolation(problems.join('; '), String(reply.status)));
+      if (problems.length) {
+        write(contractViolation(problems.join('; '), String(reply.status)));
+        return undefined;
+      }
     }
     if (reply.body === undefined) {
       res.statusCode = reply.status;
       res.end();
     } else sendJson(res, reply.status, reply.body);
+    return undefined;
   }
 
   /** Answers what a step threw; an answer already under way is cut off, as a truncated one must not look complete. */

@@ -72,9 +72,13 @@ async function populate(context: TableContext, plans: PlannedPopulate[], rows: J
       return values;
     };
     const keys = new Map<string, RowValue[]>();
+    // Each row's key text, read once (its columns do not change before its field is replaced below).
+    const rowKeys: Array<string | undefined> = [];
     for (const row of rows) {
       const values = keyOf(row, plan.columns);
-      if (values) keys.set(tupleText(values), values);
+      const text = values && tupleText(values);
+      rowKeys.push(text);
+      if (values) keys.set(text!, values);
     }
     const found = new Map<string, JsonRow>();
     if (keys.size > 0) {
@@ -86,9 +90,9 @@ async function populate(context: TableContext, plans: PlannedPopulate[], rows: J
         if (values) found.set(tupleText(values), projection(full, plan.fields));
       }
     }
-    for (const row of rows) {
-      const values = keyOf(row, plan.columns);
-      row[plan.field] = values ? (found.get(tupleText(values)) ?? null) : null;
+    for (let i = 0; i < rows.length; i++) {
+      const text = rowKeys[i];
+      rows[i]![plan.field] = text === undefined ? null : (found.get(text) ?? null);
     }
   }
 }
