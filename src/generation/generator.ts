@@ -211,7 +211,7 @@ export class DataGenerator {
         handed = false;
       }
       if (ended || row >= rowLimit) return undefined;
-      const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
+      const values = clearRow(reuse ? shared : new Array<RowValue>(columns));
       for (let f = 0; f < order.length; f++) {
         const field = order[f]!;
         const value = field.generate(row, values);
@@ -379,7 +379,7 @@ export class DataGenerator {
     let warning: Issue | undefined;
     pass: for (let row = 0; row < rows; row++) {
       if (row % DRAW_STEP_ROWS === DRAW_STEP_ROWS - 1) yield;
-      values.fill(null);
+      clearRow(values);
       for (let f = 0; f < fields.length; f++) {
         const field = fields[f]!;
         const value = field.generate(row, values);
@@ -438,7 +438,7 @@ export class DataGenerator {
     let row = from;
     return () => {
       if (row >= end) return undefined;
-      const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
+      const values = clearRow(reuse ? shared : new Array<RowValue>(columns));
       for (const field of order) {
         const value = field.generate(row, values);
         if (value === EXHAUSTED) throw new Error(`${entityId}.${field.field.id} is not range-safe: it ran out of unique values`);
@@ -624,6 +624,15 @@ export class PreviewTooLargeError extends Error {
   ) {
     super(`previewing "${entityId}" needs at least ${ancestorRows} rows of the entities it references produced first, over the limit of ${limit}`);
   }
+}
+
+/**
+ * Sets every value of a row to null and returns it: a plain loop, where `Array#fill` (a call into
+ * the runtime) cost about twice as much per row of ten values, once per row made.
+ */
+function clearRow(values: RowValue[]): RowValue[] {
+  for (let index = 0; index < values.length; index++) values[index] = null;
+  return values;
 }
 
 /** Fills `out` with row `row`'s deferred column values and returns it (DataGenerator's one deferred fill). */
