@@ -3,7 +3,8 @@
 // the sum of its lines' quantity × unit price). It names explicitly, for any names, what version 4's
 // `formula.lines-sum` rule infers from names (rules/row-formulas.ts), and it is made the same way:
 // the generator makes the children first, in a second generator, and sums them by parent key
-// (DataGenerator #childLineSums), to the cent.
+// (DataGenerator #childLineSums), to the cent. A child's field may itself be such a sum (an
+// invoice's total over lines whose amount is the sum of their sub-lines): it is made the same way.
 import type { Entity, Field, StrategyOf } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { LinesSum } from './rules/row-formulas.ts';
@@ -56,7 +57,7 @@ export function childrenSumProgram(context: EntityContext, field: Field, strateg
   const resolved = resolveChildrenSum(context.entity, strategy, context.entities);
   if (!resolved.ok) throw new Error(`childrenSum of ${context.entity.id}.${field.id} ${resolved.message}`);
   const { sum } = resolved;
-  const sums = context.childLineSums?.(sum);
+  const sums = context.childLineSums?.(sum, true);
   if (!sums) return { at: () => null };
   const typed = field.type === 'number' && (field.precision === undefined || field.precision >= 2) && field.min === undefined && field.max === undefined;
   return { at: (_row, values) => (sums(values[sum.key]!) ?? 0) / 100, deps: [sum.key], typed };
