@@ -47,6 +47,24 @@ export function resolveChildrenSum(entity: Entity, strategy: ChildrenSumStrategy
   return { ok: true, sum: { child: child.id, reference, key, line, text: `${child.id}.${strategy.fields.join('*')}` } };
 }
 
+/**
+ * The entities a sum goes down through when a child's summed field is itself a childrenSum (and its
+ * child's, and so on), when they come back to one on the way: such sums need themselves made first.
+ * Undefined when they end.
+ */
+export function childrenSumCycle(entity: Entity, strategy: ChildrenSumStrategy, entities: readonly Entity[], path: readonly string[] = [entity.id]): string[] | undefined {
+  const resolved = resolveChildrenSum(entity, strategy, entities);
+  if (!resolved.ok) return undefined;
+  const child = entities.find((candidate) => candidate.id === resolved.sum.child)!;
+  if (path.includes(child.id)) return [...path, child.id];
+  for (const id of strategy.fields) {
+    const inner = child.fields.find((field) => field.id === id)?.generation?.strategy;
+    const cycle = inner?.kind === 'childrenSum' ? childrenSumCycle(child, inner, entities, [...path, child.id]) : undefined;
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
 /** Entities with a field that references `entity`. */
 function childrenOf(entity: Entity, entities: readonly Entity[]): string[] {
   return entities.filter((candidate) => candidate.id !== entity.id && candidate.fields.some((field) => field.references?.entity === entity.id)).map((candidate) => candidate.id);

@@ -133,4 +133,24 @@ describe('childrenSum', () => {
     const preview = previewRows(nested(), 'regions', 4, { referenceDate: REFERENCE_DATE, generatorVersion: version });
     expect(preview.map((region) => region.takings)).toEqual(generated.column('regions', 'takings'));
   });
+
+  it('validates sums over sums: down the generations they are valid, back to an entity on the way they are not', () => {
+    expect(validateConfig(nested()).errors).toEqual([]);
+    const sum = (entity: string, fields: [string]) => ({ kind: 'childrenSum', entity, fields }) as const;
+    const cycle = config(
+      entity('a', 10, [
+        { id: 'b', type: 'integer', nullable: true, references: { entity: 'b', field: 'id' } },
+        { id: 'x', type: 'number', generation: { strategy: sum('b', ['y']) } } as Field,
+      ]),
+      entity('b', 10, [
+        { id: 'a', type: 'integer', references: { entity: 'a', field: 'id' } },
+        { id: 'y', type: 'number', generation: { strategy: sum('a', ['x']) } } as Field,
+      ]),
+    );
+    const errors = validateConfig(cycle).errors.map((issue) => `${issue.path} ${issue.message}`);
+    expect(errors).toEqual([
+      expect.stringMatching(/^\/entities\/0\/fields\/2\/generation\/strategy\/entity childrenSum of a\.x: sums over sums come back to a \(a → b → a\)/),
+      expect.stringMatching(/^\/entities\/1\/fields\/2\/generation\/strategy\/entity childrenSum of b\.y: sums over sums come back to b \(b → a → b\)/),
+    ]);
+  });
 });
