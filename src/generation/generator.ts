@@ -83,6 +83,8 @@ export class DataGenerator {
   #refused = false;
   /** Lines sums made and child columns carried, shared with the generators that make lines for this one. */
   readonly #made: MadeAhead;
+  /** Entities whose pools hold every row (made to their last row, or declared), which lines generators may borrow. */
+  readonly #complete = new Set<string>();
 
   /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
   readonly #maxLineRows: number;
@@ -217,7 +219,10 @@ export class DataGenerator {
         row++;
         handed = false;
       }
-      if (ended || row >= rowLimit) return undefined;
+      if (ended || row >= rowLimit) {
+        ended = true;
+        return undefined;
+      }
       const values = reuse ? shared.fill(null) : new Array<RowValue>(columns).fill(null);
       for (let f = 0; f < order.length; f++) {
         const field = order[f]!;
@@ -240,6 +245,9 @@ export class DataGenerator {
       closed = true;
       this.produced.set(entityId, row);
       this.#publishPools(entityId, compiled, pools, row, rowPools);
+      // A pass stopped early (a preview's first rows) published part of the pools only.
+      if (ended) this.#complete.add(entityId);
+      else this.#complete.delete(entityId);
       if (this.#lineSums === 'all') this.#made.release(entityId);
     };
     const carriable = made.filter((field) => !field.sequential && !field.retries).map((field) => field.index);
@@ -352,6 +360,7 @@ export class DataGenerator {
     // as its draws know when they were found).
     const rows = produced ?? draws?.rows ?? compiled.rowLimit;
     this.produced.set(entityId, rows);
+    this.#complete.add(entityId);
     this.#publishPools(entityId, compiled, new Map(), rows);
     return true;
   }
@@ -607,7 +616,7 @@ export class DataGenerator {
   /** Takes `from`'s pools of an entity it has made (or declared), as this generator would make them; false when it has none. */
   #borrow(from: DataGenerator, entityId: string): boolean {
     const produced = from.produced.get(entityId);
-    if (produced === undefined) return false;
+    if (produced === undefined || !from.#complete.has(entityId)) return false;
     for (const [pools, fields] of [[this.#pools, this.#needed], [this.#rowPools, this.#rowNeeded]] as const) {
       for (const field of fields.get(entityId) ?? []) {
         const pool = (pools === this.#pools ? from.#pools : from.#rowPools).get(`${entityId}.${field}`);
