@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RowValue } from '../../../src/model/row-value.ts';
 import type { Field, SchemaConfig } from '../../../src/model/config-types.ts';
 import { config, entity, generate, REFERENCE_DATE } from '../../helpers/generate-in-memory.ts';
-import { previewRows } from '../../../src/generation/preview.ts';
+import { previewEntities, previewRows } from '../../../src/generation/preview.ts';
 import { validateConfig } from '../../../src/config/validate-config.ts';
 import { GENERATOR_VERSIONS, planGeneration } from '../../../src/generation/plan.ts';
 import { DataGenerator } from '../../../src/generation/generator.ts';
@@ -152,5 +152,22 @@ describe('childrenSum', () => {
       expect.stringMatching(/^\/entities\/0\/fields\/2\/generation\/strategy\/entity childrenSum of a\.x: sums over sums come back to a \(a → b → a\)/),
       expect.stringMatching(/^\/entities\/1\/fields\/2\/generation\/strategy\/entity childrenSum of b\.y: sums over sums come back to b \(b → a → b\)/),
     ]);
+  });
+
+  it("a preview of several entities sums the same children as a preview of the parent alone (an entity shown in part is made whole for the sums)", () => {
+    // kinds is shown first, its first 3 rows only; bill_rows' each reads its kind's price.
+    const priced = config(
+      entity('kinds', 30, [{ id: 'price', type: 'number', precision: 2, min: 1, max: 9 }]),
+      entity('bills', 20, [{ id: 'charged', type: 'number', precision: 2, generation: { strategy: { kind: 'childrenSum', entity: 'bill_rows', fields: ['each'] } } } as Field]),
+      entity('bill_rows', 200, [
+        { id: 'billId', type: 'integer', references: { entity: 'bills', field: 'id' } },
+        { id: 'kindId', type: 'integer', references: { entity: 'kinds', field: 'id' } },
+        { id: 'each', type: 'number', precision: 2, generation: { strategy: { kind: 'formula', expression: 'kind.price' } } } as Field,
+      ]),
+    );
+    const options = { referenceDate: REFERENCE_DATE, generatorVersion: 4 } as const;
+    const together = previewEntities(priced, ['kinds', 'bills'], 3, options);
+    expect(together.get('bills')).toEqual(previewRows(priced, 'bills', 3, options));
+    expect(together.get('bills')!.map((bill) => bill.charged)).toEqual(generate(priced, options).objects('bills').slice(0, 3).map((bill) => bill.charged));
   });
 });
