@@ -25,7 +25,7 @@ import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
-import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
+import { lineInputs, lineWorth, linesSumOf, type LinesSum } from './rules/row-formulas.ts';
 import { KeySums } from './key-sums.ts';
 import { MadeAhead } from './made-ahead.ts';
 
@@ -567,7 +567,8 @@ export class DataGenerator {
     const slot = `${sum.child}\u0000${sum.reference}\u0000${sum.text}`;
     let sums: KeySums | undefined;
     return (key) => {
-      sums ??= this.#made.sums(slot, () => this.#makeLineSums(sum));
+      // Sums asked by a generator whose rows may differ from the generation's are kept apart.
+      sums ??= this.#made.sums(this.#refused ? `${slot}\u0000refused` : slot, () => this.#makeLineSums(sum));
       return sums.get(key);
     };
   }
@@ -613,10 +614,19 @@ export class DataGenerator {
     return sums;
   }
 
-  /** Takes `from`'s pools of an entity it has made (or declared), as this generator would make them; false when it has none. */
+  /**
+   * Takes `from`'s pools of an entity it has made whole (or declared), as this generator would make
+   * them; false when it has none. Rows made from a generator's pools that may differ from the
+   * generation's may differ too (#refused).
+   */
   #borrow(from: DataGenerator, entityId: string): boolean {
     const produced = from.produced.get(entityId);
     if (produced === undefined || !from.#complete.has(entityId)) return false;
+    // Made here, a version 4 lines sum of the entity is refused (the next rule makes it): lines
+    // generators made such an entity themselves before, and their sums are pinned so.
+    const { entity } = this.#entry(entityId);
+    if (entity.fields.some((field) => linesSumOf(entity, field, this.#config.entities))) return false;
+    if (from.#refused) this.#refused = true;
     for (const [pools, fields] of [[this.#pools, this.#needed], [this.#rowPools, this.#rowNeeded]] as const) {
       for (const field of fields.get(entityId) ?? []) {
         const pool = (pools === this.#pools ? from.#pools : from.#rowPools).get(`${entityId}.${field}`);
@@ -624,6 +634,7 @@ export class DataGenerator {
       }
     }
     this.produced.set(entityId, produced);
+    this.#complete.add(entityId);
     return true;
   }
 
