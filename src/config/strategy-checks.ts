@@ -12,7 +12,7 @@ import { FAKER_MODULES, fakerMethods } from '../generation/faker-methods.ts';
 import { parseDateBound, resolveDateBound } from '../generation/date-bounds.ts';
 import { parseFormula } from '../generation/formulas/parse-formula.ts';
 import { checkFormula } from '../generation/formulas/check-formula.ts';
-import { resolveChildrenSum } from '../generation/children-sum.ts';
+import { childrenSumCycle, resolveChildrenSum } from '../generation/children-sum.ts';
 import { resolveRowReference } from '../generation/row-references.ts';
 import { entityOrder } from '../model/config-graph.ts';
 import { referenceTarget } from '../model/table-spec.ts';
@@ -463,6 +463,14 @@ function checkChildrenSum(context: CheckContext, site: FieldSite, strategy: Stra
     context.errors.push({
       path: path + (strategy.reference === undefined ? '' : '/reference'),
       message: `childrenSum of ${site.name}: ${child.id}.${reference.id} is filled after every row is inserted (fillAfterInsert), so the children cannot be summed before ${site.entity.id} is made; sum over another reference or drop fillAfterInsert`,
+    });
+  }
+  // A child's summed field may be a sum over its own children, one generation further down, but not back up.
+  const cycle = childrenSumCycle(site.entity, strategy, entities);
+  if (cycle) {
+    context.errors.push({
+      path: path + '/entity',
+      message: `childrenSum of ${site.name}: sums over sums come back to ${cycle.at(-1)} (${cycle.join(' → ')}), so none of them can be made first; make one of those fields something other than a childrenSum`,
     });
   }
 }

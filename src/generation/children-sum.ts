@@ -3,7 +3,8 @@
 // the sum of its lines' quantity × unit price). It names explicitly, for any names, what version 4's
 // `formula.lines-sum` rule infers from names (rules/row-formulas.ts), and it is made the same way:
 // the generator makes the children first, in a second generator, and sums them by parent key
-// (DataGenerator #childLineSums), to the cent.
+// (DataGenerator #childLineSums), to the cent. A child's field may itself be such a sum (an
+// invoice's total over lines whose amount is the sum of their sub-lines): it is made the same way.
 import type { Entity, Field, StrategyOf } from '../model/config-types.ts';
 import type { EntityContext, ValueProgram } from './program.ts';
 import type { LinesSum } from './rules/row-formulas.ts';
@@ -46,6 +47,24 @@ export function resolveChildrenSum(entity: Entity, strategy: ChildrenSumStrategy
   return { ok: true, sum: { child: child.id, reference, key, line, text: `${child.id}.${strategy.fields.join('*')}` } };
 }
 
+/**
+ * The entities a sum goes down through when a child's summed field is itself a childrenSum (and its
+ * child's, and so on), when they come back to one on the way: such sums need themselves made first.
+ * Undefined when they end.
+ */
+export function childrenSumCycle(entity: Entity, strategy: ChildrenSumStrategy, entities: readonly Entity[], path: readonly string[] = [entity.id]): string[] | undefined {
+  const resolved = resolveChildrenSum(entity, strategy, entities);
+  if (!resolved.ok) return undefined;
+  const child = entities.find((candidate) => candidate.id === resolved.sum.child)!;
+  if (path.includes(child.id)) return [...path, child.id];
+  for (const id of strategy.fields) {
+    const inner = child.fields.find((field) => field.id === id)?.generation?.strategy;
+    const cycle = inner?.kind === 'childrenSum' ? childrenSumCycle(child, inner, entities, [...path, child.id]) : undefined;
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
 /** Entities with a field that references `entity`. */
 function childrenOf(entity: Entity, entities: readonly Entity[]): string[] {
   return entities.filter((candidate) => candidate.id !== entity.id && candidate.fields.some((field) => field.references?.entity === entity.id)).map((candidate) => candidate.id);
@@ -56,7 +75,7 @@ export function childrenSumProgram(context: EntityContext, field: Field, strateg
   const resolved = resolveChildrenSum(context.entity, strategy, context.entities);
   if (!resolved.ok) throw new Error(`childrenSum of ${context.entity.id}.${field.id} ${resolved.message}`);
   const { sum } = resolved;
-  const sums = context.childLineSums?.(sum);
+  const sums = context.childLineSums?.(sum, true);
   if (!sums) return { at: () => null };
   const typed = field.type === 'number' && (field.precision === undefined || field.precision >= 2) && field.min === undefined && field.max === undefined;
   return { at: (_row, values) => (sums(values[sum.key]!) ?? 0) / 100, deps: [sum.key], typed };

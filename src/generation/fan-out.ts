@@ -20,9 +20,40 @@ export interface ParentPicker {
   shortfall?: string;
 }
 
+/**
+ * Counted pickers made lately (each pass over an entity compiles it, and the lines made ahead for a
+ * parent's sums compile the parent and the child once more), up to PICKERS_KEPT parents in all: one
+ * costs a keyed permutation step per parent to make. A picker is a pure function of its inputs.
+ */
+const madePickers = new Map<string, ParentPicker>();
+const PICKERS_KEPT = 2_000_000;
+let parentsKept = 0;
+
 /** A picker for `fanOut` over `parents` parents and `children` planned child rows; undefined for uniform. */
 export function parentPicker(fanOut: FanOut, parents: number, children: number, stream: RandomStream): ParentPicker | undefined {
   if (parents === 0) return undefined;
+  if (fanOut.kind !== 'bounded' && fanOut.kind !== 'empirical') return makePicker(fanOut, parents, children, stream);
+  const key = `${stream.a} ${stream.b} ${parents} ${children} ${JSON.stringify(fanOut)}`;
+  let picker = madePickers.get(key);
+  if (picker) {
+    // Most recently used last.
+    madePickers.delete(key);
+    madePickers.set(key, picker);
+    return picker;
+  }
+  picker = makePicker(fanOut, parents, children, stream);
+  if (parents > PICKERS_KEPT) return picker;
+  for (const [old] of madePickers) {
+    if (parentsKept + parents <= PICKERS_KEPT) break;
+    madePickers.delete(old);
+    parentsKept -= Number(old.split(' ')[2]);
+  }
+  madePickers.set(key, picker!);
+  parentsKept += parents;
+  return picker;
+}
+
+function makePicker(fanOut: FanOut, parents: number, children: number, stream: RandomStream): ParentPicker | undefined {
   const busy = new KeyedPermutation(parents, keyOf(stream.derive('busy parents')));
   switch (fanOut.kind) {
     case 'uniform':

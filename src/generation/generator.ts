@@ -25,8 +25,9 @@ import { parentReads } from './formulas/parent-reads.ts';
 import { ParentLookups } from './parent-lookups.ts';
 import { agreementReads, referenceAgreements } from './reference-agreement.ts';
 import { ancestorsOf } from '../model/config-graph.ts';
-import { lineInputs, lineWorth, type LinesSum } from './rules/row-formulas.ts';
+import { lineInputs, lineWorth, linesSumOf, type LinesSum } from './rules/row-formulas.ts';
 import { KeySums } from './key-sums.ts';
+import { MadeAhead } from './made-ahead.ts';
 
 type Issue = { path: string; message: string };
 
@@ -73,10 +74,17 @@ export class DataGenerator {
   /** Children's reads of those columns by key value. */
   readonly #parents = new ParentLookups(this.#rowPools);
   readonly #plan: GenerationPlan;
-  /** Whether parents' lines sums are made (false in the generator that makes the lines for them). */
-  readonly #lineSums: boolean;
-  /** Lines sums in cents by parent key, per child entity, reference and line, made on first use. */
-  readonly #lineSumsMade = new Map<string, KeySums>();
+  /**
+   * Which parents' lines sums are made: `all`, or in a generator that makes the lines for them only
+   * those of the childrenSum strategy (a child's own sum over its children), not version 4's rules.
+   */
+  readonly #lineSums: 'all' | 'strategy';
+  /** A version 4 lines sum was asked for here and not made (`strategy`): this generator's rows may differ from the generation's. */
+  #refused = false;
+  /** Lines sums made and child columns carried, shared with the generators that make lines for this one. */
+  readonly #made: MadeAhead;
+  /** Entities whose pools hold every row (made to their last row, or declared), which lines generators may borrow. */
+  readonly #complete = new Set<string>();
 
   /** Most rows a lines sum may make ahead (previews: PreviewLimits.maxAncestorRows); past it, PreviewTooLargeError. */
   readonly #maxLineRows: number;
@@ -84,17 +92,20 @@ export class DataGenerator {
   readonly #draws = new Map<string, EntityDraws>();
 
   /**
-   * `lineSums`: false in a generator that only makes a child's lines for a parent's sums;
-   * `maxLineRows`: the most rows those lines (and the ancestors made for them) may take.
+   * `lineSums`: `strategy` in a generator that only makes a child's lines for a parent's sums;
+   * `maxLineRows`: the most rows those lines (and the ancestors made for them) may take;
+   * `madeAhead`: the sums and carried columns of the generation this generator makes lines for (a
+   * budget of 0 carries none: every child row is made again).
    */
-  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: boolean; maxLineRows?: number; draws?: ReadonlyMap<string, EntityDraws> } = {}) {
+  constructor(config: SchemaConfig, plan: GenerationPlan, options: { lineSums?: 'all' | 'strategy'; maxLineRows?: number; draws?: ReadonlyMap<string, EntityDraws>; madeAhead?: MadeAhead } = {}) {
     this.#maxLineRows = options.maxLineRows ?? Infinity;
     for (const [entityId, draws] of options.draws ?? []) this.#draws.set(entityId, draws);
     this.#referenceMs = Date.parse(plan.referenceDate);
     this.#version = plan.version;
     this.#config = config;
     this.#plan = plan;
-    this.#lineSums = options.lineSums ?? true;
+    this.#lineSums = options.lineSums ?? 'all';
+    this.#made = options.madeAhead ?? new MadeAhead();
     this.#fakers = new FakerPool(this.#referenceMs);
     config.entities.forEach((entity, index) => {
       const entityPlan = plan.entities.find((candidate) => candidate.id === entity.id);
@@ -178,14 +189,17 @@ export class DataGenerator {
    * the entity's pools, whether or not every row was asked for. `only`: the fields a caller reads
    * (the lines generator); those, the fields they read and the pools' fields are made, the others
    * left null, unless one left out carries state from row to row (it could end the rows early).
+   * Columns carried ahead (#makeLineSums) are read, not made, where they hold the row. `carriable`:
+   * the fields made that a later pass may read so (none carry state from row to row).
    */
-  #rowMaker(entityId: string, reuse: boolean, only?: readonly number[]): { next(): RowValue[] | undefined; close(): void } {
+  #rowMaker(entityId: string, reuse: boolean, only?: readonly number[]): { next(): RowValue[] | undefined; close(): void; carriable: number[]; rowLimit: number } {
     const { plan } = this.#entry(entityId);
     const compiled = compileEntity(this.#context(entityId), new Set(plan.deferredColumns));
     this.warnings.push(...compiled.warnings);
     const columns = plan.table.columns.length;
     const needed = this.#needed.get(entityId) ?? new Set<string>();
-    const order = only ? this.#fieldsFor(compiled, only, needed, this.#rowNeeded.get(entityId)) : compiled.order;
+    const made = only ? this.#fieldsFor(compiled, only, needed, this.#rowNeeded.get(entityId)) : compiled.order;
+    const order = this.#withCarried(entityId, made);
     const stored = compiled.order.filter((field) => needed.has(field.field.id) && !this.#indexable(field));
     const pools = new Map(stored.map((field) => [field.index, new StoredKeyPool(field.field.nullable === true && !this.#aligned.has(`${entityId}.${field.field.id}`))]));
     // Columns children read by row keep every row, nulls included, unless they can be recomputed.
@@ -210,7 +224,10 @@ export class DataGenerator {
         row++;
         handed = false;
       }
-      if (ended || row >= rowLimit) return undefined;
+      if (ended || row >= rowLimit) {
+        ended = true;
+        return undefined;
+      }
       const values = clearRow(reuse ? shared : new Array<RowValue>(columns));
       for (let f = 0; f < order.length; f++) {
         const field = order[f]!;
@@ -233,8 +250,30 @@ export class DataGenerator {
       closed = true;
       this.produced.set(entityId, row);
       this.#publishPools(entityId, compiled, pools, row, rowPools);
+      // A pass stopped early (a preview's first rows) published part of the pools only.
+      if (ended) this.#complete.add(entityId);
+      else this.#complete.delete(entityId);
+      if (this.#lineSums === 'all') this.#made.release(entityId);
     };
-    return { next, close };
+    const carriable = made.filter((field) => !field.sequential && !field.retries).map((field) => field.index);
+    return { next, close, carriable, rowLimit };
+  }
+
+  /**
+   * `order` with the fields whose values a pass ahead carried (MadeAhead) read from there for the
+   * rows it holds: the same values, made once. Not in a generator whose rows may differ from the
+   * generation's (#refused), nor for fields that carry state from row to row.
+   */
+  #withCarried(entityId: string, order: CompiledEntity['order']): CompiledEntity['order'] {
+    const carried = this.#refused ? undefined : this.#made.carried(entityId);
+    if (!carried) return order;
+    return order.map((field) => {
+      const column = carried.get(field.index);
+      if (!column || field.sequential || field.retries) return field;
+      const { rows } = column;
+      const generate = field.generate;
+      return { ...field, generate: (row, values) => (row < rows ? column.at(row) : generate(row, values)) };
+    });
   }
 
   /**
@@ -326,6 +365,7 @@ export class DataGenerator {
     // as its draws know when they were found).
     const rows = produced ?? draws?.rows ?? compiled.rowLimit;
     this.produced.set(entityId, rows);
+    this.#complete.add(entityId);
     this.#publishPools(entityId, compiled, new Map(), rows);
     return true;
   }
@@ -434,10 +474,15 @@ export class DataGenerator {
     const end = Math.min(to, compiled.rowLimit);
     const sequential = compiled.order.find((field) => field.sequential);
     if (sequential && end > from) throw new Error(`${entityId}.${sequential.field.id} is not range-safe: its rows must be made in order${sequential.retries ? ' (its draws were not found)' : ''}`);
-    const order = compiled.order;
+    const order = this.#withCarried(entityId, compiled.order);
+    // A whole pass gives its carried columns back at its end.
+    const whole = from === 0 && end === compiled.rowLimit && this.#lineSums === 'all';
     let row = from;
     return () => {
-      if (row >= end) return undefined;
+      if (row >= end) {
+        if (whole) this.#made.release(entityId);
+        return undefined;
+      }
       const values = clearRow(reuse ? shared : new Array<RowValue>(columns));
       for (const field of order) {
         const value = field.generate(row, values);
@@ -510,45 +555,63 @@ export class DataGenerator {
   }
 
   /**
-   * A parent's lines sums (rules/row-formulas.ts linesSum): every row of the child entity, made by a
-   * second generator exactly as this one will make them (its ancestors recomputed or made first), is
-   * summed by the parent key it references, once, when the parent's first row asks. That generator
-   * makes only the columns the sums read (reference, line total or quantity and price, what they
-   * read, and the ancestors' columns the child reads), not whole rows: the values are the same. Undefined when
-   * the child's reference is filled after insert, or in that second generator itself.
+   * A parent's lines sums (rules/row-formulas.ts linesSum, the childrenSum strategy: `strategy`):
+   * every row of the child entity, made by a second generator exactly as this one will make them, is
+   * summed by the parent key it references, once per generation (MadeAhead), when the parent's first
+   * row asks. Undefined when the child's reference is filled after insert, or for a version 4 rule in
+   * a generator that makes lines itself; a childrenSum there (a child's own sum over its children)
+   * is made the same way, one generation further down.
    */
-  #childLineSums(sum: LinesSum): ((key: RowValue) => number | undefined) | undefined {
+  #childLineSums(sum: LinesSum, strategy: boolean): ((key: RowValue) => number | undefined) | undefined {
     const child = this.#entities.get(sum.child);
-    if (!this.#lineSums || !child || child.plan.deferredColumns.includes(child.entity.fields[sum.reference]!.id)) return undefined;
+    if (!child || child.plan.deferredColumns.includes(child.entity.fields[sum.reference]!.id)) return undefined;
+    if (this.#lineSums === 'strategy' && !strategy) {
+      this.#refused = true;
+      return undefined;
+    }
     const slot = `${sum.child}\u0000${sum.reference}\u0000${sum.text}`;
-    let sums = this.#lineSumsMade.get(slot);
+    let sums: KeySums | undefined;
     return (key) => {
-      if (!sums) this.#lineSumsMade.set(slot, (sums = this.#makeLineSums(sum)));
+      // Sums asked by a generator whose rows may differ from the generation's are kept apart.
+      sums ??= this.#made.sums(this.#refused ? `${slot}\u0000refused` : slot, () => this.#makeLineSums(sum));
       return sums.get(key);
     };
   }
 
+  /**
+   * The lines generator makes the child's ancestors' pools (those this generator has already made
+   * it borrows), then only the columns the sums read (reference, line total or quantity and price,
+   * what they read, the child's own pools), not whole rows: the values are the same. Those columns
+   * are carried (MadeAhead) for the pass that makes the child's rows, up to its budget.
+   */
   #makeLineSums(sum: LinesSum): KeySums {
     // Keyed by the key itself when it is a number (a text key per line costs more than making the line).
     const sums = new KeySums();
-    const lines = new DataGenerator(this.#config, this.#plan, { lineSums: false });
+    const lines = new DataGenerator(this.#config, this.#plan, { lineSums: 'strategy', maxLineRows: this.#maxLineRows, madeAhead: this.#made });
     const ancestors = new Set(ancestorsOf(this.#config, sum.child));
     let made = this.#entry(sum.child).plan.rowCount;
     try {
       for (const entity of this.#plan.entities) {
         if (made > this.#maxLineRows) throw new PreviewTooLargeError(sum.child, made, this.#maxLineRows);
         if (entity.id === sum.child) break;
-        if (!ancestors.has(entity.id) || lines.assumeGenerated(entity.id)) continue;
+        if (!ancestors.has(entity.id) || lines.#borrow(this, entity.id) || lines.assumeGenerated(entity.id)) continue;
         made += entity.rowCount;
         // Only the columns the lines' generation reads from it (their pools) are made.
         if (made <= this.#maxLineRows) lines.#makeAll(entity.id, []);
       }
       const worth = lineWorth(sum.line);
-      // Only the reference and the line's worth (and the fields they read) are made.
-      lines.#makeAll(sum.child, [sum.reference, ...lineInputs(sum.line)], (values) => {
-        const key = values[sum.reference];
-        if (key !== null && key !== undefined) sums.add(typeof key === 'number' ? key : String(key), worth(values));
-      });
+      const maker = lines.#rowMaker(sum.child, true, [sum.reference, ...lineInputs(sum.line)]);
+      // Not from a generator whose rows may differ from the generation's (a version 4 sum refused).
+      const carry = lines.#refused ? undefined : this.#made.recorder(sum.child, maker.carriable, maker.rowLimit);
+      try {
+        for (let values = maker.next(); values !== undefined; values = maker.next()) {
+          carry?.(values);
+          const key = values[sum.reference];
+          if (key !== null && key !== undefined) sums.add(typeof key === 'number' ? key : String(key), worth(values));
+        }
+      } finally {
+        maker.close();
+      }
     } catch (error) {
       if (error instanceof PreviewTooLargeError) throw error;
       this.warnings.push({ path: `/entities/${this.#entry(sum.child).index}`, message: `the lines of ${sum.child} could not be summed for their parents: ${(error as Error).message}` });
@@ -556,11 +619,35 @@ export class DataGenerator {
     return sums;
   }
 
-  /** Every row of an entity made (only `only`'s fields, as #rowMaker), each seen once in one reused array; its pools published. */
-  #makeAll(entityId: string, only: readonly number[], see?: (values: RowValue[]) => void): void {
+  /**
+   * Takes `from`'s pools of an entity it has made whole (or declared), as this generator would make
+   * them; false when it has none. Rows made from a generator's pools that may differ from the
+   * generation's may differ too (#refused).
+   */
+  #borrow(from: DataGenerator, entityId: string): boolean {
+    const produced = from.produced.get(entityId);
+    if (produced === undefined || !from.#complete.has(entityId)) return false;
+    // Made here, a version 4 lines sum of the entity is refused (the next rule makes it): lines
+    // generators made such an entity themselves before, and their sums are pinned so.
+    const { entity } = this.#entry(entityId);
+    if (entity.fields.some((field) => linesSumOf(entity, field, this.#config.entities))) return false;
+    if (from.#refused) this.#refused = true;
+    for (const [pools, fields] of [[this.#pools, this.#needed], [this.#rowPools, this.#rowNeeded]] as const) {
+      for (const field of fields.get(entityId) ?? []) {
+        const pool = (pools === this.#pools ? from.#pools : from.#rowPools).get(`${entityId}.${field}`);
+        if (pool) pools.set(`${entityId}.${field}`, pool);
+      }
+    }
+    this.produced.set(entityId, produced);
+    this.#complete.add(entityId);
+    return true;
+  }
+
+  /** Every row of an entity made (only `only`'s fields, as #rowMaker), its pools published. */
+  #makeAll(entityId: string, only: readonly number[]): void {
     const maker = this.#rowMaker(entityId, true, only);
     try {
-      for (let values = maker.next(); values !== undefined; values = maker.next()) see?.(values);
+      while (maker.next() !== undefined);
     } finally {
       maker.close();
     }
@@ -609,7 +696,7 @@ export class DataGenerator {
       keyPool: (parent, field) => this.#pools.get(`${parent}.${field}`),
       entityById: (id) => this.#entities.get(id)?.entity,
       parentValue: (reference, fieldId, convert) => this.#parents.lookup(reference, fieldId, convert),
-      childLineSums: (sum) => this.#childLineSums(sum),
+      childLineSums: (sum, strategy = false) => this.#childLineSums(sum, strategy),
       pointer: (fieldIndex, ...tokens) => [`/entities/${index}/fields/${fieldIndex}`, ...tokens].join('/'),
     };
   }

@@ -82,9 +82,10 @@ export interface EntityContext {
   /**
    * The cents of a lines sum per parent key value (undefined: the key has no lines), from every row
    * its child entity will have, made ahead of the parent; undefined when they cannot be (the child's
-   * reference is filled after insert, or this generator is itself making them).
+   * reference is filled after insert, or a version 4 rule's sum asked in a generator that is itself
+   * making lines). `strategy`: asked by the childrenSum strategy, which is made there too.
    */
-  childLineSums?(sum: LinesSum): ((key: RowValue) => number | undefined) | undefined;
+  childLineSums?(sum: LinesSum, strategy?: boolean): ((key: RowValue) => number | undefined) | undefined;
   /** JSON pointer to a field of this entity, plus further tokens. */
   pointer(fieldIndex: number, ...tokens: (string | number)[]): string;
 }

@@ -3,11 +3,13 @@
 // their numeric columns, or of the product of two (an invoice's total, the sum of its lines'
 // unit_price × quantity), to half a cent, becomes a `childrenSum` strategy: generated parents then
 // always agree with their generated lines, which an empirical distribution of the total would not.
+// A child's summed column may itself be such a sum (a region's takings over its shops' takings).
 // Only counts leave the database.
 import type { Field } from '../model/config-types.ts';
 import { columnOf, type MappedTable } from '../introspection/map-config.ts';
 import type { ColumnReport } from './fit-column.ts';
 import type { TableProfiler } from './profile-sql.ts';
+import { childrenSumCycle } from '../generation/children-sum.ts';
 
 /** Most numeric columns of a parent tried as sums, and of a child tried as parts (pairs grow as the square). */
 const MAX_NUMBERS = 8;
@@ -44,7 +46,7 @@ export async function learnChildrenSums(profiler: TableProfiler, table: MappedTa
       const keyColumn = columnOf(table, reference.references.field);
       if (!keyColumn) continue;
       const parts = [...child.fields]
-        .filter(([, field]) => numeric(field) && !(child.entity.primaryKey ?? []).includes(field.id) && field.generation?.strategy?.kind !== 'childrenSum')
+        .filter(([, field]) => numeric(field) && !(child.entity.primaryKey ?? []).includes(field.id))
         .slice(0, MAX_NUMBERS);
       if (parts.length === 0) continue;
       // One column first (a line's own total), then products of two (quantity × price).
@@ -62,7 +64,10 @@ export async function learnChildrenSums(profiler: TableProfiler, table: MappedTa
         const summed = sums[j]!;
         // The quantity first: a line is worth it times the price rounded to the cent.
         const ordered = summed.length === 2 && summed[1]![1].type === 'integer' && summed[0]![1].type !== 'integer' ? [summed[1]!, summed[0]!] : summed;
-        field.generation = { ...field.generation, strategy: { kind: 'childrenSum', entity: child.entity.id, reference: reference.id, fields: ordered.map(([, part]) => part.id) as [string] | [string, string] } };
+        const strategy = { kind: 'childrenSum', entity: child.entity.id, reference: reference.id, fields: ordered.map(([, part]) => part.id) as [string] | [string, string] } as const;
+        // A child's part may itself be a sum over its children (generated one generation down), but a chain back up could never be made.
+        if (childrenSumCycle(table.entity, strategy, tables.map((mapped) => mapped.entity))) continue;
+        field.generation = { ...field.generation, strategy };
         taken.add(column);
         const rule = { column, entity: child.table.name, reference: referenceColumn, fields: ordered.map(([part]) => part), rows: counts[i]![j]!.rows };
         rules.push(rule);

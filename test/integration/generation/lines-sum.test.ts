@@ -1,7 +1,9 @@
 // Version 4's lines sums loaded into each database and checked in SQL: every invoice's total is the
 // sum of its lines' quantity × unit price, every order's subtotal the sum of its items' line totals
 // (and its total still subtotal + tax + shipping), and the report counts both by rule id. A
-// childrenSum strategy does the same for names no rule knows (a bill's charge, its rows' pieces × each).
+// childrenSum strategy does the same for names no rule knows (a bill's charge, its rows' pieces × each),
+// and over children whose field is itself such a sum (a region's takings over its shops', theirs over
+// their tills', theirs over their sales': enough sales that the columns made for the sums are carried).
 import { describe, expect, it } from 'vitest';
 import type { SchemaConfig } from '../../../src/model/config-types.ts';
 import { type GenerationSummary } from '../../../src/generation/run.ts';
@@ -70,6 +72,33 @@ const schema = (): SchemaConfig => ({
         { id: 'each', type: 'number', precision: 2, min: 0, max: 50 },
       ],
     },
+    ...(
+      [
+        ['regions', 5, undefined, 'shops', ['takings']],
+        ['shops', 15, 'regions', 'tills', ['takings']],
+        ['tills', 60, 'shops', 'sales', ['pieces', 'each']],
+      ] as const
+    ).map(([id, rowCount, parent, child, fields]) => ({
+      id,
+      primaryKey: ['id'],
+      generation: { rowCount },
+      fields: [
+        { id: 'id', type: 'integer' as const },
+        ...(parent ? [{ id: 'parent', type: 'integer' as const, references: { entity: parent, field: 'id' } }] : []),
+        { id: 'takings', type: 'number' as const, precision: 2, generation: { strategy: { kind: 'childrenSum' as const, entity: child, fields: [...fields] as [string] | [string, string] } } },
+      ],
+    })),
+    {
+      id: 'sales',
+      primaryKey: ['id'],
+      generation: { rowCount: 1500 },
+      fields: [
+        { id: 'id', type: 'integer' },
+        { id: 'parent', type: 'integer', references: { entity: 'tills', field: 'id' } },
+        { id: 'pieces', type: 'integer', min: 1, max: 9 },
+        { id: 'each', type: 'number', precision: 2, min: 0, max: 50 },
+      ],
+    },
   ],
 });
 
@@ -99,6 +128,19 @@ for (const target of DIALECTS) {
       const wrong = `SELECT count(*) FROM ${t('bills')} b WHERE b.${q('charged')} <> COALESCE((SELECT SUM(r.${q('pieces')} * r.${q('each')}) FROM ${t('bill_rows')} r WHERE r.${q('bill')} = b.${q('id')}), 0)`;
       expect(await catalog.count(wrong)).toBe(0);
       expect(await catalog.count(`SELECT count(*) FROM ${t('bills')} WHERE ${q('charged')} > 0`)).toBeGreaterThan(40);
+    });
+
+    it('childrenSum over children whose field is itself a childrenSum, three generations down', async () => {
+      const { q, t } = catalog;
+      for (const [parent, child, worth] of [
+        ['tills', 'sales', `c.${q('pieces')} * c.${q('each')}`],
+        ['shops', 'tills', `c.${q('takings')}`],
+        ['regions', 'shops', `c.${q('takings')}`],
+      ]) {
+        const wrong = `SELECT count(*) FROM ${t(parent!)} p WHERE p.${q('takings')} <> COALESCE((SELECT SUM(${worth}) FROM ${t(child!)} c WHERE c.${q('parent')} = p.${q('id')}), 0)`;
+        expect(await catalog.count(wrong)).toBe(0);
+        expect(await catalog.count(`SELECT count(*) FROM ${t(parent!)} WHERE ${q('takings')} > 0`)).toBeGreaterThan(0);
+      }
     });
 
     it('the report counts both sums by their rule id', () => {
