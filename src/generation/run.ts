@@ -182,12 +182,14 @@ export async function runGeneration(
     // run leaves the live namespace untouched while its half-built staging goes. Both wait on the
     // target: one gone dark would hold the failure until TCP keep-alive gives up (minutes), so after
     // CLEANUP_MS the failure is reported and the clean-up goes on behind it (the next run recreates
-    // its staging namespace anyway).
+    // its staging namespace anyway). The drop holds the job's row (hold) no longer than that either:
+    // a drop hanging on a dark target would keep the job from being failed.
+    const deadline = Date.now() + CLEANUP_MS;
     const cleanup = (async () => {
       await streams?.settled();
       await ranges?.close();
       await indexing.settled();
-      if (options.atomic && claimed) await hold(() => connection.dropNamespace(building));
+      if (options.atomic && claimed && Date.now() < deadline) await hold(() => beforeDeadline(connection.dropNamespace(building), deadline));
     })().catch(() => {});
     await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, CLEANUP_MS).unref())]);
     throw error;
@@ -196,6 +198,15 @@ export async function runGeneration(
 
 /** Longest a failed run waits for its clean-up on the target before it reports the failure. */
 const CLEANUP_MS = 5_000;
+
+/** `work`, or a rejection once `deadline` (epoch ms) passes first. */
+function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the clean-up ran out of time')), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Tables indexed in the background (TargetConnection.indexTable, where the target has it) while

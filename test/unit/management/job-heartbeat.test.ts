@@ -50,13 +50,15 @@ describe('a job heartbeat', () => {
   });
 
   it('names the worker that took the job over, or says the job is gone', async () => {
-    const takenOver = run(async () => false, async () => 'worker-b');
+    // A stale time no loaded machine reaches: the answer, not the clock, stops these runs.
+    const patient = { everyMs: 5, staleMs: 60_000 };
+    const takenOver = run(async () => false, async () => 'worker-b', patient);
     const reason = await takenOver.reason;
     takenOver.stop();
     expect(reason).toBeInstanceOf(JobTakenOver);
     expect((reason as JobTakenOver).worker).toBe('worker-b');
 
-    const failed = run(async () => false, async () => undefined);
+    const failed = run(async () => false, async () => undefined, patient);
     expect(await failed.reason).toBe(gone);
     failed.stop();
   });
