@@ -25,7 +25,7 @@ export interface ParentPicker {
  * parent's sums compile the parent and the child once more), up to PICKERS_KEPT parents in all: one
  * costs a keyed permutation step per parent to make. A picker is a pure function of its inputs.
  */
-const madePickers = new Map<string, ParentPicker>();
+const madePickers = new Map<string, { picker: ParentPicker; parents: number }>();
 const PICKERS_KEPT = 2_000_000;
 let parentsKept = 0;
 
@@ -34,21 +34,21 @@ export function parentPicker(fanOut: FanOut, parents: number, children: number, 
   if (parents === 0) return undefined;
   if (fanOut.kind !== 'bounded' && fanOut.kind !== 'empirical') return makePicker(fanOut, parents, children, stream);
   const key = `${stream.a} ${stream.b} ${parents} ${children} ${JSON.stringify(fanOut)}`;
-  let picker = madePickers.get(key);
-  if (picker) {
+  const kept = madePickers.get(key);
+  if (kept) {
     // Most recently used last.
     madePickers.delete(key);
-    madePickers.set(key, picker);
-    return picker;
+    madePickers.set(key, kept);
+    return kept.picker;
   }
-  picker = makePicker(fanOut, parents, children, stream);
+  const picker = makePicker(fanOut, parents, children, stream)!;
   if (parents > PICKERS_KEPT) return picker;
-  for (const [old] of madePickers) {
+  for (const [old, { parents: oldParents }] of madePickers) {
     if (parentsKept + parents <= PICKERS_KEPT) break;
     madePickers.delete(old);
-    parentsKept -= Number(old.split(' ')[2]);
+    parentsKept -= oldParents;
   }
-  madePickers.set(key, picker!);
+  madePickers.set(key, { picker, parents });
   parentsKept += parents;
   return picker;
 }
