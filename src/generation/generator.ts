@@ -632,9 +632,13 @@ export class DataGenerator {
     const { entity } = this.#entry(entityId);
     if (entity.fields.some((field) => linesSumOf(entity, field, this.#config.entities))) return false;
     if (from.#refused) this.#refused = true;
-    for (const [pools, fields] of [[this.#pools, this.#needed], [this.#rowPools, this.#rowNeeded]] as const) {
+    const lends = [
+      [this.#pools, from.#pools, this.#needed],
+      [this.#rowPools, from.#rowPools, this.#rowNeeded],
+    ] as const;
+    for (const [pools, lent, fields] of lends) {
       for (const field of fields.get(entityId) ?? []) {
-        const pool = (pools === this.#pools ? from.#pools : from.#rowPools).get(`${entityId}.${field}`);
+        const pool = lent.get(`${entityId}.${field}`);
         if (pool) pools.set(`${entityId}.${field}`, pool);
       }
     }
